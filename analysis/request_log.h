@@ -1,0 +1,44 @@
+#pragma once
+// Request results: requests.csv streamed as requests complete (one row each), and the per-functionality and
+// per-decision summary (summary.csv), which keeps only the latencies it needs for percentiles.
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/csv.h"
+#include "analysis/provenance.h"
+#include "runtime/request_record.h"
+
+namespace rsoc::analysis {
+
+inline double ps_to_ms(std::uint64_t ps) { return static_cast<double>(ps) * 1e-9; }
+
+class RequestLog {
+ public:
+  RequestLog(Provenance provenance) : provenance_(std::move(provenance)) {}
+  // Streams rows to `path` (optional: without it only the summary is kept).
+  void open_csv(const std::string& path);
+  void add(const runtime::RequestRecord& record);
+  void write_summary(const std::string& path) const;
+  std::uint64_t completed() const { return completed_; }
+  std::uint64_t failed() const { return failed_; }
+
+  struct Group {
+    std::uint64_t count = 0, failed = 0, blocks = 0, bytes = 0, reconfigurations = 0;
+    std::vector<std::uint64_t> latency_ps;
+    std::uint64_t latency_total_ps = 0;
+  };
+  const std::map<std::pair<std::string, std::string>, Group>& groups() const { return groups_; }
+
+ private:
+  Provenance provenance_;
+  std::ofstream file_;
+  std::unique_ptr<CsvWriter> csv_;
+  std::map<std::pair<std::string, std::string>, Group> groups_;  // (functionality, decision)
+  std::uint64_t completed_ = 0, failed_ = 0;
+};
+
+}  // namespace rsoc::analysis

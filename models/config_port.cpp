@@ -1,0 +1,106 @@
+#include "models/config_port.h"
+
+#include <cstring>
+
+#include "models/routing_bus.h"
+#include "models/stream.h"
+
+namespace rsoc::models {
+
+using sc_core::sc_time;
+
+ConfigPort::ConfigPort(const sc_core::sc_module_name& name, const ConfigPortParams& params,
+                       std::vector<FpgaSlot*> slots)
+    : sc_module(name), params_(params), slots_(std::move(slots)) {
+  target.register_b_transport(this, &ConfigPort::b_transport);
+  target.register_transport_dbg(this, &ConfigPort::transport_dbg);
+  regs_.add({"CTRL", port_reg::kCtrl, 1, RegAccess::kReadWrite, 0}, nullptr,
+            [this](std::uint32_t, std::uint32_t value, const sc_time& at) { control(value, at); });
+  regs_.add({"STATUS", port_reg::kStatus, 1, RegAccess::kReadOnly, 0});
+  regs_.add({"WORDS", port_reg::kWords, 1, RegAccess::kReadOnly, 0});
+  regs_.add({"ERROR_CODE", port_reg::kErrorCode, 1, RegAccess::kReadOnly, 0});
+}
+
+void ConfigPort::control(std::uint32_t value, const sc_time& at) {
+  regs_.at("CTRL") = 0;
+  if (value & port_reg::kCtrlAbort) {
+    if (slot_) slot_->abort_configuration();
+    finish(at);
+    return;
+  }
+  if (!(value & port_reg::kCtrlStart)) return;
+  const std::uint32_t index = value & port_reg::kCtrlSlotMask;
+  if (session_ >= 0 || index >= slots_.size()) {
+    refused_start_ = true;
+    return;
+  }
+  records_.push_back(ReconfigurationRecord{slots_[index]->basename(), 0, at, at, 0, false, ""});
+  std::string why;
+  if (!slots_[index]->begin_configuration(at, &why)) {
+    records_.back().error = why;
+    regs_.at("STATUS") = port_reg::kStatusDone | port_reg::kStatusError;
+    regs_.at("ERROR_CODE") = 1;
+    return;
+  }
+  session_ = static_cast<long>(records_.size()) - 1;
+  slot_ = slots_[index];
+  regs_.at("STATUS") = port_reg::kStatusBusy;
+  regs_.at("WORDS") = 0;
+  regs_.at("ERROR_CODE") = 0;
+}
+
+void ConfigPort::finish(const sc_time& at) {
+  ReconfigurationRecord* record = session();
+  if (!record) return;
+  record->end = at;
+  record->ok = !slot_->configuration_failed() && slot_->core() != nullptr;
+  record->error = slot_->configuration_error();
+  regs_.at("STATUS") = port_reg::kStatusDone | (record->ok ? 0 : port_reg::kStatusError);
+  regs_.at("ERROR_CODE") = record->ok ? 0 : 2;
+  session_ = -1;
+  slot_ = nullptr;
+}
+
+void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const unsigned length = trans.get_data_length();
+  if (!trans.is_write() || trans.get_address() + length > port_reg::kData + port_reg::kDataBytes ||
+      length % 4 != 0 || trans.get_address() % 4 != 0) {
+    trans.set_response_status(trans.is_write() ? tlm::TLM_BURST_ERROR_RESPONSE : tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  const std::uint64_t words = length / 4;
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time arrival = now + delay;
+  const sc_time occupancy = word_time() * static_cast<double>(words);
+  const sc_time start = calendar_.reserve(arrival, occupancy, now, stream_of(trans));
+  sc_time end = start + occupancy;
+  if (StreamExtension* stream = stream_of(trans)) {
+    // The mover has already entered its own and the upstream stages: the chunk ends after the slowest.
+    delay += start - arrival;
+    stream->add(this, name(), occupancy);
+    end = start + stream->slowest();
+  } else {
+    delay = end - now;
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  ReconfigurationRecord* record = session();
+  if (!record) return;  // words with no configuration in progress are dropped
+  std::vector<std::uint32_t> buf(words);
+  std::memcpy(buf.data(), trans.get_data_ptr(), length);
+  slot_->configuration_words(buf.data(), buf.size(), end);
+  record->words += words;
+  regs_.at("WORDS") = static_cast<std::uint32_t>(record->words);
+  if (slot_->configuration_failed() || slot_->core() != nullptr) finish(end);
+}
+
+void ConfigPort::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  if (trans.get_address() >= port_reg::kData) return data(trans, delay);
+  const sc_time cost = params_.clock_period * static_cast<double>(params_.access_cycles);
+  refused_start_ = false;
+  trans.set_response_status(regs_.access(trans, sc_core::sc_time_stamp() + delay + cost));
+  delay += cost;
+  if (refused_start_ && trans.get_response_status() == tlm::TLM_OK_RESPONSE)
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+}
+
+}  // namespace rsoc::models

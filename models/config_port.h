@@ -1,0 +1,73 @@
+#pragma once
+// ConfigPort: the FPGA's configuration port (ICAP-like). Registers CTRL (START | slot index, ABORT), STATUS
+// (BUSY, DONE, ERROR), WORDS (received), ERROR_CODE, and a 4 KiB write-only DATA window that bitstream words are
+// streamed into. One configuration at a time: START while busy fails with TLM_COMMAND_ERROR_RESPONSE.
+// Timing contract: register accesses cost access_cycles port cycles; the DATA window takes width_bits per port
+// cycle, i.e. a 32-bit word costs clock_period * 32 / width_bits, reserved on the port (a streamed chunk reports
+// it as its port stage). Reconfiguration time therefore comes from the slowest stage of the path feeding it.
+
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "models/fpga_slot.h"
+#include "models/register_file.h"
+#include "models/resource_calendar.h"
+
+namespace rsoc::models {
+
+struct ConfigPortParams {
+  sc_core::sc_time clock_period{10, sc_core::SC_NS};
+  unsigned width_bits = 32;
+  unsigned access_cycles = 1;
+};
+
+namespace port_reg {
+inline constexpr std::uint32_t kCtrl = 0x00, kStatus = 0x04, kWords = 0x08, kErrorCode = 0x0C;
+inline constexpr std::uint32_t kData = 0x1000, kDataBytes = 0x1000, kSize = 0x2000;
+inline constexpr std::uint32_t kCtrlStart = 1u << 31, kCtrlAbort = 1u << 30, kCtrlSlotMask = 0xff;
+inline constexpr std::uint32_t kStatusBusy = 1u << 0, kStatusDone = 1u << 1, kStatusError = 1u << 2;
+}  // namespace port_reg
+
+struct ReconfigurationRecord {
+  std::string slot;
+  std::uint32_t core_id = 0;
+  sc_core::sc_time start, end;
+  std::uint64_t words = 0;
+  bool ok = false;
+  std::string error;
+};
+
+class ConfigPort : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ConfigPort> target{"target"};
+
+  ConfigPort(const sc_core::sc_module_name& name, const ConfigPortParams& params, std::vector<FpgaSlot*> slots);
+
+  const ConfigPortParams& params() const { return params_; }
+  sc_core::sc_time word_time() const { return params_.clock_period * (32.0 / params_.width_bits); }
+  const ResourceCalendar& calendar() const { return calendar_; }
+  const std::vector<ReconfigurationRecord>& records() const { return records_; }
+  bool busy() const { return session_ >= 0; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
+  void control(std::uint32_t value, const sc_core::sc_time& at);
+  void data(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void finish(const sc_core::sc_time& at);
+
+  ConfigPortParams params_;
+  std::vector<FpgaSlot*> slots_;
+  RegisterFile regs_;
+  ResourceCalendar calendar_;
+  std::vector<ReconfigurationRecord> records_;
+  ReconfigurationRecord* session() { return session_ < 0 ? nullptr : &records_[static_cast<std::size_t>(session_)]; }
+  long session_ = -1;  // index of the configuration in progress in records_
+  FpgaSlot* slot_ = nullptr;
+  bool refused_start_ = false;
+};
+
+}  // namespace rsoc::models

@@ -1,0 +1,49 @@
+#pragma once
+// AES-128 block cipher (FIPS-197, Advanced Encryption Standard), single-block ECB primitive.
+//
+// Table-driven implementation: the S-box, its inverse and the combined SubBytes/ShiftRows/MixColumns tables
+// ("T-tables") are generated at compile time from the GF(2^8) definition in FIPS-197 section 4. The key
+// expansion (FIPS-197 section 5.2) runs once in the constructor; decryption uses the equivalent inverse
+// cipher (FIPS-197 section 5.3.5) with pre-transformed round keys. Blocks and keys are byte arrays in the
+// FIPS-197 input order (byte 0 is in[0]).
+//
+// Not constant-time: table lookups are indexed by secret data. This library models the values computed by
+// hardware cores and software routines inside a simulator; it is not meant to protect real secrets.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace rsoc::crypto {
+
+class Aes128 {
+ public:
+  static constexpr int kRounds = 10;
+  static constexpr std::size_t kBlockBytes = 16;
+  static constexpr std::size_t kKeyBytes = 16;
+
+  using Key = std::array<std::uint8_t, kKeyBytes>;
+  using Block = std::array<std::uint8_t, kBlockBytes>;
+  // Expanded key: 4 * (kRounds + 1) 32-bit words w[i], w[i] = (byte0 << 24) | ... | byte3 as in FIPS-197.
+  using Schedule = std::array<std::uint32_t, 4 * (kRounds + 1)>;
+
+  explicit Aes128(const Key& key);
+
+  Block encrypt(const Block& in) const;
+  Block decrypt(const Block& in) const;
+  // Raw forms: `in` and `out` each point to 16 bytes; they may alias (in-place operation is allowed).
+  void encrypt(const std::uint8_t* in, std::uint8_t* out) const;
+  void decrypt(const std::uint8_t* in, std::uint8_t* out) const;
+
+  // The FIPS-197 key expansion w[0..43] (encryption round keys), e.g. for inspecting a core's key RAM.
+  const Schedule& round_keys() const { return enc_; }
+
+  // FIPS-197 S-box and inverse S-box (SubBytes / InvSubBytes), exposed for models of partial datapaths.
+  static std::uint8_t sbox(std::uint8_t x);
+  static std::uint8_t inv_sbox(std::uint8_t x);
+
+ private:
+  Schedule enc_{};  // encryption round keys, FIPS-197 order
+  Schedule dec_{};  // equivalent-inverse-cipher round keys, in the order decryption consumes them
+};
+
+}  // namespace rsoc::crypto

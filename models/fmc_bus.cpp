@@ -1,0 +1,88 @@
+#include "models/fmc_bus.h"
+
+#include <cmath>
+
+namespace rsoc::models {
+
+using sc_core::sc_time;
+
+FmcBus::FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params)
+    : RoutingBus(name), params_(params) {}
+
+bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& range, sc_time& delay) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time bus_clk = params_.clock_period;
+  const bool async = params_.mode == FmcMode::kAsync;
+  const unsigned phase_cycles =
+      async ? params_.addr_setup_cycles + params_.data_cycles + params_.hold_cycles : params_.sync_latency_cycles;
+
+  // The target sees the access at the end of the address/data phases and annotates its NWAIT time.
+  const sc_time arrival = now + delay;
+  sc_time target_delay = arrival - now + bus_clk * phase_cycles;
+  const sc_time before = target_delay;
+  word.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  forward(word, range, target_delay);
+  const double nwait_cycles = std::ceil((target_delay - before) / bus_clk - 1e-9);
+  const sc_time bus_time = bus_clk * (phase_cycles + nwait_cycles);
+  const sc_time start = calendar_.reserve(arrival, bus_time, now);
+  delay = start + bus_time - now;
+  if (!async) return true;
+
+  // The CPU polls NWAIT as a GPIO: one poll right after the access, then until it reads released.
+  const sc_time poll = params_.cpu_clock_period * params_.poll_cycles;
+  const sc_time nwait = bus_clk * nwait_cycles;
+  std::uint64_t polls = 1;
+  if (nwait_cycles > 0) polls += static_cast<std::uint64_t>(std::ceil(nwait / poll - 1e-9));
+  const bool ok = polls <= params_.max_polls;
+  if (!ok) polls = params_.max_polls;
+  polls_ += polls;
+  poll_time_ += poll * static_cast<double>(polls);
+  delay += poll * static_cast<double>(polls);
+  return ok;
+}
+
+void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_time& delay) {
+  if (trans.get_data_length() % 4 != 0 || trans.get_address() % 4 != 0) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // the FMC moves whole aligned 32-bit words
+    return;
+  }
+  const bool read = trans.is_read();
+  const std::uint64_t n = words_of(trans);
+  const std::uint64_t base = trans.get_address();
+  unsigned char* data = trans.get_data_ptr();
+  const unsigned length = trans.get_data_length();
+  const unsigned streaming_width = trans.get_streaming_width();
+  const sc_time swap = params_.cpu_clock_period * params_.byteswap_cycles;
+  const int reads_per_word = (read && params_.double_read && params_.mode == FmcMode::kAsync) ? 2 : 1;
+
+  tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
+  trans.set_data_length(4);
+  trans.set_streaming_width(4);
+  for (std::uint64_t i = 0; i < n && status == tlm::TLM_OK_RESPONSE; ++i) {
+    trans.set_address(base + 4 * i);
+    trans.set_data_ptr(data + 4 * i);
+    for (int r = 0; r < reads_per_word && status == tlm::TLM_OK_RESPONSE; ++r) {
+      if (!access_word(trans, range, delay)) {
+        ++failed_;
+        status = tlm::TLM_GENERIC_ERROR_RESPONSE;
+      } else {
+        status = trans.get_response_status();
+      }
+      if (read) ++bus_reads_;
+    }
+    (read ? words_read_ : words_written_) += 1;
+    delay += swap;
+    swap_time_ += swap;
+    if (params_.timing == FmcTiming::kWordByWord) {
+      sc_core::wait(delay);
+      delay = sc_core::SC_ZERO_TIME;
+    }
+  }
+  trans.set_address(base);
+  trans.set_data_ptr(data);
+  trans.set_data_length(length);
+  trans.set_streaming_width(streaming_width);
+  trans.set_response_status(status);
+}
+
+}  // namespace rsoc::models

@@ -1,0 +1,65 @@
+#pragma once
+// FmcBus: an FMC-like external memory bus of 32-bit words between the CPU and the FPGA, with the CPU-side
+// software that drives it (NWAIT polled as a GPIO, double reads, byte swapping) folded into its cost.
+// Timing contract, per word: asynchronous mode costs (addr_setup + data + hold) bus cycles, then the target's
+// NWAIT time (its annotated latency, rounded up to bus cycles) is polled by the CPU every poll_cycles CPU
+// cycles: polls = ceil(nwait / poll) + 1 (the last one sees NWAIT released), each costing poll_cycles; more than
+// max_polls fails the access. With double_read a read is done twice, each followed by its polls. Software byte
+// swapping adds byteswap_cycles CPU cycles per word. Synchronous mode: sync_latency_cycles + NWAIT, no polling.
+
+#include <systemc>
+
+#include "models/resource_calendar.h"
+#include "models/routing_bus.h"
+
+namespace rsoc::models {
+
+enum class FmcMode { kAsync, kSync };
+enum class FmcTiming { kBurst, kWordByWord };
+
+struct FmcBusParams {
+  sc_core::sc_time clock_period{sc_core::sc_time(1.0 / 90e6, sc_core::SC_SEC)};
+  sc_core::sc_time cpu_clock_period{sc_core::sc_time(1.0 / 180e6, sc_core::SC_SEC)};
+  FmcMode mode = FmcMode::kAsync;
+  unsigned addr_setup_cycles = 1;
+  unsigned data_cycles = 2;
+  unsigned hold_cycles = 1;
+  unsigned sync_latency_cycles = 9;
+  unsigned poll_cycles = 10;  // CPU cycles per NWAIT GPIO poll
+  unsigned max_polls = 10;    // polls before the access fails
+  bool double_read = false;
+  unsigned byteswap_cycles = 0;  // CPU cycles per word for software byte swapping (0: done in hardware)
+  // kBurst: a burst of words is one transaction with one annotated delay (no wait);
+  // kWordByWord: every word is synchronised with wait(), so other processes can interleave. Same times.
+  FmcTiming timing = FmcTiming::kBurst;
+};
+
+class FmcBus : public RoutingBus {
+ public:
+  FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params);
+
+  const FmcBusParams& params() const { return params_; }
+  const ResourceCalendar& calendar() const { return calendar_; }
+  std::uint64_t words_read() const { return words_read_; }
+  std::uint64_t words_written() const { return words_written_; }
+  std::uint64_t bus_reads() const { return bus_reads_; }  // counts the double reads
+  std::uint64_t polls() const { return polls_; }
+  std::uint64_t failed_words() const { return failed_; }
+  sc_core::sc_time poll_time() const { return poll_time_; }
+  sc_core::sc_time byteswap_time() const { return swap_time_; }
+
+ protected:
+  void transport(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) override;
+
+ private:
+  // One bus access of one word (the target is called); returns false when NWAIT never released.
+  bool access_word(tlm::tlm_generic_payload& word, const AddressRange& range, sc_core::sc_time& delay);
+
+  FmcBusParams params_;
+  ResourceCalendar calendar_;
+  std::uint64_t words_read_ = 0, words_written_ = 0, bus_reads_ = 0, polls_ = 0, failed_ = 0;
+  sc_core::sc_time poll_time_{sc_core::SC_ZERO_TIME};
+  sc_core::sc_time swap_time_{sc_core::SC_ZERO_TIME};
+};
+
+}  // namespace rsoc::models

@@ -1,0 +1,118 @@
+#include "models/fpga_slot.h"
+
+#include "models/address_map.h"
+
+namespace rsoc::models {
+
+const char* to_string(SlotState state) {
+  switch (state) {
+    case SlotState::kEmpty: return "empty";
+    case SlotState::kConfiguring: return "configuring";
+    case SlotState::kReady: return "ready";
+    case SlotState::kBusy: return "busy";
+  }
+  return "?";
+}
+
+FpgaSlot::FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params) : sc_module(name), params_(params) {
+  target.register_b_transport(this, &FpgaSlot::b_transport);
+  target.register_transport_dbg(this, &FpgaSlot::transport_dbg);
+}
+
+void FpgaSlot::add_candidate(std::uint32_t core_id, std::unique_ptr<IpCore> core) {
+  if (!candidates_.emplace(core_id, std::move(core)).second)
+    throw ElaborationError(std::string(name()) + ": core id " + std::to_string(core_id) + " added twice");
+}
+
+void FpgaSlot::preload(std::uint32_t core_id) {
+  auto it = candidates_.find(core_id);
+  if (it == candidates_.end())
+    throw ElaborationError(std::string(name()) + ": cannot preload unknown core id " + std::to_string(core_id));
+  active_ = it->second.get();
+  active_id_ = core_id;
+  active_->reset();
+  ++configurations_;
+}
+
+bool FpgaSlot::begin_configuration(const sc_core::sc_time& at, std::string* why) {
+  if (!params_.reconfigurable) {
+    *why = "slot is static";
+    return false;
+  }
+  if (active_ && active_->busy_at(at)) {
+    *why = "the hosted core is computing";
+    return false;
+  }
+  if (configuring_) {
+    *why = "slot is already being configured";
+    return false;
+  }
+  active_ = nullptr;
+  configuring_ = true;
+  failed_ = false;
+  error_.clear();
+  sink_ = std::make_unique<BitstreamSink>(params_.capacity_bytes / 4);
+  return true;
+}
+
+void FpgaSlot::configuration_words(const std::uint32_t* words, std::size_t n, const sc_core::sc_time&) {
+  if (!configuring_) return;
+  sink_->feed(words, n);
+  if (sink_->state() == BitstreamSink::State::kError) {
+    configuring_ = false;
+    failed_ = true;
+    error_ = sink_->error();
+  } else if (sink_->state() == BitstreamSink::State::kComplete) {
+    configuring_ = false;
+    auto it = candidates_.find(sink_->core_id());
+    if (it == candidates_.end()) {
+      failed_ = true;
+      error_ = "bitstream for core id " + std::to_string(sink_->core_id()) + " does not target this slot";
+      return;
+    }
+    active_ = it->second.get();
+    active_id_ = sink_->core_id();
+    active_->reset();
+    ++configurations_;
+  }
+}
+
+void FpgaSlot::abort_configuration() {
+  if (configuring_) {
+    configuring_ = false;
+    failed_ = true;
+    error_ = "configuration aborted";
+  }
+}
+
+SlotState FpgaSlot::state_at(const sc_core::sc_time& t) const {
+  if (configuring_) return SlotState::kConfiguring;
+  if (!active_) return SlotState::kEmpty;
+  return active_->busy_at(t) ? SlotState::kBusy : SlotState::kReady;
+}
+
+sc_core::sc_time FpgaSlot::core_busy_time() const {
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  for (const auto& [id, core] : candidates_) t += core->busy_time();
+  return t;
+}
+
+void FpgaSlot::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  if (!active_ || configuring_) {
+    ++rejected_;
+    delay += params_.clock_period;
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  active_->access(trans, sc_core::sc_time_stamp() + delay, delay);
+}
+
+unsigned FpgaSlot::transport_dbg(tlm::tlm_generic_payload& trans) {
+  if (!active_) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return 0;
+  }
+  return active_->debug(trans);
+}
+
+}  // namespace rsoc::models

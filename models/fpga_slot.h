@@ -1,0 +1,71 @@
+#pragma once
+// FpgaSlot: a reconfigurable region of the FPGA with an address window on a bus, hosting the core its last
+// bitstream configured. State: empty -> configuring -> ready <-> busy (busy while the core computes).
+// Timing contract: register accesses are the hosted core's (IpCore: access_cycles per word at the core clock);
+// accesses while the slot holds no ready core fail with TLM_GENERIC_ERROR_RESPONSE after one core cycle.
+// Configuration itself is timed by the ConfigPort that feeds the slot.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "models/bitstream.h"
+#include "models/ip_core.h"
+
+namespace rsoc::models {
+
+enum class SlotState { kEmpty, kConfiguring, kReady, kBusy };
+const char* to_string(SlotState state);
+
+struct SlotParams {
+  std::uint64_t capacity_bytes = 1 << 20;  // largest partial bitstream the region takes
+  bool reconfigurable = true;
+  sc_core::sc_time clock_period{10, sc_core::SC_NS};  // fabric clock for error responses
+};
+
+class FpgaSlot : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<FpgaSlot> target{"target"};
+
+  FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params);
+
+  // A core this slot can host, identified by the core id written in its bitstream (elaboration only).
+  void add_candidate(std::uint32_t core_id, std::unique_ptr<IpCore> core);
+  // Configures `core_id` at time zero without a configuration port (static slots, boot images).
+  void preload(std::uint32_t core_id);
+
+  // Configuration interface used by the ConfigPort. begin() fails while the hosted core computes, or when the
+  // slot is static; words are fed as the port receives them.
+  bool begin_configuration(const sc_core::sc_time& at, std::string* why);
+  void configuration_words(const std::uint32_t* words, std::size_t n, const sc_core::sc_time& at);
+  void abort_configuration();
+  bool configuration_failed() const { return failed_; }
+  const std::string& configuration_error() const { return error_; }
+
+  SlotState state_at(const sc_core::sc_time& t) const;
+  IpCore* core() const { return active_; }  // nullptr unless ready/busy
+  bool hosts(std::uint32_t core_id) const { return active_ && active_id_ == core_id; }
+  const SlotParams& params() const { return params_; }
+  std::uint64_t configurations() const { return configurations_; }
+  std::uint64_t rejected_accesses() const { return rejected_; }
+  sc_core::sc_time core_busy_time() const;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans);
+
+  SlotParams params_;
+  std::map<std::uint32_t, std::unique_ptr<IpCore>> candidates_;
+  IpCore* active_ = nullptr;
+  std::uint32_t active_id_ = 0;
+  bool configuring_ = false;
+  bool failed_ = false;
+  std::string error_;
+  std::unique_ptr<BitstreamSink> sink_;
+  std::uint64_t configurations_ = 0, rejected_ = 0;
+};
+
+}  // namespace rsoc::models

@@ -1,0 +1,224 @@
+#include "models/ip_core.h"
+
+#include <array>
+
+#include "models/address_map.h"
+#include "models/crypto/aes128.h"
+#include "models/crypto/des.h"
+#include "models/crypto/modexp.h"
+
+namespace rsoc::models {
+
+using sc_core::sc_time;
+
+const char* to_string(CoreKind kind) {
+  switch (kind) {
+    case CoreKind::kAes128: return "aes128";
+    case CoreKind::kDes: return "des";
+    case CoreKind::kModexp: return "modexp";
+  }
+  return "?";
+}
+
+IpCore::IpCore(std::string name, const CoreParams& params) : name_(std::move(name)), params_(params) {
+  const std::string kind = to_string(params.kind);
+  auto word_of = [&](std::size_t i) {
+    std::uint32_t w = 0;
+    for (std::size_t b = 0; b < 4; ++b) w = (w << 8) | static_cast<std::uint8_t>(i + b < kind.size() ? kind[i + b] : ' ');
+    return w;
+  };
+  regs_.add({"NAME0", reg::kName0, 1, RegAccess::kReadOnly, word_of(0)});
+  regs_.add({"NAME1", reg::kName1, 1, RegAccess::kReadOnly, word_of(4)});
+  regs_.add({"VERSION", reg::kVersion, 1, RegAccess::kReadOnly, 0x00010000});
+  regs_.add({"CTRL", reg::kCtrl, 1, RegAccess::kReadWrite, 0}, nullptr,
+            [this](std::uint32_t, std::uint32_t value, const sc_time& at) { control(value, at); });
+  regs_.add({"STATUS", reg::kStatus, 1, RegAccess::kReadOnly, reg::kStatusReady},
+            [this](std::uint32_t, const sc_time& at) {
+              const bool ready = !busy_at(at);
+              return (ready ? reg::kStatusReady : 0u) | (ready && valid_ ? reg::kStatusValid : 0u);
+            });
+  regs_.add({"CONFIG", reg::kConfig, 1, RegAccess::kReadWrite, reg::kConfigEncrypt});
+}
+
+void IpCore::access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_time& latency) {
+  const sc_time cost = params_.clock_period * static_cast<double>(params_.access_cycles * ((trans.get_data_length() + 3) / 4));
+  trans.set_response_status(regs_.access(trans, at + cost));
+  latency += cost;
+}
+
+void IpCore::control(std::uint32_t value, const sc_time& at) {
+  regs_.at("CTRL") = 0;  // self-clearing command bits
+  if (!(value & (reg::kCtrlInit | reg::kCtrlNext))) return;
+  if (busy_at(at)) {
+    ++ignored_starts_;
+    return;
+  }
+  std::uint64_t cycles = 0;
+  if (value & reg::kCtrlInit) cycles += on_init(at);
+  if (value & reg::kCtrlNext) cycles += on_next(at);
+  const sc_time busy = params_.clock_period * static_cast<double>(cycles);
+  done_at_ = at + busy;
+  busy_ += busy;
+  ++operations_;
+}
+
+void IpCore::add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words) {
+  result_.assign(words, 0);
+  previous_result_.assign(words, 0);
+  regs_.add({name, offset, words, RegAccess::kReadOnly, 0}, [this](std::uint32_t index, const sc_time& at) {
+    return busy_at(at) ? previous_result_[index] : result_[index];
+  });
+}
+
+void IpCore::publish(const std::vector<std::uint32_t>& values) {
+  previous_result_ = result_;
+  result_ = values;
+  result_.resize(previous_result_.size(), 0);
+  valid_ = true;
+}
+
+void IpCore::reset() {
+  regs_.reset();
+  std::fill(result_.begin(), result_.end(), 0);
+  std::fill(previous_result_.begin(), previous_result_.end(), 0);
+  valid_ = false;
+}
+
+namespace {
+
+std::array<std::uint8_t, 16> bytes_of(const std::vector<std::uint32_t>& words, std::size_t n) {
+  std::array<std::uint8_t, 16> out{};
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t b = 0; b < 4; ++b) out[4 * i + b] = static_cast<std::uint8_t>(words[i] >> (24 - 8 * b));
+  return out;
+}
+
+std::uint64_t u64_of(const std::vector<std::uint32_t>& words, std::size_t i) {
+  return (static_cast<std::uint64_t>(words[i]) << 32) | words[i + 1];
+}
+
+// AES-128 (FIPS-197): KEY[0..3], BLOCK[0..3] -> RESULT[0..3]; CONFIG.ENCRYPT chooses the direction.
+class AesCore : public IpCore {
+ public:
+  AesCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {
+    regs_.add({"KEY", reg::kKey, 4, RegAccess::kWriteOnly, 0});
+    regs_.add({"BLOCK", reg::kBlock, 4, RegAccess::kReadWrite, 0});
+    add_result_bank("RESULT", reg::kResult, 4);
+  }
+
+ protected:
+  std::uint64_t on_init(const sc_time&) override {
+    cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank("KEY"), 4));
+    return params().key_setup_cycles;
+  }
+  std::uint64_t on_next(const sc_time&) override {
+    if (!cipher_) cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank("KEY"), 4));
+    const auto in = bytes_of(regs_.bank("BLOCK"), 4);
+    std::array<std::uint8_t, 16> out{};
+    if (regs_.at("CONFIG") & reg::kConfigEncrypt) {
+      cipher_->encrypt(in.data(), out.data());
+    } else {
+      cipher_->decrypt(in.data(), out.data());
+    }
+    std::vector<std::uint32_t> words(4);
+    for (std::size_t i = 0; i < 4; ++i)
+      words[i] = (std::uint32_t{out[4 * i]} << 24) | (std::uint32_t{out[4 * i + 1]} << 16) |
+                 (std::uint32_t{out[4 * i + 2]} << 8) | out[4 * i + 3];
+    publish(words);
+    return params().block_cycles;
+  }
+
+ private:
+  std::unique_ptr<crypto::Aes128> cipher_;
+};
+
+// DES / 3DES (FIPS 46-3): KEY[0..1] = K1, KEY[2..3] = K2, KEY[4..5] = K3; BLOCK[0..1] -> RESULT[0..1].
+// CONFIG.TRIPLE selects 3DES EDE (three passes).
+class DesCore : public IpCore {
+ public:
+  DesCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {
+    regs_.add({"KEY", reg::kKey, 6, RegAccess::kWriteOnly, 0});
+    regs_.add({"BLOCK", reg::kBlock, 2, RegAccess::kReadWrite, 0});
+    add_result_bank("RESULT", reg::kResult, 2);
+  }
+
+ protected:
+  std::uint64_t on_init(const sc_time&) override { return params().key_setup_cycles; }
+  std::uint64_t on_next(const sc_time&) override {
+    const auto& key = regs_.bank("KEY");
+    const std::uint64_t in = u64_of(regs_.bank("BLOCK"), 0);
+    const bool encrypt = regs_.at("CONFIG") & reg::kConfigEncrypt;
+    const bool triple = regs_.at("CONFIG") & reg::kConfigTriple;
+    std::uint64_t out = 0;
+    if (triple) {
+      crypto::TripleDes des(u64_of(key, 0), u64_of(key, 2), u64_of(key, 4));
+      out = encrypt ? des.encrypt(in) : des.decrypt(in);
+    } else {
+      crypto::Des des(u64_of(key, 0));
+      out = encrypt ? des.encrypt(in) : des.decrypt(in);
+    }
+    publish({static_cast<std::uint32_t>(out >> 32), static_cast<std::uint32_t>(out)});
+    return static_cast<std::uint64_t>(params().block_cycles) * (triple ? 3 : 1);
+  }
+};
+
+// Modular exponentiation RESULT = MESSAGE ^ EXPONENT mod MODULUS on MODULUS_WORDS words, EXPONENT_BITS bits.
+// Right-to-left binary exponentiation with two Montgomery multipliers working in parallel (square and multiply
+// every step, whatever the bit: constant time).
+class ModexpCore : public IpCore {
+ public:
+  ModexpCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {
+    const std::uint32_t max_words = (params.max_operand_bits + 31) / 32;
+    regs_.add({"MODULUS_WORDS", reg::kModulusWords, 1, RegAccess::kReadWrite, max_words});
+    regs_.add({"EXPONENT_BITS", reg::kExponentBits, 1, RegAccess::kReadWrite, params.max_operand_bits});
+    regs_.add({"MODULUS", reg::kModulus, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    regs_.add({"MESSAGE", reg::kMessage, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    regs_.add({"EXPONENT", reg::kExponent, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    add_result_bank("RESULT", reg::kModResult, reg::kModexpBankWords);
+  }
+
+ protected:
+  std::uint64_t on_init(const sc_time&) override { return 0; }
+  std::uint64_t on_next(const sc_time&) override {
+    const std::uint32_t max_words = (params().max_operand_bits + 31) / 32;
+    const std::uint32_t words = std::min(std::max(regs_.at("MODULUS_WORDS"), 1u), max_words);
+    const std::uint32_t exp_bits = std::min(std::max(regs_.at("EXPONENT_BITS"), 1u), 32 * max_words);
+    auto operand = [&](const char* bank, std::size_t n) {
+      std::vector<std::uint32_t> w(regs_.bank(bank).begin(), regs_.bank(bank).begin() + static_cast<long>(n));
+      return crypto::BigInt::from_words(w);
+    };
+    const crypto::BigInt modulus = operand("MODULUS", words);
+    std::vector<std::uint32_t> result(words, 0);
+    if (!modulus.is_zero()) {
+      // Only the low exp_bits of the exponent take part, as in the hardware.
+      std::vector<std::uint32_t> e(regs_.bank("EXPONENT").begin(),
+                                   regs_.bank("EXPONENT").begin() + static_cast<long>((exp_bits + 31) / 32));
+      if (exp_bits % 32 != 0) e.back() &= (1u << (exp_bits % 32)) - 1;
+      const crypto::BigInt exponent = crypto::BigInt::from_words(e);
+      result = crypto::modexp(operand("MESSAGE", words), exponent, modulus).to_words(words);
+    }
+    publish(result);
+    return modexp_cycles(params(), 32 * words, exp_bits);
+  }
+};
+
+}  // namespace
+
+std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, unsigned exponent_bits) {
+  const std::uint64_t digits = (modulus_bits + params.multiplier_width_bits - 1) / params.multiplier_width_bits;
+  const std::uint64_t montmul = 2 * digits * digits + params.montmul_overhead_cycles;
+  // One Montgomery multiplication per exponent bit (square and multiply in parallel), plus the conversions
+  // into and out of the Montgomery domain.
+  return params.setup_cycles + (std::uint64_t{exponent_bits} + 2) * montmul;
+}
+
+std::unique_ptr<IpCore> make_core(const std::string& name, const CoreParams& params) {
+  switch (params.kind) {
+    case CoreKind::kAes128: return std::make_unique<AesCore>(name, params);
+    case CoreKind::kDes: return std::make_unique<DesCore>(name, params);
+    case CoreKind::kModexp: return std::make_unique<ModexpCore>(name, params);
+  }
+  throw ElaborationError("unknown core kind");
+}
+
+}  // namespace rsoc::models

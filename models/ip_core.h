@@ -1,0 +1,100 @@
+#pragma once
+// IP cores: AES-128, DES/3DES and modexp with declarative register maps. Plain C++ objects hosted by an
+// FpgaSlot (a slot is the sc_module; a core is what its bitstream configures).
+// Timing contract: every register access costs access_cycles core cycles. CTRL.INIT (key expansion) keeps the
+// core busy for key_setup_cycles; CTRL.NEXT for block_cycles (AES), block_cycles per DES pass (3 passes for
+// 3DES), or the modexp formula in ModexpCore. STATUS.READY is clear while busy; results read before the
+// operation ends are the previous results. A start while busy is ignored (counted).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+
+#include "models/register_file.h"
+
+namespace rsoc::models {
+
+enum class CoreKind { kAes128, kDes, kModexp };
+const char* to_string(CoreKind kind);
+
+struct CoreParams {
+  CoreKind kind = CoreKind::kAes128;
+  sc_core::sc_time clock_period{10, sc_core::SC_NS};
+  unsigned access_cycles = 1;      // per register word access
+  unsigned key_setup_cycles = 0;   // CTRL.INIT
+  unsigned block_cycles = 10;      // CTRL.NEXT: one block (AES) or one DES pass
+  // modexp only
+  unsigned multiplier_width_bits = 32;
+  unsigned montmul_overhead_cycles = 0;
+  unsigned setup_cycles = 0;
+  unsigned max_operand_bits = 4096;
+};
+
+// Register layout shared by the cipher cores (byte offsets).
+namespace reg {
+inline constexpr std::uint32_t kName0 = 0x00, kName1 = 0x04, kVersion = 0x08;
+inline constexpr std::uint32_t kCtrl = 0x20, kStatus = 0x24, kConfig = 0x28;
+inline constexpr std::uint32_t kCtrlInit = 1u << 0, kCtrlNext = 1u << 1;
+inline constexpr std::uint32_t kStatusReady = 1u << 0, kStatusValid = 1u << 1;
+inline constexpr std::uint32_t kConfigEncrypt = 1u << 0, kConfigTriple = 1u << 1;
+// cipher banks: 32-bit words, word 0 holds the most significant bytes (big-endian block order)
+inline constexpr std::uint32_t kKey = 0x40, kBlock = 0x80, kResult = 0xC0;
+// modexp: lengths and operand banks; bank word 0 is the least significant word
+inline constexpr std::uint32_t kModulusWords = 0x30, kExponentBits = 0x34;
+inline constexpr std::uint32_t kModulus = 0x1000, kMessage = 0x1200, kExponent = 0x1400, kModResult = 0x1600;
+inline constexpr std::uint32_t kModexpBankWords = 128;
+}  // namespace reg
+
+class IpCore {
+ public:
+  IpCore(std::string name, const CoreParams& params);
+  virtual ~IpCore() = default;
+  IpCore(const IpCore&) = delete;
+  IpCore& operator=(const IpCore&) = delete;
+
+  // A timed register access arriving at `at`; adds the access latency to `latency`.
+  void access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency);
+  unsigned debug(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
+  // Back to reset values (a fresh configuration).
+  void reset();
+
+  const std::string& name() const { return name_; }
+  const CoreParams& params() const { return params_; }
+  bool busy_at(const sc_core::sc_time& t) const { return t < done_at_; }
+  sc_core::sc_time done_at() const { return done_at_; }
+  sc_core::sc_time busy_time() const { return busy_; }
+  std::uint64_t operations() const { return operations_; }
+  std::uint64_t ignored_starts() const { return ignored_starts_; }
+  RegisterFile& registers() { return regs_; }
+
+ protected:
+  // Called on CTRL writes while idle; return the busy cycles of the operation started (0: none).
+  virtual std::uint64_t on_init(const sc_core::sc_time& at) = 0;
+  virtual std::uint64_t on_next(const sc_core::sc_time& at) = 0;
+  // Declares the result bank `name` at `offset`: reads return the previous result until the operation ends.
+  void add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words);
+  // Makes `values` the result of the operation that ends at done_at().
+  void publish(const std::vector<std::uint32_t>& values);
+
+  RegisterFile regs_;
+
+ private:
+  void control(std::uint32_t value, const sc_core::sc_time& at);
+
+  std::string name_;
+  CoreParams params_;
+  sc_core::sc_time done_at_{sc_core::SC_ZERO_TIME};
+  sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
+  bool valid_ = false;
+  std::vector<std::uint32_t> result_, previous_result_;
+  std::uint64_t operations_ = 0, ignored_starts_ = 0;
+};
+
+// Cycles of a constant-time modexp (see ModexpCore in ip_core.cpp).
+std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, unsigned exponent_bits);
+
+std::unique_ptr<IpCore> make_core(const std::string& name, const CoreParams& params);
+
+}  // namespace rsoc::models

@@ -1,0 +1,52 @@
+#pragma once
+// Memory: RAM/flash holding bitstreams and data buffers; sparse 64 KiB pages, zero until written.
+// Timing contract: an access of w 32-bit words costs (latency_cycles + w * cycles_per_word) memory clock cycles
+// added to the annotated delay; a streamed chunk reports w * cycles_per_word as its memory stage.
+
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include <unordered_map>
+#include <vector>
+
+namespace rsoc::models {
+
+struct MemoryParams {
+  std::uint64_t size_bytes = 1 << 20;
+  sc_core::sc_time clock_period{10, sc_core::SC_NS};
+  unsigned latency_cycles = 1;   // first word
+  unsigned cycles_per_word = 1;  // every word
+};
+
+class Memory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Memory> target{"target"};
+
+  Memory(const sc_core::sc_module_name& name, const MemoryParams& params);
+
+  // Untimed access for loaders and checks (bitstream images, test data).
+  void load(std::uint64_t offset, const std::uint8_t* data, std::size_t length);
+  void peek(std::uint64_t offset, std::uint8_t* data, std::size_t length) const;
+
+  const MemoryParams& params() const { return params_; }
+  std::uint64_t reads() const { return reads_; }
+  std::uint64_t writes() const { return writes_; }
+  sc_core::sc_time busy_time() const { return busy_; }
+
+ private:
+  static constexpr std::uint64_t kPageBytes = 64 * 1024;
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans);
+  bool check(tlm::tlm_generic_payload& trans) const;
+  void write_bytes(std::uint64_t offset, const std::uint8_t* data, std::size_t length);
+  void read_bytes(std::uint64_t offset, std::uint8_t* data, std::size_t length) const;
+
+  MemoryParams params_;
+  std::unordered_map<std::uint64_t, std::unique_ptr<std::uint8_t[]>> pages_;
+  std::uint64_t reads_ = 0, writes_ = 0;
+  sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
+};
+
+}  // namespace rsoc::models

@@ -1,0 +1,28 @@
+#include "models/onchip_bus.h"
+
+#include "models/stream.h"
+
+namespace rsoc::models {
+
+OnChipBus::OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams& params)
+    : RoutingBus(name), params_(params) {}
+
+void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) {
+  const std::uint64_t w = words_of(trans);
+  const sc_core::sc_time occupancy =
+      params_.clock_period * static_cast<double>(params_.latency_cycles + w * params_.cycles_per_word);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time arrival = now + delay;
+  const sc_core::sc_time start = calendar_.reserve(arrival, occupancy, now, stream_of(trans));
+  ++transactions_;
+  words_ += w;
+  if (StreamExtension* stream = stream_of(trans)) {
+    delay += start - arrival;  // waiting for the grant is not pipelined
+    stream->add(this, name(), occupancy);
+  } else {
+    delay = start + occupancy - now;
+  }
+  forward(trans, range, delay);
+}
+
+}  // namespace rsoc::models

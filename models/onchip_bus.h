@@ -1,0 +1,39 @@
+#pragma once
+// OnChipBus: a shared on-chip bus (PLB/AXI-lite-like) with one transfer at a time.
+// Timing contract: an access of w 32-bit words occupies the bus for (latency_cycles + w * cycles_per_word)
+// bus clock cycles, granted at the first free slot at or after its arrival (ResourceCalendar: contention costs
+// the waiting time); the target's own latency follows. Streamed chunks report the occupancy as their bus stage.
+
+#include <string>
+
+#include "models/resource_calendar.h"
+#include "models/routing_bus.h"
+
+namespace rsoc::models {
+
+struct OnChipBusParams {
+  sc_core::sc_time clock_period{10, sc_core::SC_NS};
+  unsigned latency_cycles = 1;    // arbitration + address phase, per transaction
+  unsigned cycles_per_word = 1;   // data phase, per 32-bit word
+};
+
+class OnChipBus : public RoutingBus {
+ public:
+  OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams& params);
+
+  const OnChipBusParams& params() const { return params_; }
+  const ResourceCalendar& calendar() const { return calendar_; }
+  std::uint64_t transactions() const { return transactions_; }
+  std::uint64_t words() const { return words_; }
+
+ protected:
+  void transport(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) override;
+
+ private:
+  OnChipBusParams params_;
+  ResourceCalendar calendar_;
+  std::uint64_t transactions_ = 0;
+  std::uint64_t words_ = 0;
+};
+
+}  // namespace rsoc::models

@@ -1,0 +1,42 @@
+#pragma once
+// ResourceCalendar: the one contention mechanism of rsoc's loosely-timed models.
+// Timing contract: a resource (bus, port, core) serves one reservation at a time. A request that arrives at
+// `arrival` for `duration` starts at the earliest free gap at or after `arrival`; its waiting time is
+// start - arrival. Out-of-order arrivals (initiators running ahead within their quantum) fill earlier gaps.
+
+#include <systemc>
+#include <vector>
+
+namespace rsoc::models {
+
+class ResourceCalendar {
+ public:
+  // Reserves `duration` at the earliest free time >= `arrival`; returns the start of the reservation.
+  // Reservations ending at or before `now` are forgotten first (nobody can arrive before the kernel time).
+  // Reservations made with the same non-null `owner` (the stages of one pipelined stream chunk) may overlap:
+  // a stream does not wait for itself.
+  sc_core::sc_time reserve(const sc_core::sc_time& arrival, const sc_core::sc_time& duration,
+                           const sc_core::sc_time& now, const void* owner = nullptr);
+  // Same, with now = sc_time_stamp().
+  sc_core::sc_time reserve(const sc_core::sc_time& arrival, const sc_core::sc_time& duration) {
+    return reserve(arrival, duration, sc_core::sc_time_stamp());
+  }
+
+  const sc_core::sc_time& busy_time() const { return busy_; }
+  const sc_core::sc_time& wait_time() const { return waited_; }
+  std::uint64_t reservations() const { return count_; }
+  std::uint64_t contended() const { return contended_; }
+
+ private:
+  struct Interval {
+    sc_core::sc_time start, end;
+    const void* owner;
+  };
+  std::vector<Interval> intervals_;  // sorted by start; only same-owner intervals overlap
+  sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
+  sc_core::sc_time waited_{sc_core::SC_ZERO_TIME};
+  std::uint64_t count_ = 0;
+  std::uint64_t contended_ = 0;
+};
+
+}  // namespace rsoc::models

@@ -1,0 +1,43 @@
+#include "models/routing_bus.h"
+
+namespace rsoc::models {
+
+RoutingBus::RoutingBus(const sc_core::sc_module_name& name) : sc_module(name), map_(this->name()) {
+  target.register_b_transport(this, &RoutingBus::b_transport);
+  target.register_transport_dbg(this, &RoutingBus::transport_dbg);
+}
+
+void RoutingBus::add_target(TargetSocket& socket, std::uint64_t base, std::uint64_t size,
+                            const std::string& device) {
+  map_.add(AddressRange{device, base, size, ports_});  // throws before anything is bound
+  initiator.bind(socket);
+  ++ports_;
+}
+
+void RoutingBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const std::uint64_t address = trans.get_address();
+  const AddressRange* range = map_.find(address, trans.get_data_length());
+  if (!range) {
+    ++unmapped_;
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  trans.set_address(address - range->base);
+  transport(trans, *range, delay);
+  trans.set_address(address);
+}
+
+unsigned RoutingBus::transport_dbg(int, tlm::tlm_generic_payload& trans) {
+  const std::uint64_t address = trans.get_address();
+  const AddressRange* range = map_.find(address, trans.get_data_length());
+  if (!range) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return 0;
+  }
+  trans.set_address(address - range->base);
+  unsigned n = initiator[range->port]->transport_dbg(trans);
+  trans.set_address(address);
+  return n;
+}
+
+}  // namespace rsoc::models

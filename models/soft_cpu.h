@@ -1,0 +1,100 @@
+#pragma once
+// SoftCpu: a soft processor as a cost model (no instruction-set simulation), with 1..n hardware threads that
+// share one TLM-2.0 initiator socket. Software is described by the cycles it spends and the accesses it makes.
+// Timing contract: compute(c) costs c cycles of the CPU clock; every MMIO access costs mmio_cycles CPU cycles to
+// issue plus the bus path's annotated delay (the thread stalls on a blocking load/store); a stream copy costs
+// max(copy cycles per word, every other stage of its path) per word. Loosely timed: each hardware thread keeps
+// a tlm_quantumkeeper and synchronises when its local offset exceeds the global quantum.
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+#include <vector>
+
+namespace rsoc::models {
+
+struct CpuParams {
+  sc_core::sc_time clock_period{10, sc_core::SC_NS};
+  unsigned hw_threads = 1;
+  unsigned mmio_cycles = 1;          // CPU cycles to issue one load/store to a device
+  unsigned stream_chunk_words = 1024;  // granularity of stream copies (interleaving with other traffic)
+};
+
+// An access that answered with an error response.
+class BusError : public std::runtime_error {
+ public:
+  BusError(const std::string& what, std::uint64_t address, tlm::tlm_response_status status)
+      : std::runtime_error(what), address_(address), status_(status) {}
+  std::uint64_t address() const { return address_; }
+  tlm::tlm_response_status status() const { return status_; }
+
+ private:
+  std::uint64_t address_;
+  tlm::tlm_response_status status_;
+};
+
+class SoftCpu;
+
+// One hardware thread: the execution context software runs in. Must be used from one SC_THREAD at a time.
+class CpuThread {
+ public:
+  CpuThread(SoftCpu& cpu, unsigned index);
+
+  void compute(std::uint64_t cycles);
+  // Untimed-safe accessors: return the response status; data in host byte order.
+  tlm::tlm_response_status read(std::uint64_t address, void* data, unsigned length);
+  tlm::tlm_response_status write(std::uint64_t address, const void* data, unsigned length);
+  // 32-bit accessors that throw BusError on an error response.
+  std::uint32_t read32(std::uint64_t address);
+  void write32(std::uint64_t address, std::uint32_t value);
+  // A CPU copy loop moving `words` words from `src` to `dst` at `cycles_per_word` (see stream_words).
+  tlm::tlm_response_status stream_copy(std::uint64_t src, std::uint64_t dst, bool dst_fixed, std::uint64_t words,
+                                       unsigned cycles_per_word, std::string* bottleneck = nullptr);
+
+  // Brings the kernel to this thread's local time.
+  void sync();
+  // Local time: kernel time plus the thread's offset.
+  sc_core::sc_time now() const { return qk_.get_current_time(); }
+  unsigned index() const { return index_; }
+  SoftCpu& cpu() { return cpu_; }
+
+  std::uint64_t cycles() const { return cycles_; }
+  std::uint64_t accesses() const { return accesses_; }
+  sc_core::sc_time compute_time() const { return compute_time_; }
+  sc_core::sc_time io_time() const { return io_time_; }
+  sc_core::sc_time busy_time() const { return compute_time_ + io_time_; }
+
+ private:
+  tlm::tlm_response_status transport(tlm::tlm_command command, std::uint64_t address, unsigned char* data,
+                                     unsigned length);
+  void keep(const sc_core::sc_time& local);
+
+  SoftCpu& cpu_;
+  unsigned index_;
+  tlm_utils::tlm_quantumkeeper qk_;
+  tlm::tlm_generic_payload trans_;
+  std::uint64_t cycles_ = 0, accesses_ = 0;
+  sc_core::sc_time compute_time_{sc_core::SC_ZERO_TIME}, io_time_{sc_core::SC_ZERO_TIME};
+};
+
+class SoftCpu : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<SoftCpu> initiator{"initiator"};
+
+  SoftCpu(const sc_core::sc_module_name& name, const CpuParams& params);
+
+  const CpuParams& params() const { return params_; }
+  sc_core::sc_time cycles(std::uint64_t n) const { return params_.clock_period * static_cast<double>(n); }
+  CpuThread& thread(unsigned i) { return *threads_.at(i); }
+  unsigned thread_count() const { return static_cast<unsigned>(threads_.size()); }
+
+ private:
+  CpuParams params_;
+  std::vector<std::unique_ptr<CpuThread>> threads_;
+};
+
+}  // namespace rsoc::models

@@ -1,0 +1,73 @@
+#include "models/stream.h"
+
+namespace rsoc::models {
+
+void StreamExtension::add(const void* owner, const std::string& name, const sc_core::sc_time& occupancy) {
+  for (auto& s : stages_) {
+    if (s.owner == owner) {
+      s.occupancy += occupancy;
+      return;
+    }
+  }
+  stages_.push_back(Stage{owner, name, occupancy});
+}
+
+sc_core::sc_time StreamExtension::slowest() const {
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  for (const auto& s : stages_) t = std::max(t, s.occupancy);
+  return t;
+}
+
+std::string StreamExtension::slowest_name() const {
+  const Stage* best = nullptr;
+  for (const auto& s : stages_)
+    if (!best || s.occupancy > best->occupancy) best = &s;
+  return best ? best->name : std::string();
+}
+
+}  // namespace rsoc::models
+
+namespace rsoc::models {
+
+StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* mover, const std::string& mover_name,
+                          std::uint64_t src, std::uint64_t dst, bool dst_fixed, std::uint64_t words,
+                          const sc_core::sc_time& mover_word_time, unsigned chunk_words, sc_core::sc_time& delay,
+                          const std::function<void(sc_core::sc_time&)>& after_chunk) {
+  StreamResult result;
+  std::vector<unsigned char> buffer(4ull * std::min<std::uint64_t>(words, chunk_words));
+  StreamExtension ext;
+  tlm::tlm_generic_payload trans;
+  trans.set_extension(&ext);
+  for (std::uint64_t done = 0; done < words;) {
+    const std::uint64_t n = std::min<std::uint64_t>(chunk_words, words - done);
+    const unsigned length = static_cast<unsigned>(4 * n);
+    ext.clear();
+    for (int phase = 0; phase < 2; ++phase) {
+      const bool read = phase == 0;
+      trans.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+      trans.set_address(read ? src + 4 * done : (dst_fixed ? dst : dst + 4 * done));
+      trans.set_data_ptr(buffer.data());
+      trans.set_data_length(length);
+      trans.set_streaming_width(length);
+      trans.set_byte_enable_ptr(nullptr);
+      trans.set_dmi_allowed(false);
+      trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      if (!read) ext.add(mover, mover_name, mover_word_time * static_cast<double>(n));
+      socket->b_transport(trans, delay);
+      if (trans.is_response_error()) {
+        result.status = trans.get_response_status();
+        trans.clear_extension(&ext);
+        return result;
+      }
+    }
+    delay += ext.slowest();
+    result.bottleneck = ext.slowest_name();
+    done += n;
+    result.words_moved = done;
+    if (after_chunk) after_chunk(delay);
+  }
+  trans.clear_extension(&ext);
+  return result;
+}
+
+}  // namespace rsoc::models

@@ -1,0 +1,137 @@
+#include "platform/json_file.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace rsoc::platform {
+
+namespace {
+
+// The text after "parse error at line L, column C: " in a nlohmann parse_error message.
+std::string ParseErrorReason(const std::string& what) {
+  const std::size_t error = what.find("parse error");
+  if (error != std::string::npos) {
+    const std::size_t colon = what.find(": ", error);
+    if (colon != std::string::npos) return what.substr(colon + 2);
+  }
+  const std::size_t bracket = what.find("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+// 1-based line and column of the character nlohmann's parser stopped at (`byte` characters read).
+std::pair<int, int> Position(std::string_view text, std::size_t byte) {
+  const std::size_t offset = std::min(byte > 0 ? byte - 1 : 0, text.size());
+  int line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, static_cast<int>(offset - line_start) + 1};
+}
+
+template <typename J>
+J Parse(std::string_view text, const std::string& name) {
+  struct Frame {
+    bool object = false;
+    std::set<std::string> keys;  // keys seen so far (objects)
+    std::string key;             // current key (objects)
+    std::size_t index = 0;       // current item (arrays)
+  };
+  std::vector<Frame> stack;
+  IssueList issues(name);
+  // Pointer of the innermost open container: the current child token of every enclosing container.
+  auto container_pointer = [&stack]() {
+    std::string pointer;
+    for (std::size_t i = 0; i + 1 < stack.size(); ++i) {
+      pointer =
+          stack[i].object ? pointer_child(pointer, stack[i].key) : pointer_child(pointer, stack[i].index);
+    }
+    return pointer;
+  };
+  auto value_done = [&stack]() {
+    if (!stack.empty() && !stack.back().object) ++stack.back().index;
+  };
+  using Event = typename J::parse_event_t;
+  typename J::parser_callback_t callback = [&](int /*depth*/, Event event, J& parsed) {
+    switch (event) {
+      case Event::object_start:
+        stack.push_back(Frame{true, {}, {}, 0});
+        break;
+      case Event::array_start:
+        stack.push_back(Frame{false, {}, {}, 0});
+        break;
+      case Event::key: {
+        const auto& key = parsed.template get_ref<const std::string&>();
+        if (!stack.back().keys.insert(key).second) {
+          issues.add(container_pointer(),
+                     "duplicate key " +
+                         nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        }
+        stack.back().key = key;
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        stack.pop_back();
+        value_done();
+        break;
+      case Event::value:
+        value_done();
+        break;
+    }
+    return true;
+  };
+  J doc;
+  try {
+    doc = J::parse(text.begin(), text.end(), callback);
+  } catch (const typename J::parse_error& error) {
+    const auto [line, column] = Position(text, error.byte);
+    throw ScenarioError(
+        {ScenarioIssue{name, "", "malformed JSON: " + ParseErrorReason(error.what()), line, column}});
+  }
+  issues.throw_if_any();
+  return doc;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) throw ScenarioError(path, "", std::string("cannot open: ") + std::strerror(errno));
+  std::string text;
+  char buffer[65536];
+  std::size_t count = 0;
+  errno = 0;
+  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, count);
+  const bool failed = std::ferror(file) != 0;
+  const int error = errno;
+  std::fclose(file);
+  if (failed)
+    throw ScenarioError(path, "", std::string("cannot read: ") + std::strerror(error != 0 ? error : EIO));
+  return text;
+}
+
+}  // namespace
+
+nlohmann::json read_json_file(const std::string& path) {
+  return Parse<nlohmann::json>(ReadFile(path), path);
+}
+
+nlohmann::json parse_json_text(std::string_view text, std::string_view name) {
+  return Parse<nlohmann::json>(text, std::string(name));
+}
+
+nlohmann::ordered_json read_ordered_json_file(const std::string& path) {
+  return Parse<nlohmann::ordered_json>(ReadFile(path), path);
+}
+
+nlohmann::ordered_json parse_ordered_json_text(std::string_view text, std::string_view name) {
+  return Parse<nlohmann::ordered_json>(text, std::string(name));
+}
+
+}  // namespace rsoc::platform

@@ -1,0 +1,26 @@
+#pragma once
+// Strict JSON reading for scenario files: malformed text is reported with its line and column, a missing or
+// unreadable file with the system's reason, and a key given twice in one object is an error (plain
+// nlohmann::json silently keeps the last one). Every problem is thrown as a ScenarioError.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "platform/scenario_error.h"
+
+namespace rsoc::platform {
+
+// Reads and parses the file at `path`. Errors:
+//   PATH: cannot open: No such file or directory
+//   PATH:LINE:COLUMN: malformed JSON: <reason>
+//   PATH: /platform/cpus/0: duplicate key "clock_mhz"   (every duplicate is reported)
+nlohmann::json read_json_file(const std::string& path);
+// Parses `text` with the same errors, naming it `name` (e.g. an embedded scenario).
+nlohmann::json parse_json_text(std::string_view text, std::string_view name);
+
+// The same, keeping object keys in source order (so that resolve() reports issues in the order of the text).
+nlohmann::ordered_json read_ordered_json_file(const std::string& path);
+nlohmann::ordered_json parse_ordered_json_text(std::string_view text, std::string_view name);
+
+}  // namespace rsoc::platform

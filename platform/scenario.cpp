@@ -1,0 +1,473 @@
+#include "platform/scenario.h"
+
+#include <openssl/evp.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+#include "models/address_map.h"
+#include "platform/json_file.h"
+#include "platform/scenario_schema.h"
+
+namespace rsoc::platform {
+
+using nlohmann::json;
+using sc_core::sc_time;
+
+namespace {
+
+sc_time period_of(double mhz) { return sc_time(1.0 / (mhz * 1e6), sc_core::SC_SEC); }
+unsigned u(const json& j) { return static_cast<unsigned>(j.get<std::int64_t>()); }
+std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
+std::uint64_t kib_bytes(const json& j) {  // KiB to bytes, rounded down to whole 32-bit words
+  return static_cast<std::uint64_t>(std::floor(j.get<double>() * 1024.0 / 4.0)) * 4;
+}
+
+std::string sha256_hex(const std::string& text) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(text.data(), text.size(), md, &n, EVP_sha256(), nullptr);
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned i = 0; i < n; ++i) {
+    out += digits[md[i] >> 4];
+    out += digits[md[i] & 15];
+  }
+  return out;
+}
+
+std::optional<std::vector<std::uint8_t>> parse_hex(const std::string& s) {
+  if (s.size() % 2 != 0) return std::nullopt;
+  std::vector<std::uint8_t> out;
+  for (std::size_t i = 0; i < s.size(); i += 2) {
+    auto nib = [](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+      return -1;
+    };
+    const int hi = nib(s[i]), lo = nib(s[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out.push_back(static_cast<std::uint8_t>(hi * 16 + lo));
+  }
+  return out;
+}
+
+// Cross-field checks and conversion of a schema-valid document.
+class Resolver {
+ public:
+  Resolver(const json& doc, IssueList& issues) : doc_(doc), issues_(issues) {}
+
+  ScenarioParams run() {
+    ScenarioParams p;
+    p.seed = doc_["seed"].get<std::uint64_t>();
+    const json& pl = doc_["platform"];
+    p.quantum = sc_time(pl["quantum_ns"].get<double>(), sc_core::SC_NS);
+    collect_names(pl);
+    buses(pl, p);
+    cpus(pl, p);
+    memories(pl, p);
+    dmas(pl, p);
+    cores(pl, p);
+    slots(pl, p);
+    config_port(pl, p);
+    address_maps(p);
+    runtime(p);
+    apps(p);
+    p.requests_csv = doc_["outputs"]["requests_csv"].get<bool>();
+    p.stats_json = doc_["outputs"]["stats_json"].get<bool>();
+    return p;
+  }
+
+ private:
+  struct Device {
+    std::string name, bus, pointer;
+    std::uint64_t base, size;
+  };
+
+  void collect_names(const json& pl) {
+    for (const char* list : {"buses", "memories", "dmas", "slots", "cores", "cpus"}) {
+      std::set<std::string>& names = names_[list];
+      for (std::size_t i = 0; i < pl[list].size(); ++i) {
+        const std::string n = pl[list][i]["name"].get<std::string>();
+        if (!names.insert(n).second)
+          issues_.add("/platform/" + std::string(list) + "/" + std::to_string(i) + "/name",
+                      "duplicate name \"" + n + "\" in /platform/" + list);
+      }
+    }
+  }
+
+  bool known(const char* list, const std::string& name, const std::string& pointer, const char* what) {
+    if (names_[list].count(name)) return true;
+    std::vector<std::string> candidates(names_[list].begin(), names_[list].end());
+    std::string msg = "unknown " + std::string(what) + " \"" + name + "\"";
+    if (auto near = nearest_match(name, candidates)) {
+      msg += "; did you mean \"" + *near + "\"?";
+    } else if (!candidates.empty()) {
+      msg += " (known: ";
+      for (std::size_t i = 0; i < candidates.size(); ++i) msg += (i ? ", " : "") + candidates[i];
+      msg += ")";
+    } else {
+      msg += " (/platform/" + std::string(list) + " is empty)";
+    }
+    issues_.add(pointer, msg);
+    return false;
+  }
+
+  void device(const std::string& name, const std::string& bus, const std::string& pointer, std::uint64_t base,
+              std::uint64_t size) {
+    if (known("buses", bus, pointer + "/bus", "bus")) devices_.push_back(Device{name, bus, pointer, base, size});
+  }
+
+  void buses(const json& pl, ScenarioParams& p) {
+    for (std::size_t i = 0; i < pl["buses"].size(); ++i) {
+      const json& b = pl["buses"][i];
+      const std::string ptr = "/platform/buses/" + std::to_string(i);
+      BusSpec s;
+      s.name = b["name"];
+      s.fmc = b["kind"] == "fmc";
+      s.onchip.clock_period = period_of(b["clock_mhz"].get<double>());
+      s.onchip.latency_cycles = u(b["latency_cycles"]);
+      s.onchip.cycles_per_word = u(b["cycles_per_word"]);
+      const json& f = b["fmc"];
+      s.fmc_params.clock_period = s.onchip.clock_period;
+      s.fmc_params.mode = f["mode"] == "sync" ? models::FmcMode::kSync : models::FmcMode::kAsync;
+      s.fmc_params.addr_setup_cycles = u(f["addr_setup_cycles"]);
+      s.fmc_params.data_cycles = u(f["data_cycles"]);
+      s.fmc_params.hold_cycles = u(f["hold_cycles"]);
+      s.fmc_params.sync_latency_cycles = u(f["sync_latency_cycles"]);
+      s.fmc_params.poll_cycles = u(f["poll_cycles"]);
+      s.fmc_params.max_polls = u(f["max_polls"]);
+      s.fmc_params.double_read = f["double_read"].get<bool>();
+      s.fmc_params.byteswap_cycles = u(f["byteswap_cycles"]);
+      s.fmc_params.timing = f["timing"] == "word" ? models::FmcTiming::kWordByWord : models::FmcTiming::kBurst;
+      if (!b["window"].is_null()) {
+        const json& w = b["window"];
+        s.parent = w["parent"];
+        s.window_base = u64(w["base"]);
+        s.window_bytes = u64(w["size_kib"]) * 1024;
+        if (s.parent == s.name) {
+          issues_.add(ptr + "/window/parent", "a bus cannot hang from itself");
+        } else if (known("buses", s.parent, ptr + "/window/parent", "bus")) {
+          devices_.push_back(Device{s.name, s.parent, ptr + "/window", s.window_base, s.window_bytes});
+        }
+      }
+      p.buses.push_back(s);
+    }
+    // Bridges must form a tree: no cycles.
+    for (std::size_t i = 0; i < p.buses.size(); ++i) {
+      std::set<std::string> seen;
+      for (std::string at = p.buses[i].name; !at.empty();) {
+        if (!seen.insert(at).second) {
+          issues_.add("/platform/buses/" + std::to_string(i) + "/window/parent", "bus windows form a cycle");
+          break;
+        }
+        const BusSpec* next = bus(p, at);
+        at = next ? next->parent : std::string();
+      }
+    }
+  }
+
+  static const BusSpec* bus(const ScenarioParams& p, const std::string& name) {
+    for (const auto& b : p.buses)
+      if (b.name == name) return &b;
+    return nullptr;
+  }
+
+  void cpus(const json& pl, ScenarioParams& p) {
+    for (std::size_t i = 0; i < pl["cpus"].size(); ++i) {
+      const json& c = pl["cpus"][i];
+      const std::string ptr = "/platform/cpus/" + std::to_string(i);
+      CpuSpec s;
+      s.name = c["name"];
+      s.bus = c["bus"];
+      s.params.clock_period = period_of(c["clock_mhz"].get<double>());
+      s.params.hw_threads = u(c["hw_threads"]);
+      s.params.mmio_cycles = u(c["mmio_cycles"]);
+      s.params.stream_chunk_words = u(c["stream_chunk_words"]);
+      if (known("buses", s.bus, ptr + "/bus", "bus")) {
+        const BusSpec* b = bus(p, s.bus);
+        if (b && !b->parent.empty())
+          issues_.add(ptr + "/bus", "the CPU must be bound to a root bus, but \"" + s.bus + "\" hangs from \"" +
+                                        b->parent + "\" (bind the CPU to \"" + b->parent + "\")");
+      }
+      p.cpus.push_back(s);
+    }
+    // FMC polling and byte swapping are CPU software: they cost cycles of the first CPU's clock.
+    if (!p.cpus.empty())
+      for (auto& b : p.buses) b.fmc_params.cpu_clock_period = p.cpus.front().params.clock_period;
+  }
+
+  void memories(const json& pl, ScenarioParams& p) {
+    for (std::size_t i = 0; i < pl["memories"].size(); ++i) {
+      const json& m = pl["memories"][i];
+      const std::string ptr = "/platform/memories/" + std::to_string(i);
+      MemorySpec s;
+      s.name = m["name"];
+      s.bus = m["bus"];
+      s.base = u64(m["base"]);
+      s.params.size_bytes = u64(m["size_kib"]) * 1024;
+      s.params.clock_period = period_of(m["clock_mhz"].get<double>());
+      s.params.latency_cycles = u(m["latency_cycles"]);
+      s.params.cycles_per_word = u(m["cycles_per_word"]);
+      device(s.name, s.bus, ptr, s.base, s.params.size_bytes);
+      p.memories.push_back(s);
+    }
+  }
+
+  void dmas(const json& pl, ScenarioParams& p) {
+    for (std::size_t i = 0; i < pl["dmas"].size(); ++i) {
+      const json& d = pl["dmas"][i];
+      DmaSpec s;
+      s.name = d["name"];
+      s.bus = d["bus"];
+      s.base = u64(d["base"]);
+      s.params.clock_period = period_of(d["clock_mhz"].get<double>());
+      s.params.cycles_per_word = u(d["cycles_per_word"]);
+      s.params.setup_cycles = u(d["setup_cycles"]);
+      s.params.chunk_words = u(d["chunk_words"]);
+      device(s.name, s.bus, "/platform/dmas/" + std::to_string(i), s.base, models::dma_reg::kSize);
+      p.dmas.push_back(s);
+    }
+  }
+
+  void cores(const json& pl, ScenarioParams& p) {
+    std::vector<std::pair<std::string, Device>> images;  // bitstreams placed in memories
+    for (std::size_t i = 0; i < pl["cores"].size(); ++i) {
+      const json& c = pl["cores"][i];
+      const std::string ptr = "/platform/cores/" + std::to_string(i);
+      CoreSpec s;
+      s.name = c["name"];
+      s.id = static_cast<std::uint32_t>(i);
+      const std::string type = c["type"];
+      s.params.kind = type == "aes128" ? models::CoreKind::kAes128
+                      : type == "des"  ? models::CoreKind::kDes
+                                       : models::CoreKind::kModexp;
+      s.params.clock_period = period_of(c["clock_mhz"].get<double>());
+      s.params.access_cycles = u(c["access_cycles"]);
+      s.params.key_setup_cycles = u(c["key_setup_cycles"]);
+      s.params.block_cycles = u(c["block_cycles"]);
+      s.params.multiplier_width_bits = u(c["multiplier_width_bits"]);
+      s.params.montmul_overhead_cycles = u(c["montmul_overhead_cycles"]);
+      s.params.setup_cycles = u(c["setup_cycles"]);
+      s.params.max_operand_bits = u(c["max_operand_bits"]);
+      const json& bs = c["bitstream"];
+      s.memory = bs["memory"];
+      s.bitstream_address = u64(bs["address"]);
+      s.bitstream_bytes = kib_bytes(bs["size_kib"]);
+      if (s.bitstream_bytes < 4 * (models::kBitstreamHeaderWords + 1))
+        issues_.add(ptr + "/bitstream/size_kib", "a bitstream must hold at least 20 bytes");
+      if (known("memories", s.memory, ptr + "/bitstream/memory", "memory")) {
+        const MemorySpec* m = nullptr;
+        for (const auto& mm : p.memories)
+          if (mm.name == s.memory) m = &mm;
+        if (m && (s.bitstream_address < m->base ||
+                  s.bitstream_address + s.bitstream_bytes > m->base + m->params.size_bytes)) {
+          issues_.add(ptr + "/bitstream/address",
+                      "bitstream [" + models::hex(s.bitstream_address) + ", " +
+                          models::hex(s.bitstream_address + s.bitstream_bytes) + ") lies outside memory \"" +
+                          m->name + "\" [" + models::hex(m->base) + ", " + models::hex(m->base + m->params.size_bytes) +
+                          ")");
+        } else if (m) {
+          for (const auto& [other, d] : images) {
+            if (s.bitstream_address < d.base + d.size && d.base < s.bitstream_address + s.bitstream_bytes)
+              issues_.add(ptr + "/bitstream/address", "bitstream of core \"" + s.name +
+                                                          "\" overlaps the bitstream of core \"" + other + "\"");
+          }
+          images.push_back({s.name, Device{s.name, s.memory, ptr, s.bitstream_address, s.bitstream_bytes}});
+        }
+      }
+      p.cores.push_back(s);
+    }
+  }
+
+  void slots(const json& pl, ScenarioParams& p) {
+    for (std::size_t i = 0; i < pl["slots"].size(); ++i) {
+      const json& sl = pl["slots"][i];
+      const std::string ptr = "/platform/slots/" + std::to_string(i);
+      SlotSpec s;
+      s.name = sl["name"];
+      s.bus = sl["bus"];
+      s.base = u64(sl["base"]);
+      s.window_bytes = u64(sl["window_kib"]) * 1024;
+      s.params.capacity_bytes = kib_bytes(sl["capacity_kib"]);
+      s.params.reconfigurable = sl["reconfigurable"].get<bool>();
+      s.params.clock_period = period_of(sl["clock_mhz"].get<double>());
+      if (!sl["core"].is_null()) s.core = sl["core"];
+      device(s.name, s.bus, ptr, s.base, s.window_bytes);
+      if (!s.core.empty() && known("cores", s.core, ptr + "/core", "core")) {
+        for (const auto& c : p.cores)
+          if (c.name == s.core && c.bitstream_bytes > s.params.capacity_bytes)
+            issues_.add(ptr + "/core", "bitstream of core \"" + c.name + "\" (" + std::to_string(c.bitstream_bytes) +
+                                           " bytes) is larger than the slot (" +
+                                           std::to_string(s.params.capacity_bytes) + " bytes)");
+      }
+      if (!s.params.reconfigurable && s.core.empty())
+        issues_.add(ptr + "/core", "a static slot (reconfigurable: false) needs the core it is configured with");
+      p.slots.push_back(s);
+    }
+    // Every core must fit somewhere it can go.
+    for (std::size_t i = 0; i < p.cores.size(); ++i) {
+      bool fits = false, any = false;
+      for (const auto& s : p.slots) {
+        if (s.params.reconfigurable) {
+          any = true;
+          fits = fits || p.cores[i].bitstream_bytes <= s.params.capacity_bytes;
+        }
+        if (s.core == p.cores[i].name) fits = true;
+      }
+      if (any && !fits)
+        issues_.add("/platform/cores/" + std::to_string(i) + "/bitstream/size_kib",
+                    "bitstream of core \"" + p.cores[i].name + "\" (" + std::to_string(p.cores[i].bitstream_bytes) +
+                        " bytes) is larger than every reconfigurable slot");
+    }
+  }
+
+  void config_port(const json& pl, ScenarioParams& p) {
+    const json& cp = pl["config_port"];
+    bool reconfigurable = false;
+    for (const auto& s : p.slots) reconfigurable = reconfigurable || s.params.reconfigurable;
+    if (cp.is_null()) {
+      if (reconfigurable)
+        issues_.add("/platform/config_port", "reconfigurable slots need a configuration port (got null)");
+      return;
+    }
+    ConfigPortSpec s;
+    s.bus = cp["bus"];
+    s.base = u64(cp["base"]);
+    s.params.clock_period = period_of(cp["clock_mhz"].get<double>());
+    s.params.width_bits = u(cp["width_bits"]);
+    s.params.access_cycles = u(cp["access_cycles"]);
+    s.dma_feed = cp["feed"] == "dma";
+    s.cpu_copy_cycles_per_word = u(cp["cpu_copy_cycles_per_word"]);
+    if (!cp["dma"].is_null()) s.dma = cp["dma"];
+    if (s.dma_feed && s.dma.empty())
+      issues_.add("/platform/config_port/dma", "feed \"dma\" needs the name of a DMA engine (got null)");
+    else if (!s.dma.empty())
+      known("dmas", s.dma, "/platform/config_port/dma", "DMA engine");
+    device("config_port", s.bus, "/platform/config_port", s.base, models::port_reg::kSize);
+    p.config_port = s;
+  }
+
+  // Devices on the same bus must not overlap; devices on a bridged bus must lie inside its window.
+  void address_maps(const ScenarioParams& p) {
+    std::map<std::string, models::AddressMap> maps;
+    std::map<std::string, std::string> pointer_of;
+    for (const auto& d : devices_) {
+      const BusSpec* b = bus(p, d.bus);
+      if (!b) continue;
+      if (!b->parent.empty() &&
+          (d.base < b->window_base || d.base + d.size > b->window_base + b->window_bytes)) {
+        issues_.add(d.pointer + "/base", "\"" + d.name + "\" [" + models::hex(d.base) + ", " +
+                                             models::hex(d.base + d.size) + ") lies outside the window of bus \"" +
+                                             b->name + "\" [" + models::hex(b->window_base) + ", " +
+                                             models::hex(b->window_base + b->window_bytes) + ")");
+        continue;
+      }
+      auto it = maps.try_emplace(d.bus, "bus \"" + d.bus + "\"").first;
+      try {
+        it->second.add(models::AddressRange{d.name, d.base, d.size, 0});
+      } catch (const models::ElaborationError& e) {
+        issues_.add(d.pointer + "/base", e.what());
+      }
+    }
+  }
+
+  void runtime(ScenarioParams& p) {
+    const json& rt = doc_["runtime"];
+    p.runtime.policy = rt["policy"] == "software" ? runtime::Policy::kSoftware : runtime::Policy::kHardware;
+    const json& d = rt["driver"];
+    p.runtime.driver.cycles_per_request = u64(d["cycles_per_request"]);
+    p.runtime.driver.cycles_per_block = u64(d["cycles_per_block"]);
+    p.runtime.driver.poll_loop_cycles = u64(d["poll_loop_cycles"]);
+    p.runtime.driver.max_polls = u64(d["max_polls"]);
+    for (const auto& [name, cost] : doc_["software"].items()) {
+      const auto f = runtime::functionality_from_name(name);
+      if (!f) continue;  // the schema restricts the keys
+      p.runtime.software[*f] = runtime::SoftwareCost{u64(cost["cycles_per_request"]), u64(cost["cycles_per_block"])};
+    }
+  }
+
+  void apps(ScenarioParams& p) {
+    const json& list = doc_["workload"]["apps"];
+    std::set<std::string> names;
+    unsigned threads = p.cpus.empty() ? 1 : p.cpus.front().params.hw_threads;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const json& a = list[i];
+      const std::string ptr = "/workload/apps/" + std::to_string(i);
+      AppSpec s;
+      s.name = a["name"];
+      if (!names.insert(s.name).second) issues_.add(ptr + "/name", "duplicate name \"" + s.name + "\" in /workload/apps");
+      s.functionality = *runtime::functionality_from_name(a["functionality"].get<std::string>());
+      const auto& fi = runtime::info(s.functionality);
+      s.blocks = u64(a["blocks"]);
+      s.requests = u64(a["requests"]);
+      s.encrypt = a["operation"] == "encrypt";
+      s.hw_thread = u(a["hw_thread"]);
+      s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
+      s.think = sc_time(a["think_us"].get<double>(), sc_core::SC_US);
+      if (s.hw_thread >= threads)
+        issues_.add(ptr + "/hw_thread", "hardware thread " + std::to_string(s.hw_thread) + " does not exist (the CPU has " +
+                                            std::to_string(threads) + ")");
+      if (a["key_hex"].is_null()) {
+        std::mt19937_64 rng(p.seed * 0x9E3779B97F4A7C15ull + i);
+        for (unsigned b = 0; b < fi.key_bytes; ++b) s.key.push_back(static_cast<std::uint8_t>(rng()));
+      } else {
+        auto key = parse_hex(a["key_hex"].get<std::string>());
+        if (!key || key->size() != fi.key_bytes)
+          issues_.add(ptr + "/key_hex", "expected " + std::to_string(2 * fi.key_bytes) + " hex digits (a " +
+                                            std::to_string(fi.key_bytes) + "-byte " + fi.name + " key)");
+        else
+          s.key = *key;
+      }
+      if (p.runtime.policy == runtime::Policy::kSoftware && !p.runtime.software.count(s.functionality))
+        issues_.add(ptr + "/functionality", std::string("the software policy needs /software/") + fi.name +
+                                                ", which the scenario does not define");
+      if (p.runtime.policy == runtime::Policy::kHardware) {
+        bool core = false;
+        for (const auto& c : p.cores) core = core || c.params.kind == fi.core;
+        if (!core)
+          issues_.add(ptr + "/functionality", std::string("the hardware policy needs a core of type \"") +
+                                                  models::to_string(fi.core) + "\" in /platform/cores for " + fi.name);
+      }
+      p.apps.push_back(s);
+    }
+  }
+
+  const json& doc_;
+  IssueList& issues_;
+  std::map<std::string, std::set<std::string>> names_;
+  std::vector<Device> devices_;
+};
+
+Scenario finish(json doc, const std::string& file, const LoadOptions& options) {
+  const Schema& schema = scenario_schema();
+  IssueList issues(file);
+  for (const auto& assignment : options.overrides) apply_override(doc, assignment, schema, issues);
+  if (options.seed) doc["seed"] = *options.seed;
+  Resolution r = resolve(doc, schema, file);
+  issues.append(r.issues);
+  issues.throw_if_any();
+  Scenario s;
+  s.file = file;
+  s.resolved = std::move(r.value);
+  IssueList cross(file);
+  s.params = Resolver(s.resolved, cross).run();
+  cross.throw_if_any();
+  s.sha256 = sha256_hex(s.resolved.dump());
+  return s;
+}
+
+}  // namespace
+
+Scenario load_scenario_file(const std::string& path, const LoadOptions& options) {
+  return finish(read_json_file(path), path, options);
+}
+
+Scenario load_scenario_text(std::string_view text, std::string_view name, const LoadOptions& options) {
+  return finish(parse_json_text(text, name), std::string(name), options);
+}
+
+}  // namespace rsoc::platform

@@ -1,0 +1,121 @@
+#pragma once
+// Scenario loading: JSON file -> validated, defaults-filled JSON (the schema's mirror of the file: the Config
+// layer) -> resolved Params (units converted to sc_time and bytes, names resolved, cross-field checks).
+// Every problem is reported in one ScenarioError naming the file, the JSON pointer and what was expected.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/config_port.h"
+#include "models/dma_engine.h"
+#include "models/fmc_bus.h"
+#include "models/fpga_slot.h"
+#include "models/ip_core.h"
+#include "models/memory.h"
+#include "models/onchip_bus.h"
+#include "models/soft_cpu.h"
+#include "platform/scenario_error.h"
+#include "runtime/functionality.h"
+#include "runtime/manager.h"
+
+namespace rsoc::platform {
+
+struct CpuSpec {
+  std::string name, bus;
+  models::CpuParams params;
+};
+
+struct BusSpec {
+  std::string name;
+  bool fmc = false;
+  models::OnChipBusParams onchip;
+  models::FmcBusParams fmc_params;
+  std::string parent;  // empty: not bridged
+  std::uint64_t window_base = 0, window_bytes = 0;
+};
+
+struct MemorySpec {
+  std::string name, bus;
+  std::uint64_t base = 0;
+  models::MemoryParams params;
+};
+
+struct DmaSpec {
+  std::string name, bus;
+  std::uint64_t base = 0;
+  models::DmaParams params;
+};
+
+struct ConfigPortSpec {
+  std::string bus;
+  std::uint64_t base = 0;
+  models::ConfigPortParams params;
+  bool dma_feed = false;
+  unsigned cpu_copy_cycles_per_word = 0;
+  std::string dma;
+};
+
+struct SlotSpec {
+  std::string name, bus;
+  std::uint64_t base = 0, window_bytes = 0;
+  models::SlotParams params;
+  std::string core;  // configured at boot; empty: none
+};
+
+struct CoreSpec {
+  std::string name;
+  std::uint32_t id = 0;  // index in the scenario's core list, written in its bitstream
+  models::CoreParams params;
+  std::string memory;
+  std::uint64_t bitstream_address = 0, bitstream_bytes = 0;
+};
+
+struct AppSpec {
+  std::string name;
+  runtime::Functionality functionality = runtime::Functionality::kAes128;
+  std::uint64_t blocks = 1, requests = 1;
+  bool encrypt = true;
+  std::vector<std::uint8_t> key;
+  unsigned hw_thread = 0;
+  sc_core::sc_time start, think;
+};
+
+struct ScenarioParams {
+  std::uint64_t seed = 1;
+  sc_core::sc_time quantum;
+  std::vector<CpuSpec> cpus;
+  std::vector<BusSpec> buses;
+  std::vector<MemorySpec> memories;
+  std::vector<DmaSpec> dmas;
+  std::optional<ConfigPortSpec> config_port;
+  std::vector<SlotSpec> slots;
+  std::vector<CoreSpec> cores;
+  runtime::RuntimeParams runtime;
+  std::vector<AppSpec> apps;
+  bool requests_csv = true, stats_json = true;
+};
+
+struct Scenario {
+  std::string file;          // where it came from ("<embedded default>" for the built-in one)
+  nlohmann::json resolved;   // every default filled in: written as resolved_scenario.json
+  std::string sha256;        // of resolved.dump(): provenance of every output
+  ScenarioParams params;
+};
+
+struct LoadOptions {
+  std::vector<std::string> overrides;  // --set path=value, applied in order
+  std::optional<std::uint64_t> seed;   // --seed
+};
+
+Scenario load_scenario_file(const std::string& path, const LoadOptions& options = {});
+Scenario load_scenario_text(std::string_view text, std::string_view name, const LoadOptions& options = {});
+
+// The scenario `rsoc run` uses when none is given.
+std::string_view default_scenario_text();
+inline constexpr const char* kDefaultScenarioName = "<embedded default: scenarios/smoke_aes.json>";
+
+}  // namespace rsoc::platform

@@ -1,0 +1,291 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "platform/session.h"
+
+#include <chrono>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <systemc>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "analysis/output_dir.h"
+#include "analysis/request_log.h"
+#include "analysis/stats.h"
+#include "models/bitstream.h"
+#include "rsoc/version.h"
+#include "runtime/manager.h"
+
+namespace rsoc::platform {
+
+using sc_core::sc_time;
+
+namespace {
+
+double ms(const sc_time& t) { return t.to_seconds() * 1e3; }
+
+// Every model of one platform, bound and mapped.
+struct Platform {
+  std::vector<std::unique_ptr<models::SoftCpu>> cpus;
+  std::map<std::string, std::unique_ptr<models::RoutingBus>> buses;
+  std::map<std::string, models::OnChipBus*> onchip;
+  std::map<std::string, models::FmcBus*> fmc;
+  std::map<std::string, std::unique_ptr<models::Memory>> memories;
+  std::map<std::string, std::unique_ptr<models::DmaEngine>> dmas;
+  std::vector<std::unique_ptr<models::FpgaSlot>> slots;
+  std::unique_ptr<models::ConfigPort> port;
+
+  explicit Platform(const ScenarioParams& p) {
+    for (const auto& b : p.buses) {
+      if (b.fmc) {
+        auto bus = std::make_unique<models::FmcBus>(b.name.c_str(), b.fmc_params);
+        fmc[b.name] = bus.get();
+        buses[b.name] = std::move(bus);
+      } else {
+        auto bus = std::make_unique<models::OnChipBus>(b.name.c_str(), b.onchip);
+        onchip[b.name] = bus.get();
+        buses[b.name] = std::move(bus);
+      }
+    }
+    auto window_base = [&](const std::string& bus) -> std::uint64_t {
+      for (const auto& b : p.buses)
+        if (b.name == bus) return b.window_base;
+      return 0;
+    };
+    auto map = [&](const std::string& bus, models::TargetSocket& socket, std::uint64_t base, std::uint64_t size,
+                   const std::string& device) {
+      buses.at(bus)->add_target(socket, base - window_base(bus), size, device);
+    };
+    for (const auto& b : p.buses)
+      if (!b.parent.empty()) map(b.parent, buses.at(b.name)->target, b.window_base, b.window_bytes, b.name);
+    for (const auto& c : p.cpus) {
+      cpus.push_back(std::make_unique<models::SoftCpu>(c.name.c_str(), c.params));
+      buses.at(c.bus)->add_initiator(cpus.back()->initiator);
+    }
+    for (const auto& m : p.memories) {
+      auto mem = std::make_unique<models::Memory>(m.name.c_str(), m.params);
+      map(m.bus, mem->target, m.base, m.params.size_bytes, m.name);
+      memories[m.name] = std::move(mem);
+    }
+    for (const auto& d : p.dmas) {
+      auto dma = std::make_unique<models::DmaEngine>(d.name.c_str(), d.params);
+      map(d.bus, dma->target, d.base, models::dma_reg::kSize, d.name);
+      buses.at(d.bus)->add_initiator(dma->initiator);
+      dmas[d.name] = std::move(dma);
+    }
+    for (const auto& c : p.cores) {  // bitstream images in their memories
+      const MemorySpec* m = nullptr;
+      for (const auto& mm : p.memories)
+        if (mm.name == c.memory) m = &mm;
+      const auto image = models::make_bitstream(c.id, c.bitstream_bytes);
+      memories.at(c.memory)->load(c.bitstream_address - m->base, image.data(), image.size());
+    }
+    std::vector<models::FpgaSlot*> raw;
+    for (const auto& s : p.slots) {
+      auto slot = std::make_unique<models::FpgaSlot>(s.name.c_str(), s.params);
+      for (const auto& c : p.cores)
+        if (c.bitstream_bytes <= s.params.capacity_bytes || c.name == s.core)
+          slot->add_candidate(c.id, models::make_core(s.name + "." + c.name, c.params));
+      for (const auto& c : p.cores)
+        if (c.name == s.core) slot->preload(c.id);
+      map(s.bus, slot->target, s.base, s.window_bytes, s.name);
+      raw.push_back(slot.get());
+      slots.push_back(std::move(slot));
+    }
+    if (p.config_port) {
+      port = std::make_unique<models::ConfigPort>("config_port", p.config_port->params, raw);
+      map(p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
+    }
+  }
+};
+
+std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime::Manager& mgr, double end_ms) {
+  std::vector<analysis::StatGroup> out;
+  auto util = [&](double busy) { return end_ms > 0 ? busy / end_ms : 0.0; };
+  for (const auto& cpu : pf.cpus) {
+    for (unsigned i = 0; i < cpu->thread_count(); ++i) {
+      const models::CpuThread& t = cpu->thread(i);
+      analysis::StatGroup g{std::string(cpu->name()) + ".thread" + std::to_string(i), "cpu_thread", {}};
+      g.add("busy_ms", ms(t.busy_time()), "ms", "time computing or stalled on device accesses")
+          .add("compute_ms", ms(t.compute_time()), "ms", "time spent computing")
+          .add("io_ms", ms(t.io_time()), "ms", "time stalled on device accesses (bus, wait states, polls, copies)")
+          .add("utilization", util(ms(t.busy_time())), "ratio", "busy time over simulated time")
+          .add("cycles", static_cast<double>(t.cycles()), "cycles", "CPU cycles charged")
+          .add("accesses", static_cast<double>(t.accesses()), "count", "device loads and stores issued");
+      out.push_back(g);
+    }
+  }
+  for (const auto& [name, bus] : pf.onchip) {
+    analysis::StatGroup g{"bus." + name, "bus", {}};
+    g.add("busy_ms", ms(bus->calendar().busy_time()), "ms", "time the bus carried transfers")
+        .add("utilization", util(ms(bus->calendar().busy_time())), "ratio", "busy time over simulated time")
+        .add("wait_ms", ms(bus->calendar().wait_time()), "ms", "time initiators waited for the bus (contention)")
+        .add("transactions", static_cast<double>(bus->transactions()), "count", "transactions carried")
+        .add("words", static_cast<double>(bus->words()), "words", "32-bit words carried")
+        .add("unmapped", static_cast<double>(bus->unmapped_accesses()), "count", "accesses to no device");
+    out.push_back(g);
+  }
+  for (const auto& [name, bus] : pf.fmc) {
+    analysis::StatGroup g{"bus." + name, "fmc_bus", {}};
+    g.add("busy_ms", ms(bus->calendar().busy_time()), "ms", "time the FMC carried words (phases and NWAIT)")
+        .add("utilization", util(ms(bus->calendar().busy_time())), "ratio", "busy time over simulated time")
+        .add("words_read", static_cast<double>(bus->words_read()), "words", "words read by software")
+        .add("words_written", static_cast<double>(bus->words_written()), "words", "words written")
+        .add("bus_reads", static_cast<double>(bus->bus_reads()), "count", "read cycles on the bus (double reads count twice)")
+        .add("polls", static_cast<double>(bus->polls()), "count", "NWAIT GPIO polls by the CPU")
+        .add("poll_ms", ms(bus->poll_time()), "ms", "CPU time spent polling NWAIT")
+        .add("byteswap_ms", ms(bus->byteswap_time()), "ms", "CPU time spent swapping bytes")
+        .add("failed_words", static_cast<double>(bus->failed_words()), "count", "words that exceeded max_polls");
+    out.push_back(g);
+  }
+  for (const auto& [name, mem] : pf.memories) {
+    analysis::StatGroup g{"memory." + name, "memory", {}};
+    g.add("busy_ms", ms(mem->busy_time()), "ms", "time moving data")
+        .add("words_read", static_cast<double>(mem->reads()), "words", "words read")
+        .add("words_written", static_cast<double>(mem->writes()), "words", "words written");
+    out.push_back(g);
+  }
+  for (const auto& [name, dma] : pf.dmas) {
+    analysis::StatGroup g{"dma." + name, "dma", {}};
+    g.add("busy_ms", ms(dma->busy_time()), "ms", "time transferring")
+        .add("utilization", util(ms(dma->busy_time())), "ratio", "busy time over simulated time")
+        .add("transfers", static_cast<double>(dma->transfers()), "count", "transfers completed")
+        .add("words", static_cast<double>(dma->words_moved()), "words", "words moved");
+    out.push_back(g);
+  }
+  if (pf.port) {
+    double busy = 0, words = 0, ok = 0, failed = 0;
+    for (const auto& r : pf.port->records()) {
+      busy += ms(r.end - r.start);
+      words += static_cast<double>(r.words);
+      (r.ok ? ok : failed) += 1;
+    }
+    analysis::StatGroup g{"config_port", "config_port", {}};
+    g.add("busy_ms", busy, "ms", "time from START to the last bitstream word, summed")
+        .add("utilization", util(busy), "ratio", "busy time over simulated time")
+        .add("reconfigurations", ok, "count", "configurations completed")
+        .add("failed_reconfigurations", failed, "count", "configurations refused or failed")
+        .add("words", words, "words", "bitstream words received");
+    out.push_back(g);
+  }
+  for (const auto& slot : pf.slots) {
+    analysis::StatGroup g{std::string("slot.") + slot->name(), "slot", {}};
+    g.add("configurations", static_cast<double>(slot->configurations()), "count", "cores configured (boot included)")
+        .add("core_busy_ms", ms(slot->core_busy_time()), "ms", "time its cores computed")
+        .add("core_utilization", util(ms(slot->core_busy_time())), "ratio", "core busy time over simulated time")
+        .add("rejected_accesses", static_cast<double>(slot->rejected_accesses()), "count", "accesses while empty");
+    out.push_back(g);
+  }
+  analysis::StatGroup g{"manager", "manager", {}};
+  g.add("cache_hits", static_cast<double>(mgr.cache_hits()), "count", "hardware requests that found their core resident")
+      .add("cache_misses", static_cast<double>(mgr.cache_misses()), "count", "hardware requests that configured a slot")
+      .add("evictions", static_cast<double>(mgr.evictions()), "count", "cores removed to make room");
+  out.push_back(g);
+  return out;
+}
+
+void write_json(const std::filesystem::path& path, const nlohmann::json& doc) {
+  std::ofstream out(path);
+  out << doc.dump(2) << '\n';
+  if (!out) throw analysis::OutputDirError(path.string() + ": write failed");
+}
+
+}  // namespace
+
+RunSummary run_session(const Scenario& scenario, const std::filesystem::path& out_path) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const ScenarioParams& p = scenario.params;
+  analysis::OutputDir out(out_path);
+  const analysis::Provenance provenance{kVersion, scenario.sha256, p.seed};
+  write_json(out.file("resolved_scenario.json"), scenario.resolved);
+
+  analysis::RequestLog log(provenance);
+  if (p.requests_csv) log.open_csv(out.file("requests.csv").string());
+
+  std::unique_ptr<Platform> pf;
+  std::unique_ptr<runtime::Manager> manager;
+  std::vector<std::unique_ptr<sc_core::sc_mutex>> thread_locks;
+  try {
+    tlm_utils::tlm_quantumkeeper::set_global_quantum(p.quantum);
+    pf = std::make_unique<Platform>(p);
+    std::vector<runtime::SlotView> views;
+    for (std::size_t i = 0; i < p.slots.size(); ++i)
+      views.push_back(runtime::SlotView{p.slots[i].name, pf->slots[i].get(), p.slots[i].base, static_cast<unsigned>(i),
+                                        p.slots[i].params.reconfigurable, p.slots[i].params.capacity_bytes});
+    std::vector<runtime::CoreDesign> designs;
+    for (const auto& c : p.cores)
+      designs.push_back(runtime::CoreDesign{c.name, c.id, c.params.kind, c.bitstream_address, c.bitstream_bytes});
+    std::unique_ptr<runtime::ReconfigurationDriver> reconf;
+    if (p.config_port) {
+      runtime::ReconfigurationFeed feed;
+      feed.dma = p.config_port->dma_feed;
+      feed.cpu_copy_cycles_per_word = p.config_port->cpu_copy_cycles_per_word;
+      if (feed.dma) {
+        for (const auto& d : p.dmas)
+          if (d.name == p.config_port->dma) feed.dma_base = d.base;
+        feed.engine = pf->dmas.at(p.config_port->dma).get();
+      }
+      reconf = std::make_unique<runtime::ReconfigurationDriver>(p.config_port->base, feed);
+    }
+    manager = std::make_unique<runtime::Manager>(p.runtime, views, designs, std::move(reconf),
+                                                 [&log](const runtime::RequestRecord& r) { log.add(r); });
+    models::SoftCpu& cpu = *pf->cpus.front();
+    for (unsigned i = 0; i < cpu.thread_count(); ++i) thread_locks.push_back(std::make_unique<sc_core::sc_mutex>());
+    for (std::size_t a = 0; a < p.apps.size(); ++a) {
+      sc_core::sc_spawn(
+          [&, a] {
+            const AppSpec& app = p.apps[a];
+            models::CpuThread& thread = cpu.thread(app.hw_thread);
+            const auto& fi = runtime::info(app.functionality);
+            sc_core::wait(app.start);
+            for (std::uint64_t r = 0; r < app.requests; ++r) {
+              std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);
+              std::vector<std::uint8_t> data(app.blocks * fi.block_bytes);
+              for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+              thread_locks[app.hw_thread]->lock();
+              manager->request(thread, app.name, app.functionality, app.key, data, app.encrypt);
+              thread.sync();
+              thread_locks[app.hw_thread]->unlock();
+              if (app.think != sc_core::SC_ZERO_TIME) sc_core::wait(app.think);
+            }
+          },
+          ("app_" + p.apps[a].name).c_str());
+    }
+    sc_core::sc_start();
+  } catch (const models::ElaborationError& e) {
+    throw SimulationError(std::string("elaboration failed: ") + e.what());
+  } catch (const sc_core::sc_report& e) {
+    throw SimulationError(std::string("simulation failed: ") + e.what());
+  }
+
+  const double end_ms = ms(sc_core::sc_time_stamp());
+  log.write_summary(out.file("summary.csv").string());
+  if (p.stats_json) write_json(out.file("stats.json"), analysis::stats_json(gather_stats(*pf, *manager, end_ms), end_ms, provenance));
+
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  nlohmann::json host;
+  host["wall_seconds"] = wall_s;
+  host["rsoc_version"] = kVersion;
+  host["systemc_version"] = sc_core::sc_version();
+  host["scenario_file"] = scenario.file;
+  write_json(out.file("host.json"), host);
+  out.commit();
+
+  RunSummary summary;
+  summary.requests = log.completed() + log.failed();
+  summary.failed = log.failed();
+  summary.simulated_ms = end_ms;
+  std::ostringstream t;
+  t << "functionality  decision   count  failed  latency_mean_ms  throughput_kBps\n";
+  for (const auto& [key, g] : log.groups()) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%-14s %-10s %5llu  %6llu  %15.3f  %15.1f\n", key.first.c_str(), key.second.c_str(),
+                  static_cast<unsigned long long>(g.count), static_cast<unsigned long long>(g.failed),
+                  analysis::ps_to_ms(g.latency_total_ps) / static_cast<double>(g.count),
+                  g.latency_total_ps ? static_cast<double>(g.bytes) / (static_cast<double>(g.latency_total_ps) * 1e-12) / 1e3 : 0.0);
+    t << line;
+  }
+  summary.table = t.str();
+  return summary;
+}
+
+}  // namespace rsoc::platform

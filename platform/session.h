@@ -1,0 +1,30 @@
+#pragma once
+// A simulation session: builds the platform described by a Scenario (models, bindings, bitstream images, the
+// OS runtime and the applications), runs it to completion, and writes the results into an output folder.
+// One process runs one session: SystemC cannot be elaborated twice.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "platform/scenario.h"
+
+namespace rsoc::platform {
+
+struct RunSummary {
+  std::uint64_t requests = 0, failed = 0;
+  double simulated_ms = 0;
+  std::string table;  // a short human-readable summary
+};
+
+class SimulationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs `scenario` and writes requests.csv, summary.csv, stats.json, resolved_scenario.json (and host.json with
+// wall-clock facts) into `out`, atomically. Throws SimulationError (elaboration or simulation failure) or
+// analysis::OutputDirError.
+RunSummary run_session(const Scenario& scenario, const std::filesystem::path& out);
+
+}  // namespace rsoc::platform

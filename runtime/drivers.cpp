@@ -1,0 +1,84 @@
+#include "runtime/drivers.h"
+
+#include "models/address_map.h"
+#include "models/config_port.h"
+#include "models/ip_core.h"
+
+namespace rsoc::runtime {
+
+namespace reg = models::reg;
+namespace port_reg = models::port_reg;
+namespace dma_reg = models::dma_reg;
+
+namespace {
+std::uint32_t be32(const std::uint8_t* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+}
+}  // namespace
+
+void CipherDriver::wait_status(models::CpuThread& cpu, std::uint64_t base, std::uint32_t mask) const {
+  for (std::uint64_t n = 0; n < costs_.max_polls; ++n) {
+    cpu.compute(costs_.poll_loop_cycles);
+    ++polls_;
+    if ((cpu.read32(base + reg::kStatus) & mask) == mask) return;
+  }
+  throw DriverError("core at " + models::hex(base) + " did not become ready after " +
+                    std::to_string(costs_.max_polls) + " status polls");
+}
+
+std::vector<std::uint8_t> CipherDriver::run(models::CpuThread& cpu, std::uint64_t base, Functionality f,
+                                            const std::vector<std::uint8_t>& key,
+                                            const std::vector<std::uint8_t>& data, bool encrypt) const {
+  const FunctionalityInfo& fi = info(f);
+  cpu.compute(costs_.cycles_per_request);
+  for (unsigned i = 0; i < fi.key_bytes / 4; ++i) cpu.write32(base + reg::kKey + 4 * i, be32(&key[4 * i]));
+  cpu.write32(base + reg::kConfig,
+              (encrypt ? reg::kConfigEncrypt : 0u) | (f == Functionality::kTripleDes ? reg::kConfigTriple : 0u));
+  cpu.write32(base + reg::kCtrl, reg::kCtrlInit);
+  wait_status(cpu, base, reg::kStatusReady);
+
+  std::vector<std::uint8_t> out(data.size());
+  const unsigned words = fi.block_bytes / 4;
+  for (std::size_t off = 0; off < data.size(); off += fi.block_bytes) {
+    cpu.compute(costs_.cycles_per_block);
+    for (unsigned i = 0; i < words; ++i) cpu.write32(base + reg::kBlock + 4 * i, be32(&data[off + 4 * i]));
+    cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
+    wait_status(cpu, base, reg::kStatusReady | reg::kStatusValid);
+    for (unsigned i = 0; i < words; ++i) {
+      const std::uint32_t w = cpu.read32(base + reg::kResult + 4 * i);
+      for (unsigned b = 0; b < 4; ++b) out[off + 4 * i + b] = static_cast<std::uint8_t>(w >> (24 - 8 * b));
+    }
+  }
+  return out;
+}
+
+bool ReconfigurationDriver::configure(models::CpuThread& cpu, unsigned slot_index, std::uint64_t address,
+                                      std::uint64_t bytes, std::string* error) const {
+  const std::uint64_t words = bytes / 4;
+  cpu.write32(port_ + port_reg::kCtrl, port_reg::kCtrlStart | slot_index);
+  if (feed_.dma) {
+    cpu.write32(feed_.dma_base + dma_reg::kSrc, static_cast<std::uint32_t>(address));
+    cpu.write32(feed_.dma_base + dma_reg::kDst, static_cast<std::uint32_t>(port_ + port_reg::kData));
+    cpu.write32(feed_.dma_base + dma_reg::kWords, static_cast<std::uint32_t>(words));
+    cpu.write32(feed_.dma_base + dma_reg::kCtrl, dma_reg::kCtrlStart | dma_reg::kCtrlDstFixed);
+    cpu.sync();
+    sc_core::wait(feed_.engine->done_event());  // sleep until the DMA interrupt
+    if (cpu.read32(feed_.dma_base + dma_reg::kStatus) & dma_reg::kStatusError) {
+      *error = "DMA transfer of the bitstream failed";
+      return false;
+    }
+  } else {
+    const auto status = cpu.stream_copy(address, port_ + port_reg::kData, true, words, feed_.cpu_copy_cycles_per_word);
+    if (status != tlm::TLM_OK_RESPONSE) {
+      *error = "bitstream copy failed: bus error";
+      return false;
+    }
+  }
+  const std::uint32_t status = cpu.read32(port_ + port_reg::kStatus);
+  if ((status & port_reg::kStatusDone) && !(status & port_reg::kStatusError)) return true;
+  *error = (status & port_reg::kStatusBusy) ? "configuration port still busy: bitstream incomplete"
+                                            : "configuration port reported an error";
+  return false;
+}
+
+}  // namespace rsoc::runtime

@@ -1,0 +1,149 @@
+// End-to-end tests of the `rsoc` command line: exit codes, messages, and result files.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path scratch(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("rsoc_cli_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Runs `rsoc ARGS` in `cwd`, capturing stdout and stderr.
+Result rsoc(const std::string& args, const fs::path& cwd) {
+  const fs::path out = cwd / "stdout.txt", err = cwd / "stderr.txt";
+  const std::string cmd = "cd '" + cwd.string() + "' && " + RSOC_BINARY + std::string(" ") + args + " >'" +
+                          out.string() + "' 2>'" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+const std::string kScenarios = std::string(RSOC_SOURCE_DIR) + "/scenarios";
+const std::string kBroken = std::string(RSOC_SOURCE_DIR) + "/tests/broken_scenarios";
+
+}  // namespace
+
+TEST(Cli, VersionAndHelp) {
+  const fs::path dir = scratch("help");
+  Result v = rsoc("--version", dir);
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.out.rfind("rsoc ", 0), 0u) << v.out;
+  Result h = rsoc("--help", dir);
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("validate SCENARIO..."), std::string::npos);
+  Result rh = rsoc("run --help", dir);
+  EXPECT_EQ(rh.code, 0);
+  EXPECT_NE(rh.out.find("--set"), std::string::npos);
+  Result bad = rsoc("frobnicate", dir);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("unknown command \"frobnicate\""), std::string::npos) << bad.err;
+  Result badflag = rsoc("run --bogus", dir);
+  EXPECT_EQ(badflag.code, 2);
+  EXPECT_EQ(badflag.out, "");
+}
+
+TEST(Cli, DefaultRunWritesCompleteResultsWithoutBanner) {
+  const fs::path dir = scratch("default");
+  Result r = rsoc("run --out res", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("SystemC 2.3"), std::string::npos) << "banner leaked: " << r.err;
+  EXPECT_EQ(r.err.find("Simulation stopped"), std::string::npos);
+  for (const char* f : {"requests.csv", "summary.csv", "stats.json", "resolved_scenario.json", "host.json"})
+    EXPECT_TRUE(fs::exists(dir / "res" / f)) << f;
+  const std::string csv = slurp(dir / "res" / "requests.csv");
+  EXPECT_EQ(csv.rfind("id,app,functionality,blocks,bytes,decision,reason,slot,reconfigured,reconfig_ms,queue_ms,"
+                      "exec_ms,latency_ms,throughput_kBps,start_ms,end_ms",
+                      0),
+            0u)
+      << csv;
+  // Four requests: the first configures the slot, the others hit the cache; all verified.
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);
+  int rows = 0, reconfigured = 0;
+  while (std::getline(lines, line)) {
+    ++rows;
+    if (line.find(",hardware,") == std::string::npos) ADD_FAILURE() << line;
+    if (line.find(",slot0,true,") != std::string::npos) ++reconfigured;
+    EXPECT_NE(line.find(",true,,true,"), std::string::npos) << "not ok+verified: " << line;
+  }
+  EXPECT_EQ(rows, 4);
+  EXPECT_EQ(reconfigured, 1);
+  // No temporary folder left behind.
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".res.partial"), std::string::npos);
+}
+
+TEST(Cli, SameScenarioTwiceGivesByteIdenticalResults) {
+  const fs::path dir = scratch("determinism");
+  ASSERT_EQ(rsoc("run --out a", dir).code, 0);
+  ASSERT_EQ(rsoc("run --out b", dir).code, 0);
+  for (const char* f : {"requests.csv", "summary.csv", "stats.json", "resolved_scenario.json"})
+    EXPECT_EQ(slurp(dir / "a" / f), slurp(dir / "b" / f)) << f;
+}
+
+TEST(Cli, SetOverridesAValueAndIsValidated) {
+  const fs::path dir = scratch("set");
+  Result r = rsoc("run " + kScenarios + "/smoke_aes.json --set platform.config_port.cpu_copy_cycles_per_word=60 --out r", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(slurp(dir / "r" / "resolved_scenario.json").find("\"cpu_copy_cycles_per_word\": 60"), std::string::npos);
+  Result bad = rsoc("run --set platform.cpus.0.clok_mhz=50 --out x", dir);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--set platform.cpus.0.clok_mhz=50: /platform/cpus/0/clok_mhz: unknown key \"clok_mhz\"; did "
+                         "you mean \"clock_mhz\"?"),
+            std::string::npos)
+      << bad.err;
+  EXPECT_FALSE(fs::exists(dir / "x"));
+  Result range = rsoc("run --set platform.cpus.0.clock_mhz=0 --out y", dir);
+  EXPECT_EQ(range.code, 2);
+  EXPECT_NE(range.err.find("/platform/cpus/0/clock_mhz: 0 is out of range"), std::string::npos) << range.err;
+}
+
+TEST(Cli, FailedRunKeepsThePreviousResultAndForeignFolders) {
+  const fs::path dir = scratch("keep");
+  ASSERT_EQ(rsoc("run --out res", dir).code, 0);
+  const std::string before = slurp(dir / "res" / "requests.csv");
+  EXPECT_EQ(rsoc("run --set seed=-1 --out res", dir).code, 2);
+  EXPECT_EQ(slurp(dir / "res" / "requests.csv"), before);
+  fs::create_directories(dir / "mine");
+  std::ofstream(dir / "mine" / "notes.txt") << "precious";
+  Result r = rsoc("run --out mine", dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("does not hold an rsoc result"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "precious");
+}
+
+TEST(Cli, ValidateShippedScenarios) {
+  const fs::path dir = scratch("validate_ok");
+  for (const auto& e : fs::directory_iterator(kScenarios)) {
+    if (e.path().extension() != ".json") continue;
+    Result r = rsoc("validate " + e.path().string(), dir);
+    EXPECT_EQ(r.code, 0) << e.path() << ": " << r.err;
+  }
+}

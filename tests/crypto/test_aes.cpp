@@ -1,0 +1,103 @@
+// AES-128 known-answer tests from FIPS-197 and structural checks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "models/crypto/aes128.h"
+#include "tests/crypto/crypto_test_support.h"
+
+namespace rsoc::crypto {
+namespace {
+
+template <std::size_t N>
+std::array<std::uint8_t, N> arr(std::string_view hex) {
+  const auto v = test::hex_bytes(hex);
+  if (v.size() != N) throw std::invalid_argument("wrong hex length");
+  std::array<std::uint8_t, N> a{};
+  std::copy(v.begin(), v.end(), a.begin());
+  return a;
+}
+
+struct AesVector {
+  const char* key;
+  const char* plaintext;
+  const char* ciphertext;
+};
+
+// FIPS-197 Appendix C.1 (AES-128 example vector) and Appendix B (cipher example).
+constexpr AesVector kFips197Vectors[] = {
+    {"000102030405060708090a0b0c0d0e0f", "00112233445566778899aabbccddeeff",
+     "69c4e0d86a7b0430d8cdb78070b4c55a"},
+    {"2b7e151628aed2a6abf7158809cf4f3c", "3243f6a8885a308d313198a2e0370734",
+     "3925841d02dc09fbdc118597196a0b32"},
+};
+
+TEST(CryptoAes, Fips197KnownAnswersEncrypt) {
+  for (const auto& v : kFips197Vectors) {
+    const Aes128 aes(arr<16>(v.key));
+    EXPECT_EQ(aes.encrypt(arr<16>(v.plaintext)), arr<16>(v.ciphertext)) << "key " << v.key;
+  }
+}
+
+TEST(CryptoAes, Fips197KnownAnswersDecrypt) {
+  for (const auto& v : kFips197Vectors) {
+    const Aes128 aes(arr<16>(v.key));
+    EXPECT_EQ(aes.decrypt(arr<16>(v.ciphertext)), arr<16>(v.plaintext)) << "key " << v.key;
+  }
+}
+
+TEST(CryptoAes, RawPointerFormsMatchAndAllowInPlace) {
+  const Aes128 aes(arr<16>(kFips197Vectors[0].key));
+  auto buf = arr<16>(kFips197Vectors[0].plaintext);
+  aes.encrypt(buf.data(), buf.data());
+  EXPECT_EQ(buf, arr<16>(kFips197Vectors[0].ciphertext));
+  aes.decrypt(buf.data(), buf.data());
+  EXPECT_EQ(buf, arr<16>(kFips197Vectors[0].plaintext));
+}
+
+// FIPS-197 Appendix A.1: expansion of the key 2b7e1516 28aed2a6 abf71588 09cf4f3c.
+TEST(CryptoAes, KeyExpansionFips197AppendixA1) {
+  const Aes128 aes(arr<16>("2b7e151628aed2a6abf7158809cf4f3c"));
+  const auto& w = aes.round_keys();
+  EXPECT_EQ(w[0], 0x2b7e1516U);
+  EXPECT_EQ(w[4], 0xa0fafe17U);
+  EXPECT_EQ(w[5], 0x88542cb1U);
+  EXPECT_EQ(w[23], 0x11f915bcU);
+  EXPECT_EQ(w[40], 0xd014f9a8U);
+  EXPECT_EQ(w[43], 0xb6630ca6U);
+}
+
+TEST(CryptoAes, SboxIsFips197TableAndInverse) {
+  EXPECT_EQ(Aes128::sbox(0x00), 0x63);
+  EXPECT_EQ(Aes128::sbox(0x01), 0x7c);
+  EXPECT_EQ(Aes128::sbox(0x53), 0xed);
+  EXPECT_EQ(Aes128::sbox(0xc9), 0xdd);
+  EXPECT_EQ(Aes128::sbox(0xff), 0x16);
+  for (int x = 0; x < 256; ++x) {
+    const auto b = static_cast<std::uint8_t>(x);
+    EXPECT_EQ(Aes128::inv_sbox(Aes128::sbox(b)), b);
+  }
+}
+
+TEST(CryptoAes, RandomRoundTripAndKeySensitivity) {
+  std::mt19937_64 rng(0xae5128);
+  auto fill = [&rng](auto& a) {
+    for (auto& b : a) b = static_cast<std::uint8_t>(rng());
+  };
+  for (int i = 0; i < 1000; ++i) {
+    Aes128::Key key;
+    Aes128::Block pt;
+    fill(key);
+    fill(pt);
+    const Aes128 aes(key);
+    const auto ct = aes.encrypt(pt);
+    EXPECT_NE(ct, pt);
+    EXPECT_EQ(aes.decrypt(ct), pt);
+    key[static_cast<std::size_t>(i % 16)] ^= static_cast<std::uint8_t>(1U << (i % 8));
+    EXPECT_NE(Aes128(key).encrypt(pt), ct);
+  }
+}
+
+}  // namespace
+}  // namespace rsoc::crypto
