@@ -442,7 +442,7 @@ class Resolver {
   std::vector<Device> devices_;
 };
 
-Scenario finish(json doc, const std::string& file, const LoadOptions& options) {
+Scenario finish(nlohmann::ordered_json doc, const std::string& file, const LoadOptions& options) {
   const Schema& schema = scenario_schema();
   IssueList issues(file);
   for (const auto& assignment : options.overrides) apply_override(doc, assignment, schema, issues);
@@ -463,11 +463,11 @@ Scenario finish(json doc, const std::string& file, const LoadOptions& options) {
 }  // namespace
 
 Scenario load_scenario_file(const std::string& path, const LoadOptions& options) {
-  return finish(read_json_file(path), path, options);
+  return finish(read_ordered_json_file(path), path, options);
 }
 
 Scenario load_scenario_text(std::string_view text, std::string_view name, const LoadOptions& options) {
-  return finish(parse_json_text(text, name), std::string(name), options);
+  return finish(parse_ordered_json_text(text, name), std::string(name), options);
 }
 
 }  // namespace rsoc::platform
