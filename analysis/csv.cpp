@@ -25,7 +25,8 @@ std::string fixed(double value, int decimals) {
   return s;
 }
 
-CsvWriter::CsvWriter(std::ostream& out, std::vector<std::string> columns) : out_(out), columns_(columns.size()) {
+CsvWriter::CsvWriter(std::ostream& out, std::vector<std::string> columns)
+    : out_(out), columns_(columns.size()) {
   for (const auto& c : columns) cell(c);
   end_row();
 }
@@ -55,7 +56,8 @@ CsvWriter& CsvWriter::cell(double value, int decimals) {
 
 void CsvWriter::end_row() {
   if (filled_ != columns_)
-    throw std::logic_error("CSV row has " + std::to_string(filled_) + " cells, expected " + std::to_string(columns_));
+    throw std::logic_error("CSV row has " + std::to_string(filled_) + " cells, expected " +
+                           std::to_string(columns_));
   out_ << '\n';
   filled_ = 0;
 }

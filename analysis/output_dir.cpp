@@ -43,10 +43,12 @@ void OutputDir::commit() {
   std::error_code ec;
   fs::path old;
   if (fs::exists(destination_, ec)) {
-    old = destination_.parent_path() / ("." + destination_.filename().string() + ".old-" + std::to_string(::getpid()));
+    old = destination_.parent_path() /
+          ("." + destination_.filename().string() + ".old-" + std::to_string(::getpid()));
     fs::remove_all(old, ec);
     fs::rename(destination_, old, ec);
-    if (ec) throw OutputDirError(destination_.string() + ": cannot move the previous result away: " + ec.message());
+    if (ec)
+      throw OutputDirError(destination_.string() + ": cannot move the previous result away: " + ec.message());
   }
   fs::rename(temp_, destination_, ec);
   if (ec) {

@@ -1,6 +1,6 @@
 #pragma once
-// Provenance carried by every result file: which rsoc, which scenario (SHA-256 of the resolved scenario), which
-// seed. Wall-clock time and host facts never enter result files (they go to host.json) so that the same
+// Provenance carried by every result file: which rsoc, which scenario (SHA-256 of the resolved scenario),
+// which seed. Wall-clock time and host facts never enter result files (they go to host.json) so that the same
 // scenario, seed and binary give byte-identical results.
 
 #include <cstdint>

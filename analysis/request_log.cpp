@@ -21,19 +21,44 @@ std::uint64_t percentile(std::vector<std::uint64_t> v, double p) {  // nearest r
 void RequestLog::open_csv(const std::string& path) {
   file_.open(path);
   if (!file_) throw std::runtime_error(path + ": cannot write");
-  csv_ = std::make_unique<CsvWriter>(
-      file_, std::vector<std::string>{"id", "app", "functionality", "blocks", "bytes", "decision", "reason", "slot",
-                                      "reconfigured", "reconfig_ms", "queue_ms", "exec_ms", "latency_ms",
-                                      "throughput_kBps", "start_ms", "end_ms", "ok", "error", "verified",
-                                      "rsoc_version", "scenario_sha256", "seed"});
+  csv_ = std::make_unique<CsvWriter>(file_, std::vector<std::string>{"id",
+                                                                     "app",
+                                                                     "functionality",
+                                                                     "blocks",
+                                                                     "bytes",
+                                                                     "decision",
+                                                                     "reason",
+                                                                     "slot",
+                                                                     "reconfigured",
+                                                                     "reconfig_ms",
+                                                                     "queue_ms",
+                                                                     "exec_ms",
+                                                                     "latency_ms",
+                                                                     "throughput_kBps",
+                                                                     "start_ms",
+                                                                     "end_ms",
+                                                                     "ok",
+                                                                     "error",
+                                                                     "verified",
+                                                                     "rsoc_version",
+                                                                     "scenario_sha256",
+                                                                     "seed"});
 }
 
 void RequestLog::add(const runtime::RequestRecord& r) {
   const std::uint64_t latency = r.end_ps - r.issue_ps;
   if (csv_) {
-    csv_->cell(r.id).cell(r.app).cell(r.functionality).cell(r.blocks).cell(r.bytes).cell(r.decision).cell(r.reason);
+    csv_->cell(r.id)
+        .cell(r.app)
+        .cell(r.functionality)
+        .cell(r.blocks)
+        .cell(r.bytes)
+        .cell(r.decision)
+        .cell(r.reason);
     csv_->cell(r.slot).cell(r.reconfigured);
-    csv_->cell(ps_to_ms(r.reconfig_ps), 6).cell(ps_to_ms(r.start_ps - r.issue_ps), 6).cell(ps_to_ms(r.exec_ps), 6);
+    csv_->cell(ps_to_ms(r.reconfig_ps), 6)
+        .cell(ps_to_ms(r.start_ps - r.issue_ps), 6)
+        .cell(ps_to_ms(r.exec_ps), 6);
     csv_->cell(ps_to_ms(latency), 6).cell(kbps(r.bytes, latency), 3);
     csv_->cell(ps_to_ms(r.start_ps), 6).cell(ps_to_ms(r.end_ps), 6).cell(r.ok).cell(r.error).cell(r.verified);
     csv_->cell(provenance_.version).cell(provenance_.scenario_sha256).cell(provenance_.seed);
@@ -58,8 +83,8 @@ void RequestLog::write_summary(const std::string& path) const {
   std::ofstream out(path);
   if (!out) throw std::runtime_error(path + ": cannot write");
   CsvWriter csv(out, {"functionality", "decision", "count", "failed", "blocks", "bytes", "reconfigurations",
-                      "latency_mean_ms", "latency_p50_ms", "latency_p99_ms", "throughput_kBps", "rsoc_version",
-                      "scenario_sha256", "seed"});
+                      "latency_mean_ms", "latency_p50_ms", "latency_p99_ms", "throughput_kBps",
+                      "rsoc_version", "scenario_sha256", "seed"});
   for (const auto& [key, g] : groups_) {
     csv.cell(key.first).cell(key.second).cell(g.count).cell(g.failed).cell(g.blocks).cell(g.bytes);
     csv.cell(g.reconfigurations);

@@ -14,7 +14,9 @@
 
 namespace rsoc::analysis {
 
-inline double ps_to_ms(std::uint64_t ps) { return static_cast<double>(ps) * 1e-9; }
+inline double ps_to_ms(std::uint64_t ps) {
+  return static_cast<double>(ps) * 1e-9;
+}
 
 class RequestLog {
  public:

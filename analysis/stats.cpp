@@ -4,7 +4,8 @@
 
 namespace rsoc::analysis {
 
-nlohmann::json stats_json(const std::vector<StatGroup>& groups, double simulated_ms, const Provenance& provenance) {
+nlohmann::json stats_json(const std::vector<StatGroup>& groups, double simulated_ms,
+                          const Provenance& provenance) {
   nlohmann::json doc;
   doc["rsoc_version"] = provenance.version;
   doc["scenario_sha256"] = provenance.scenario_sha256;

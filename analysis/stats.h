@@ -28,6 +28,7 @@ struct StatGroup {
 };
 
 // The stats.json document: provenance, simulated end time, and every group.
-nlohmann::json stats_json(const std::vector<StatGroup>& groups, double simulated_ms, const Provenance& provenance);
+nlohmann::json stats_json(const std::vector<StatGroup>& groups, double simulated_ms,
+                          const Provenance& provenance);
 
 }  // namespace rsoc::analysis

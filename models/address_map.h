@@ -19,7 +19,7 @@ struct AddressRange {
   std::string name;
   std::uint64_t base = 0;
   std::uint64_t size = 0;
-  unsigned port = 0;  // index of the bus initiator port bound to the device
+  unsigned port = 0;                                 // index of the bus initiator port bound to the device
   std::uint64_t end() const { return base + size; }  // one past the last byte
 };
 

@@ -35,7 +35,8 @@ std::vector<std::uint8_t> make_bitstream(std::uint32_t core_id, std::uint64_t si
   words[n - 1] = h;
   std::vector<std::uint8_t> bytes(size_bytes);
   for (std::uint64_t i = 0; i < n; ++i)
-    for (int b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<std::uint8_t>(words[i] >> (8 * b));  // as stored
+    for (int b = 0; b < 4; ++b)
+      bytes[4 * i + b] = static_cast<std::uint8_t>(words[i] >> (8 * b));  // as stored
   return bytes;
 }
 

@@ -65,7 +65,8 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const unsigned length = trans.get_data_length();
   if (!trans.is_write() || trans.get_address() + length > port_reg::kData + port_reg::kDataBytes ||
       length % 4 != 0 || trans.get_address() % 4 != 0) {
-    trans.set_response_status(trans.is_write() ? tlm::TLM_BURST_ERROR_RESPONSE : tlm::TLM_COMMAND_ERROR_RESPONSE);
+    trans.set_response_status(trans.is_write() ? tlm::TLM_BURST_ERROR_RESPONSE
+                                               : tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
   const std::uint64_t words = length / 4;

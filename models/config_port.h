@@ -1,15 +1,17 @@
 #pragma once
 // ConfigPort: the FPGA's configuration port (ICAP-like). Registers CTRL (START | slot index, ABORT), STATUS
-// (BUSY, DONE, ERROR), WORDS (received), ERROR_CODE, and a 4 KiB write-only DATA window that bitstream words are
-// streamed into. One configuration at a time: START while busy fails with TLM_COMMAND_ERROR_RESPONSE.
-// Timing contract: register accesses cost access_cycles port cycles; the DATA window takes width_bits per port
-// cycle, i.e. a 32-bit word costs clock_period * 32 / width_bits, reserved on the port (a streamed chunk reports
-// it as its port stage). Reconfiguration time therefore comes from the slowest stage of the path feeding it.
+// (BUSY, DONE, ERROR), WORDS (received), ERROR_CODE, and a 4 KiB write-only DATA window that bitstream words
+// are streamed into. One configuration at a time: START while busy fails with TLM_COMMAND_ERROR_RESPONSE.
+// Timing contract: register accesses cost access_cycles port cycles; the DATA window takes width_bits per
+// port cycle, i.e. a 32-bit word costs clock_period * 32 / width_bits, reserved on the port (a streamed chunk
+// reports it as its port stage). Reconfiguration time therefore comes from the slowest stage of the path
+// feeding it.
+
+#include <tlm_utils/simple_target_socket.h>
 
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
 #include "models/fpga_slot.h"
@@ -44,7 +46,8 @@ class ConfigPort : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ConfigPort> target{"target"};
 
-  ConfigPort(const sc_core::sc_module_name& name, const ConfigPortParams& params, std::vector<FpgaSlot*> slots);
+  ConfigPort(const sc_core::sc_module_name& name, const ConfigPortParams& params,
+             std::vector<FpgaSlot*> slots);
 
   const ConfigPortParams& params() const { return params_; }
   sc_core::sc_time word_time() const { return params_.clock_period * (32.0 / params_.width_bits); }
@@ -64,7 +67,9 @@ class ConfigPort : public sc_core::sc_module {
   RegisterFile regs_;
   ResourceCalendar calendar_;
   std::vector<ReconfigurationRecord> records_;
-  ReconfigurationRecord* session() { return session_ < 0 ? nullptr : &records_[static_cast<std::size_t>(session_)]; }
+  ReconfigurationRecord* session() {
+    return session_ < 0 ? nullptr : &records_[static_cast<std::size_t>(session_)];
+  }
   long session_ = -1;  // index of the configuration in progress in records_
   FpgaSlot* slot_ = nullptr;
   bool refused_start_ = false;

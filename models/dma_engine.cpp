@@ -6,7 +6,8 @@ namespace rsoc::models {
 
 using sc_core::sc_time;
 
-DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const DmaParams& params) : sc_module(name), params_(params) {
+DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const DmaParams& params)
+    : sc_module(name), params_(params) {
   target.register_b_transport(this, &DmaEngine::b_transport);
   target.register_transport_dbg(this, &DmaEngine::transport_dbg);
   regs_.add({"SRC", dma_reg::kSrc});
@@ -34,17 +35,19 @@ void DmaEngine::run() {
     const sc_time begin = sc_core::sc_time_stamp();
     sc_time delay = params_.clock_period * static_cast<double>(params_.setup_cycles);
     const bool dst_fixed = regs_.at("CTRL") & dma_reg::kCtrlDstFixed;
-    const auto result = stream_words(initiator, this, name(), regs_.at("SRC"), regs_.at("DST"), dst_fixed,
-                                     regs_.at("WORDS"), params_.clock_period * static_cast<double>(params_.cycles_per_word),
-                                     params_.chunk_words, delay, [](sc_time& d) {
-                                       sc_core::wait(d);
-                                       d = sc_core::SC_ZERO_TIME;
-                                     });
+    const auto result =
+        stream_words(initiator, this, name(), regs_.at("SRC"), regs_.at("DST"), dst_fixed, regs_.at("WORDS"),
+                     params_.clock_period * static_cast<double>(params_.cycles_per_word), params_.chunk_words,
+                     delay, [](sc_time& d) {
+                       sc_core::wait(d);
+                       d = sc_core::SC_ZERO_TIME;
+                     });
     sc_core::wait(delay);
     words_ += result.words_moved;
     ++transfers_;
     busy_ += sc_core::sc_time_stamp() - begin;
-    regs_.at("STATUS") = dma_reg::kStatusDone | (result.status == tlm::TLM_OK_RESPONSE ? 0 : dma_reg::kStatusError);
+    regs_.at("STATUS") =
+        dma_reg::kStatusDone | (result.status == tlm::TLM_OK_RESPONSE ? 0 : dma_reg::kStatusError);
     done_.notify(sc_core::SC_ZERO_TIME);
   }
 }

@@ -5,10 +5,11 @@
 // engine streams chunks whose time is the slowest stage per word (its own: cycles_per_word at its clock;
 // memory, bus, target) — one wait() per chunk, so other initiators interleave at chunk granularity.
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+
+#include <systemc>
+#include <tlm>
 
 #include "models/register_file.h"
 
@@ -23,7 +24,8 @@ struct DmaParams {
 };
 
 namespace dma_reg {
-inline constexpr std::uint32_t kSrc = 0x00, kDst = 0x04, kWords = 0x08, kCtrl = 0x0C, kStatus = 0x10, kSize = 0x20;
+inline constexpr std::uint32_t kSrc = 0x00, kDst = 0x04, kWords = 0x08, kCtrl = 0x0C, kStatus = 0x10,
+                               kSize = 0x20;
 inline constexpr std::uint32_t kCtrlStart = 1u << 0, kCtrlDstFixed = 1u << 1;
 inline constexpr std::uint32_t kStatusBusy = 1u << 0, kStatusDone = 1u << 1, kStatusError = 1u << 2;
 }  // namespace dma_reg

@@ -13,8 +13,8 @@ bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& ran
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time bus_clk = params_.clock_period;
   const bool async = params_.mode == FmcMode::kAsync;
-  const unsigned phase_cycles =
-      async ? params_.addr_setup_cycles + params_.data_cycles + params_.hold_cycles : params_.sync_latency_cycles;
+  const unsigned phase_cycles = async ? params_.addr_setup_cycles + params_.data_cycles + params_.hold_cycles
+                                      : params_.sync_latency_cycles;
 
   // The target sees the access at the end of the address/data phases and annotates its NWAIT time.
   const sc_time arrival = now + delay;

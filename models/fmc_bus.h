@@ -3,9 +3,10 @@
 // software that drives it (NWAIT polled as a GPIO, double reads, byte swapping) folded into its cost.
 // Timing contract, per word: asynchronous mode costs (addr_setup + data + hold) bus cycles, then the target's
 // NWAIT time (its annotated latency, rounded up to bus cycles) is polled by the CPU every poll_cycles CPU
-// cycles: polls = ceil(nwait / poll) + 1 (the last one sees NWAIT released), each costing poll_cycles; more than
-// max_polls fails the access. With double_read a read is done twice, each followed by its polls. Software byte
-// swapping adds byteswap_cycles CPU cycles per word. Synchronous mode: sync_latency_cycles + NWAIT, no polling.
+// cycles: polls = ceil(nwait / poll) + 1 (the last one sees NWAIT released), each costing poll_cycles; more
+// than max_polls fails the access. With double_read a read is done twice, each followed by its polls.
+// Software byte swapping adds byteswap_cycles CPU cycles per word. Synchronous mode: sync_latency_cycles +
+// NWAIT, no polling.
 
 #include <systemc>
 
@@ -49,7 +50,8 @@ class FmcBus : public RoutingBus {
   sc_core::sc_time byteswap_time() const { return swap_time_; }
 
  protected:
-  void transport(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& trans, const AddressRange& range,
+                 sc_core::sc_time& delay) override;
 
  private:
   // One bus access of one word (the target is called); returns false when NWAIT never released.

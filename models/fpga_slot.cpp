@@ -6,15 +6,20 @@ namespace rsoc::models {
 
 const char* to_string(SlotState state) {
   switch (state) {
-    case SlotState::kEmpty: return "empty";
-    case SlotState::kConfiguring: return "configuring";
-    case SlotState::kReady: return "ready";
-    case SlotState::kBusy: return "busy";
+    case SlotState::kEmpty:
+      return "empty";
+    case SlotState::kConfiguring:
+      return "configuring";
+    case SlotState::kReady:
+      return "ready";
+    case SlotState::kBusy:
+      return "busy";
   }
   return "?";
 }
 
-FpgaSlot::FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params) : sc_module(name), params_(params) {
+FpgaSlot::FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params)
+    : sc_module(name), params_(params) {
   target.register_b_transport(this, &FpgaSlot::b_transport);
   target.register_transport_dbg(this, &FpgaSlot::transport_dbg);
 }
@@ -27,7 +32,8 @@ void FpgaSlot::add_candidate(std::uint32_t core_id, std::unique_ptr<IpCore> core
 void FpgaSlot::preload(std::uint32_t core_id) {
   auto it = candidates_.find(core_id);
   if (it == candidates_.end())
-    throw ElaborationError(std::string(name()) + ": cannot preload unknown core id " + std::to_string(core_id));
+    throw ElaborationError(std::string(name()) + ": cannot preload unknown core id " +
+                           std::to_string(core_id));
   active_ = it->second.get();
   active_id_ = core_id;
   active_->reset();

@@ -1,16 +1,17 @@
 #pragma once
 // FpgaSlot: a reconfigurable region of the FPGA with an address window on a bus, hosting the core its last
 // bitstream configured. State: empty -> configuring -> ready <-> busy (busy while the core computes).
-// Timing contract: register accesses are the hosted core's (IpCore: access_cycles per word at the core clock);
-// accesses while the slot holds no ready core fail with TLM_GENERIC_ERROR_RESPONSE after one core cycle.
-// Configuration itself is timed by the ConfigPort that feeds the slot.
+// Timing contract: register accesses are the hosted core's (IpCore: access_cycles per word at the core
+// clock); accesses while the slot holds no ready core fail with TLM_GENERIC_ERROR_RESPONSE after one core
+// cycle. Configuration itself is timed by the ConfigPort that feeds the slot.
+
+#include <tlm_utils/simple_target_socket.h>
 
 #include <map>
 #include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "models/bitstream.h"
 #include "models/ip_core.h"

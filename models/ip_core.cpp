@@ -13,9 +13,12 @@ using sc_core::sc_time;
 
 const char* to_string(CoreKind kind) {
   switch (kind) {
-    case CoreKind::kAes128: return "aes128";
-    case CoreKind::kDes: return "des";
-    case CoreKind::kModexp: return "modexp";
+    case CoreKind::kAes128:
+      return "aes128";
+    case CoreKind::kDes:
+      return "des";
+    case CoreKind::kModexp:
+      return "modexp";
   }
   return "?";
 }
@@ -24,7 +27,8 @@ IpCore::IpCore(std::string name, const CoreParams& params) : name_(std::move(nam
   const std::string kind = to_string(params.kind);
   auto word_of = [&](std::size_t i) {
     std::uint32_t w = 0;
-    for (std::size_t b = 0; b < 4; ++b) w = (w << 8) | static_cast<std::uint8_t>(i + b < kind.size() ? kind[i + b] : ' ');
+    for (std::size_t b = 0; b < 4; ++b)
+      w = (w << 8) | static_cast<std::uint8_t>(i + b < kind.size() ? kind[i + b] : ' ');
     return w;
   };
   regs_.add({"NAME0", reg::kName0, 1, RegAccess::kReadOnly, word_of(0)});
@@ -41,7 +45,8 @@ IpCore::IpCore(std::string name, const CoreParams& params) : name_(std::move(nam
 }
 
 void IpCore::access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_time& latency) {
-  const sc_time cost = params_.clock_period * static_cast<double>(params_.access_cycles * ((trans.get_data_length() + 3) / 4));
+  const sc_time cost =
+      params_.clock_period * static_cast<double>(params_.access_cycles * ((trans.get_data_length() + 3) / 4));
   trans.set_response_status(regs_.access(trans, at + cost));
   latency += cost;
 }
@@ -163,8 +168,8 @@ class DesCore : public IpCore {
 };
 
 // Modular exponentiation RESULT = MESSAGE ^ EXPONENT mod MODULUS on MODULUS_WORDS words, EXPONENT_BITS bits.
-// Right-to-left binary exponentiation with two Montgomery multipliers working in parallel (square and multiply
-// every step, whatever the bit: constant time).
+// Right-to-left binary exponentiation with two Montgomery multipliers working in parallel (square and
+// multiply every step, whatever the bit: constant time).
 class ModexpCore : public IpCore {
  public:
   ModexpCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {
@@ -205,7 +210,8 @@ class ModexpCore : public IpCore {
 }  // namespace
 
 std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, unsigned exponent_bits) {
-  const std::uint64_t digits = (modulus_bits + params.multiplier_width_bits - 1) / params.multiplier_width_bits;
+  const std::uint64_t digits =
+      (modulus_bits + params.multiplier_width_bits - 1) / params.multiplier_width_bits;
   const std::uint64_t montmul = 2 * digits * digits + params.montmul_overhead_cycles;
   // One Montgomery multiplication per exponent bit (square and multiply in parallel), plus the conversions
   // into and out of the Montgomery domain.
@@ -214,9 +220,12 @@ std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, uns
 
 std::unique_ptr<IpCore> make_core(const std::string& name, const CoreParams& params) {
   switch (params.kind) {
-    case CoreKind::kAes128: return std::make_unique<AesCore>(name, params);
-    case CoreKind::kDes: return std::make_unique<DesCore>(name, params);
-    case CoreKind::kModexp: return std::make_unique<ModexpCore>(name, params);
+    case CoreKind::kAes128:
+      return std::make_unique<AesCore>(name, params);
+    case CoreKind::kDes:
+      return std::make_unique<DesCore>(name, params);
+    case CoreKind::kModexp:
+      return std::make_unique<ModexpCore>(name, params);
   }
   throw ElaborationError("unknown core kind");
 }

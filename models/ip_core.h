@@ -22,9 +22,9 @@ const char* to_string(CoreKind kind);
 struct CoreParams {
   CoreKind kind = CoreKind::kAes128;
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
-  unsigned access_cycles = 1;      // per register word access
-  unsigned key_setup_cycles = 0;   // CTRL.INIT
-  unsigned block_cycles = 10;      // CTRL.NEXT: one block (AES) or one DES pass
+  unsigned access_cycles = 1;     // per register word access
+  unsigned key_setup_cycles = 0;  // CTRL.INIT
+  unsigned block_cycles = 10;     // CTRL.NEXT: one block (AES) or one DES pass
   // modexp only
   unsigned multiplier_width_bits = 32;
   unsigned montmul_overhead_cycles = 0;

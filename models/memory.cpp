@@ -44,12 +44,14 @@ void Memory::read_bytes(std::uint64_t offset, std::uint8_t* data, std::size_t le
 }
 
 void Memory::load(std::uint64_t offset, const std::uint8_t* data, std::size_t length) {
-  if (offset + length > params_.size_bytes) throw std::out_of_range(std::string(name()) + ": load beyond the end");
+  if (offset + length > params_.size_bytes)
+    throw std::out_of_range(std::string(name()) + ": load beyond the end");
   write_bytes(offset, data, length);
 }
 
 void Memory::peek(std::uint64_t offset, std::uint8_t* data, std::size_t length) const {
-  if (offset + length > params_.size_bytes) throw std::out_of_range(std::string(name()) + ": peek beyond the end");
+  if (offset + length > params_.size_bytes)
+    throw std::out_of_range(std::string(name()) + ": peek beyond the end");
   read_bytes(offset, data, length);
 }
 

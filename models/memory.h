@@ -1,13 +1,14 @@
 #pragma once
 // Memory: RAM/flash holding bitstreams and data buffers; sparse 64 KiB pages, zero until written.
-// Timing contract: an access of w 32-bit words costs (latency_cycles + w * cycles_per_word) memory clock cycles
-// added to the annotated delay; a streamed chunk reports w * cycles_per_word as its memory stage.
+// Timing contract: an access of w 32-bit words costs (latency_cycles + w * cycles_per_word) memory clock
+// cycles added to the annotated delay; a streamed chunk reports w * cycles_per_word as its memory stage.
+
+#include <tlm_utils/simple_target_socket.h>
 
 #include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 #include <unordered_map>
 #include <vector>
 

@@ -7,7 +7,8 @@ namespace rsoc::models {
 OnChipBus::OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams& params)
     : RoutingBus(name), params_(params) {}
 
-void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) {
+void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& range,
+                          sc_core::sc_time& delay) {
   const std::uint64_t w = words_of(trans);
   const sc_core::sc_time occupancy =
       params_.clock_period * static_cast<double>(params_.latency_cycles + w * params_.cycles_per_word);

@@ -1,8 +1,9 @@
 #pragma once
 // OnChipBus: a shared on-chip bus (PLB/AXI-lite-like) with one transfer at a time.
 // Timing contract: an access of w 32-bit words occupies the bus for (latency_cycles + w * cycles_per_word)
-// bus clock cycles, granted at the first free slot at or after its arrival (ResourceCalendar: contention costs
-// the waiting time); the target's own latency follows. Streamed chunks report the occupancy as their bus stage.
+// bus clock cycles, granted at the first free slot at or after its arrival (ResourceCalendar: contention
+// costs the waiting time); the target's own latency follows. Streamed chunks report the occupancy as their
+// bus stage.
 
 #include <string>
 
@@ -13,8 +14,8 @@ namespace rsoc::models {
 
 struct OnChipBusParams {
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
-  unsigned latency_cycles = 1;    // arbitration + address phase, per transaction
-  unsigned cycles_per_word = 1;   // data phase, per 32-bit word
+  unsigned latency_cycles = 1;   // arbitration + address phase, per transaction
+  unsigned cycles_per_word = 1;  // data phase, per 32-bit word
 };
 
 class OnChipBus : public RoutingBus {
@@ -27,7 +28,8 @@ class OnChipBus : public RoutingBus {
   std::uint64_t words() const { return words_; }
 
  protected:
-  void transport(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) override;
+  void transport(tlm::tlm_generic_payload& trans, const AddressRange& range,
+                 sc_core::sc_time& delay) override;
 
  private:
   OnChipBusParams params_;

@@ -8,11 +8,13 @@
 namespace rsoc::models {
 
 void RegisterFile::add(const RegisterSpec& spec, ReadHook on_read, WriteHook on_write) {
-  if (spec.offset % 4 != 0 || spec.words == 0) throw ElaborationError("register " + spec.name + ": bad layout");
+  if (spec.offset % 4 != 0 || spec.words == 0)
+    throw ElaborationError("register " + spec.name + ": bad layout");
   for (const auto& r : regs_) {
     const std::uint64_t a0 = r.spec.offset, a1 = a0 + 4ull * r.spec.words;
     const std::uint64_t b0 = spec.offset, b1 = b0 + 4ull * spec.words;
-    if (b0 < a1 && a0 < b1) throw ElaborationError("register " + spec.name + " overlaps register " + r.spec.name);
+    if (b0 < a1 && a0 < b1)
+      throw ElaborationError("register " + spec.name + " overlaps register " + r.spec.name);
   }
   regs_.push_back(Register{spec, std::move(on_read), std::move(on_write),
                            std::vector<std::uint32_t>(spec.words, spec.reset)});
@@ -93,9 +95,15 @@ const RegisterFile::Register& RegisterFile::named(const std::string& name) const
   return const_cast<RegisterFile*>(this)->named(name);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
 }
 
-std::uint32_t& RegisterFile::at(const std::string& name, std::uint32_t index) { return named(name).values.at(index); }
-const std::vector<std::uint32_t>& RegisterFile::bank(const std::string& name) const { return named(name).values; }
-std::vector<std::uint32_t>& RegisterFile::bank(const std::string& name) { return named(name).values; }
+std::uint32_t& RegisterFile::at(const std::string& name, std::uint32_t index) {
+  return named(name).values.at(index);
+}
+const std::vector<std::uint32_t>& RegisterFile::bank(const std::string& name) const {
+  return named(name).values;
+}
+std::vector<std::uint32_t>& RegisterFile::bank(const std::string& name) {
+  return named(name).values;
+}
 
 void RegisterFile::reset() {
   for (auto& r : regs_) std::fill(r.values.begin(), r.values.end(), r.spec.reset);

@@ -1,19 +1,22 @@
 #pragma once
-// RoutingBus: what every interconnect shares — bind-and-map of targets, address decoding, address translation,
-// TLM_ADDRESS_ERROR_RESPONSE for unmapped accesses, and debug transport. Timing belongs to the subclasses.
+// RoutingBus: what every interconnect shares — bind-and-map of targets, address decoding, address
+// translation, TLM_ADDRESS_ERROR_RESPONSE for unmapped accesses, and debug transport. Timing belongs to the
+// subclasses.
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/address_map.h"
 
 namespace rsoc::models {
 
 // Any target socket of the base protocol (simple, multi-passthrough: another bus's).
-using TargetSocket = tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
+using TargetSocket =
+    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
 
 class RoutingBus : public sc_core::sc_module {
  public:
@@ -24,8 +27,7 @@ class RoutingBus : public sc_core::sc_module {
 
   // Binds a device's target socket to this bus and maps it at [base, base + size) in one call. Throws
   // ElaborationError naming both devices when the range overlaps a device already mapped.
-  void add_target(TargetSocket& socket, std::uint64_t base, std::uint64_t size,
-                  const std::string& device);
+  void add_target(TargetSocket& socket, std::uint64_t base, std::uint64_t size, const std::string& device);
   // Binds an initiator (CPU, DMA, bridge) to this bus.
   template <class InitiatorSocket>
   void add_initiator(InitiatorSocket& socket) {
@@ -37,7 +39,8 @@ class RoutingBus : public sc_core::sc_module {
 
  protected:
   // Times and forwards one decoded access; `local` is the address inside the device.
-  virtual void transport(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) = 0;
+  virtual void transport(tlm::tlm_generic_payload& trans, const AddressRange& range,
+                         sc_core::sc_time& delay) = 0;
   // Sends `trans` (address already translated) to the device of `range`.
   void forward(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) {
     initiator[range.port]->b_transport(trans, delay);

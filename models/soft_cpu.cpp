@@ -7,12 +7,16 @@ namespace rsoc::models {
 
 using sc_core::sc_time;
 
-SoftCpu::SoftCpu(const sc_core::sc_module_name& name, const CpuParams& params) : sc_module(name), params_(params) {
-  if (params.hw_threads == 0) throw ElaborationError(std::string(this->name()) + ": needs at least one hardware thread");
+SoftCpu::SoftCpu(const sc_core::sc_module_name& name, const CpuParams& params)
+    : sc_module(name), params_(params) {
+  if (params.hw_threads == 0)
+    throw ElaborationError(std::string(this->name()) + ": needs at least one hardware thread");
   for (unsigned i = 0; i < params.hw_threads; ++i) threads_.push_back(std::make_unique<CpuThread>(*this, i));
 }
 
-CpuThread::CpuThread(SoftCpu& cpu, unsigned index) : cpu_(cpu), index_(index) { qk_.reset(); }
+CpuThread::CpuThread(SoftCpu& cpu, unsigned index) : cpu_(cpu), index_(index) {
+  qk_.reset();
+}
 
 void CpuThread::keep(const sc_time& local) {
   qk_.set(local);
@@ -26,10 +30,12 @@ void CpuThread::compute(std::uint64_t cycles) {
   keep(qk_.get_local_time() + t);
 }
 
-void CpuThread::sync() { qk_.sync(); }
+void CpuThread::sync() {
+  qk_.sync();
+}
 
-tlm::tlm_response_status CpuThread::transport(tlm::tlm_command command, std::uint64_t address, unsigned char* data,
-                                              unsigned length) {
+tlm::tlm_response_status CpuThread::transport(tlm::tlm_command command, std::uint64_t address,
+                                              unsigned char* data, unsigned length) {
   trans_.set_command(command);
   trans_.set_address(address);
   trans_.set_data_ptr(data);
@@ -56,36 +62,40 @@ tlm::tlm_response_status CpuThread::read(std::uint64_t address, void* data, unsi
 
 tlm::tlm_response_status CpuThread::write(std::uint64_t address, const void* data, unsigned length) {
   // TLM payloads carry a non-const pointer; a write never modifies the data.
-  return transport(tlm::TLM_WRITE_COMMAND, address, static_cast<unsigned char*>(const_cast<void*>(data)), length);
+  return transport(tlm::TLM_WRITE_COMMAND, address, static_cast<unsigned char*>(const_cast<void*>(data)),
+                   length);
 }
 
 std::uint32_t CpuThread::read32(std::uint64_t address) {
   std::uint32_t value = 0;
   const auto status = read(address, &value, 4);
   if (status != tlm::TLM_OK_RESPONSE)
-    throw BusError(std::string(cpu_.name()) + ": read at " + hex(address) + " failed: " + trans_.get_response_string(),
-                   address, status);
+    throw BusError(
+        std::string(cpu_.name()) + ": read at " + hex(address) + " failed: " + trans_.get_response_string(),
+        address, status);
   return value;
 }
 
 void CpuThread::write32(std::uint64_t address, std::uint32_t value) {
   const auto status = write(address, &value, 4);
   if (status != tlm::TLM_OK_RESPONSE)
-    throw BusError(std::string(cpu_.name()) + ": write at " + hex(address) + " failed: " + trans_.get_response_string(),
-                   address, status);
+    throw BusError(
+        std::string(cpu_.name()) + ": write at " + hex(address) + " failed: " + trans_.get_response_string(),
+        address, status);
 }
 
 tlm::tlm_response_status CpuThread::stream_copy(std::uint64_t src, std::uint64_t dst, bool dst_fixed,
-                                                std::uint64_t words, unsigned cycles_per_word, std::string* bottleneck) {
+                                                std::uint64_t words, unsigned cycles_per_word,
+                                                std::string* bottleneck) {
   sc_time delay = qk_.get_local_time();
   const sc_time start = now();
-  const auto result = stream_words(cpu_.initiator, this, std::string(cpu_.name()) + ".copy_loop", src, dst, dst_fixed,
-                                   words, cpu_.cycles(cycles_per_word), cpu_.params().stream_chunk_words, delay,
-                                   [this](sc_time& d) {
-                                     qk_.set(d);
-                                     if (qk_.need_sync()) qk_.sync();
-                                     d = qk_.get_local_time();
-                                   });
+  const auto result =
+      stream_words(cpu_.initiator, this, std::string(cpu_.name()) + ".copy_loop", src, dst, dst_fixed, words,
+                   cpu_.cycles(cycles_per_word), cpu_.params().stream_chunk_words, delay, [this](sc_time& d) {
+                     qk_.set(d);
+                     if (qk_.need_sync()) qk_.sync();
+                     d = qk_.get_local_time();
+                   });
   keep(delay);
   cycles_ += result.words_moved * cycles_per_word;
   io_time_ += now() - start;

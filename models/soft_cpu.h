@@ -1,18 +1,19 @@
 #pragma once
 // SoftCpu: a soft processor as a cost model (no instruction-set simulation), with 1..n hardware threads that
-// share one TLM-2.0 initiator socket. Software is described by the cycles it spends and the accesses it makes.
-// Timing contract: compute(c) costs c cycles of the CPU clock; every MMIO access costs mmio_cycles CPU cycles to
-// issue plus the bus path's annotated delay (the thread stalls on a blocking load/store); a stream copy costs
-// max(copy cycles per word, every other stage of its path) per word. Loosely timed: each hardware thread keeps
-// a tlm_quantumkeeper and synchronises when its local offset exceeds the global quantum.
+// share one TLM-2.0 initiator socket. Software is described by the cycles it spends and the accesses it
+// makes. Timing contract: compute(c) costs c cycles of the CPU clock; every MMIO access costs mmio_cycles CPU
+// cycles to issue plus the bus path's annotated delay (the thread stalls on a blocking load/store); a stream
+// copy costs max(copy cycles per word, every other stage of its path) per word. Loosely timed: each hardware
+// thread keeps a tlm_quantumkeeper and synchronises when its local offset exceeds the global quantum.
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 #include <vector>
 
 namespace rsoc::models {
@@ -20,7 +21,7 @@ namespace rsoc::models {
 struct CpuParams {
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
   unsigned hw_threads = 1;
-  unsigned mmio_cycles = 1;          // CPU cycles to issue one load/store to a device
+  unsigned mmio_cycles = 1;            // CPU cycles to issue one load/store to a device
   unsigned stream_chunk_words = 1024;  // granularity of stream copies (interleaving with other traffic)
 };
 
@@ -52,8 +53,9 @@ class CpuThread {
   std::uint32_t read32(std::uint64_t address);
   void write32(std::uint64_t address, std::uint32_t value);
   // A CPU copy loop moving `words` words from `src` to `dst` at `cycles_per_word` (see stream_words).
-  tlm::tlm_response_status stream_copy(std::uint64_t src, std::uint64_t dst, bool dst_fixed, std::uint64_t words,
-                                       unsigned cycles_per_word, std::string* bottleneck = nullptr);
+  tlm::tlm_response_status stream_copy(std::uint64_t src, std::uint64_t dst, bool dst_fixed,
+                                       std::uint64_t words, unsigned cycles_per_word,
+                                       std::string* bottleneck = nullptr);
 
   // Brings the kernel to this thread's local time.
   void sync();

@@ -29,9 +29,10 @@ std::string StreamExtension::slowest_name() const {
 
 namespace rsoc::models {
 
-StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* mover, const std::string& mover_name,
-                          std::uint64_t src, std::uint64_t dst, bool dst_fixed, std::uint64_t words,
-                          const sc_core::sc_time& mover_word_time, unsigned chunk_words, sc_core::sc_time& delay,
+StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* mover,
+                          const std::string& mover_name, std::uint64_t src, std::uint64_t dst, bool dst_fixed,
+                          std::uint64_t words, const sc_core::sc_time& mover_word_time, unsigned chunk_words,
+                          sc_core::sc_time& delay,
                           const std::function<void(sc_core::sc_time&)>& after_chunk) {
   StreamResult result;
   std::vector<unsigned char> buffer(4ull * std::min<std::uint64_t>(words, chunk_words));

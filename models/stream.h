@@ -1,9 +1,9 @@
 #pragma once
 // Pipelined stream transfers (bitstream copies, DMA bursts).
-// Timing contract: a payload that carries a StreamExtension is one chunk of a pipelined stream. Every stage on
-// its path (memory, bus, configuration port, and the mover itself: CPU copy loop or DMA engine) adds its own
-// occupancy for the chunk to the extension instead of to the annotated delay; the mover then advances by the
-// slowest stage's total. A stage that appears twice (a bus crossed by the read and by the write) adds up.
+// Timing contract: a payload that carries a StreamExtension is one chunk of a pipelined stream. Every stage
+// on its path (memory, bus, configuration port, and the mover itself: CPU copy loop or DMA engine) adds its
+// own occupancy for the chunk to the extension instead of to the annotated delay; the mover then advances by
+// the slowest stage's total. A stage that appears twice (a bus crossed by the read and by the write) adds up.
 // Waiting for a contended resource is still annotated on the delay as usual.
 
 #include <string>
@@ -57,14 +57,15 @@ struct StreamResult {
   std::string bottleneck;  // name of the slowest stage of the last chunk
 };
 
-// Moves `words` 32-bit words from `src` to `dst` through `socket` as pipelined chunks of at most `chunk_words`:
-// each chunk is a read burst then a write burst sharing one StreamExtension, with the mover's own stage
+// Moves `words` 32-bit words from `src` to `dst` through `socket` as pipelined chunks of at most
+// `chunk_words`: each chunk is a read burst then a write burst sharing one StreamExtension, with the mover's
+// own stage
 // (`mover_word_time` per word) entered in between. `delay` advances by each chunk's slowest stage (plus any
 // waiting for contended resources); `after_chunk(delay)` lets the mover synchronise between chunks. With
 // `dst_fixed` every chunk is written at `dst` (a FIFO window).
-StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* mover, const std::string& mover_name,
-                          std::uint64_t src, std::uint64_t dst, bool dst_fixed, std::uint64_t words,
-                          const sc_core::sc_time& mover_word_time, unsigned chunk_words, sc_core::sc_time& delay,
-                          const std::function<void(sc_core::sc_time&)>& after_chunk);
+StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* mover,
+                          const std::string& mover_name, std::uint64_t src, std::uint64_t dst, bool dst_fixed,
+                          std::uint64_t words, const sc_core::sc_time& mover_word_time, unsigned chunk_words,
+                          sc_core::sc_time& delay, const std::function<void(sc_core::sc_time&)>& after_chunk);
 
 }  // namespace rsoc::models

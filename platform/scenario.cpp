@@ -18,9 +18,15 @@ using sc_core::sc_time;
 
 namespace {
 
-sc_time period_of(double mhz) { return sc_time(1.0 / (mhz * 1e6), sc_core::SC_SEC); }
-unsigned u(const json& j) { return static_cast<unsigned>(j.get<std::int64_t>()); }
-std::uint64_t u64(const json& j) { return j.get<std::uint64_t>(); }
+sc_time period_of(double mhz) {
+  return sc_time(1.0 / (mhz * 1e6), sc_core::SC_SEC);
+}
+unsigned u(const json& j) {
+  return static_cast<unsigned>(j.get<std::int64_t>());
+}
+std::uint64_t u64(const json& j) {
+  return j.get<std::uint64_t>();
+}
 std::uint64_t kib_bytes(const json& j) {  // KiB to bytes, rounded down to whole 32-bit words
   return static_cast<std::uint64_t>(std::floor(j.get<double>() * 1024.0 / 4.0)) * 4;
 }
@@ -118,7 +124,8 @@ class Resolver {
 
   void device(const std::string& name, const std::string& bus, const std::string& pointer, std::uint64_t base,
               std::uint64_t size) {
-    if (known("buses", bus, pointer + "/bus", "bus")) devices_.push_back(Device{name, bus, pointer, base, size});
+    if (known("buses", bus, pointer + "/bus", "bus"))
+      devices_.push_back(Device{name, bus, pointer, base, size});
   }
 
   void buses(const json& pl, ScenarioParams& p) {
@@ -142,7 +149,8 @@ class Resolver {
       s.fmc_params.max_polls = u(f["max_polls"]);
       s.fmc_params.double_read = f["double_read"].get<bool>();
       s.fmc_params.byteswap_cycles = u(f["byteswap_cycles"]);
-      s.fmc_params.timing = f["timing"] == "word" ? models::FmcTiming::kWordByWord : models::FmcTiming::kBurst;
+      s.fmc_params.timing =
+          f["timing"] == "word" ? models::FmcTiming::kWordByWord : models::FmcTiming::kBurst;
       if (!b["window"].is_null()) {
         const json& w = b["window"];
         s.parent = w["parent"];
@@ -190,8 +198,9 @@ class Resolver {
       if (known("buses", s.bus, ptr + "/bus", "bus")) {
         const BusSpec* b = bus(p, s.bus);
         if (b && !b->parent.empty())
-          issues_.add(ptr + "/bus", "the CPU must be bound to a root bus, but \"" + s.bus + "\" hangs from \"" +
-                                        b->parent + "\" (bind the CPU to \"" + b->parent + "\")");
+          issues_.add(ptr + "/bus", "the CPU must be bound to a root bus, but \"" + s.bus +
+                                        "\" hangs from \"" + b->parent + "\" (bind the CPU to \"" +
+                                        b->parent + "\")");
       }
       p.cpus.push_back(s);
     }
@@ -265,16 +274,17 @@ class Resolver {
           if (mm.name == s.memory) m = &mm;
         if (m && (s.bitstream_address < m->base ||
                   s.bitstream_address + s.bitstream_bytes > m->base + m->params.size_bytes)) {
-          issues_.add(ptr + "/bitstream/address",
-                      "bitstream [" + models::hex(s.bitstream_address) + ", " +
-                          models::hex(s.bitstream_address + s.bitstream_bytes) + ") lies outside memory \"" +
-                          m->name + "\" [" + models::hex(m->base) + ", " + models::hex(m->base + m->params.size_bytes) +
-                          ")");
+          issues_.add(ptr + "/bitstream/address", "bitstream [" + models::hex(s.bitstream_address) + ", " +
+                                                      models::hex(s.bitstream_address + s.bitstream_bytes) +
+                                                      ") lies outside memory \"" + m->name + "\" [" +
+                                                      models::hex(m->base) + ", " +
+                                                      models::hex(m->base + m->params.size_bytes) + ")");
         } else if (m) {
           for (const auto& [other, d] : images) {
             if (s.bitstream_address < d.base + d.size && d.base < s.bitstream_address + s.bitstream_bytes)
-              issues_.add(ptr + "/bitstream/address", "bitstream of core \"" + s.name +
-                                                          "\" overlaps the bitstream of core \"" + other + "\"");
+              issues_.add(
+                  ptr + "/bitstream/address",
+                  "bitstream of core \"" + s.name + "\" overlaps the bitstream of core \"" + other + "\"");
           }
           images.push_back({s.name, Device{s.name, s.memory, ptr, s.bitstream_address, s.bitstream_bytes}});
         }
@@ -300,12 +310,14 @@ class Resolver {
       if (!s.core.empty() && known("cores", s.core, ptr + "/core", "core")) {
         for (const auto& c : p.cores)
           if (c.name == s.core && c.bitstream_bytes > s.params.capacity_bytes)
-            issues_.add(ptr + "/core", "bitstream of core \"" + c.name + "\" (" + std::to_string(c.bitstream_bytes) +
+            issues_.add(ptr + "/core", "bitstream of core \"" + c.name + "\" (" +
+                                           std::to_string(c.bitstream_bytes) +
                                            " bytes) is larger than the slot (" +
                                            std::to_string(s.params.capacity_bytes) + " bytes)");
       }
       if (!s.params.reconfigurable && s.core.empty())
-        issues_.add(ptr + "/core", "a static slot (reconfigurable: false) needs the core it is configured with");
+        issues_.add(ptr + "/core",
+                    "a static slot (reconfigurable: false) needs the core it is configured with");
       p.slots.push_back(s);
     }
     // Every core must fit somewhere it can go.
@@ -320,7 +332,8 @@ class Resolver {
       }
       if (any && !fits)
         issues_.add("/platform/cores/" + std::to_string(i) + "/bitstream/size_kib",
-                    "bitstream of core \"" + p.cores[i].name + "\" (" + std::to_string(p.cores[i].bitstream_bytes) +
+                    "bitstream of core \"" + p.cores[i].name + "\" (" +
+                        std::to_string(p.cores[i].bitstream_bytes) +
                         " bytes) is larger than every reconfigurable slot");
     }
   }
@@ -361,8 +374,9 @@ class Resolver {
       if (!b->parent.empty() &&
           (d.base < b->window_base || d.base + d.size > b->window_base + b->window_bytes)) {
         issues_.add(d.pointer + "/base", "\"" + d.name + "\" [" + models::hex(d.base) + ", " +
-                                             models::hex(d.base + d.size) + ") lies outside the window of bus \"" +
-                                             b->name + "\" [" + models::hex(b->window_base) + ", " +
+                                             models::hex(d.base + d.size) +
+                                             ") lies outside the window of bus \"" + b->name + "\" [" +
+                                             models::hex(b->window_base) + ", " +
                                              models::hex(b->window_base + b->window_bytes) + ")");
         continue;
       }
@@ -386,7 +400,8 @@ class Resolver {
     for (const auto& [name, cost] : doc_["software"].items()) {
       const auto f = runtime::functionality_from_name(name);
       if (!f) continue;  // the schema restricts the keys
-      p.runtime.software[*f] = runtime::SoftwareCost{u64(cost["cycles_per_request"]), u64(cost["cycles_per_block"])};
+      p.runtime.software[*f] =
+          runtime::SoftwareCost{u64(cost["cycles_per_request"]), u64(cost["cycles_per_block"])};
     }
   }
 
@@ -399,7 +414,8 @@ class Resolver {
       const std::string ptr = "/workload/apps/" + std::to_string(i);
       AppSpec s;
       s.name = a["name"];
-      if (!names.insert(s.name).second) issues_.add(ptr + "/name", "duplicate name \"" + s.name + "\" in /workload/apps");
+      if (!names.insert(s.name).second)
+        issues_.add(ptr + "/name", "duplicate name \"" + s.name + "\" in /workload/apps");
       s.functionality = *runtime::functionality_from_name(a["functionality"].get<std::string>());
       const auto& fi = runtime::info(s.functionality);
       s.blocks = u64(a["blocks"]);
@@ -409,8 +425,8 @@ class Resolver {
       s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
       s.think = sc_time(a["think_us"].get<double>(), sc_core::SC_US);
       if (s.hw_thread >= threads)
-        issues_.add(ptr + "/hw_thread", "hardware thread " + std::to_string(s.hw_thread) + " does not exist (the CPU has " +
-                                            std::to_string(threads) + ")");
+        issues_.add(ptr + "/hw_thread", "hardware thread " + std::to_string(s.hw_thread) +
+                                            " does not exist (the CPU has " + std::to_string(threads) + ")");
       if (a["key_hex"].is_null()) {
         std::mt19937_64 rng(p.seed * 0x9E3779B97F4A7C15ull + i);
         for (unsigned b = 0; b < fi.key_bytes; ++b) s.key.push_back(static_cast<std::uint8_t>(rng()));
@@ -430,7 +446,8 @@ class Resolver {
         for (const auto& c : p.cores) core = core || c.params.kind == fi.core;
         if (!core)
           issues_.add(ptr + "/functionality", std::string("the hardware policy needs a core of type \"") +
-                                                  models::to_string(fi.core) + "\" in /platform/cores for " + fi.name);
+                                                  models::to_string(fi.core) + "\" in /platform/cores for " +
+                                                  fi.name);
       }
       p.apps.push_back(s);
     }

@@ -100,9 +100,9 @@ struct ScenarioParams {
 };
 
 struct Scenario {
-  std::string file;          // where it came from ("<embedded default>" for the built-in one)
-  nlohmann::json resolved;   // every default filled in: written as resolved_scenario.json
-  std::string sha256;        // of resolved.dump(): provenance of every output
+  std::string file;         // where it came from ("<embedded default>" for the built-in one)
+  nlohmann::json resolved;  // every default filled in: written as resolved_scenario.json
+  std::string sha256;       // of resolved.dump(): provenance of every output
   ScenarioParams params;
 };
 

@@ -4,38 +4,51 @@ namespace rsoc::platform {
 
 namespace {
 
-Schema name_field(const char* what) { return Schema::string().pattern_identifier().doc(std::string("unique name of the ") + what); }
-Schema clock(double mhz) { return Schema::number().unit("MHz").exclusive_min(0).max(100000).default_value(mhz); }
+Schema name_field(const char* what) {
+  return Schema::string().pattern_identifier().doc(std::string("unique name of the ") + what);
+}
+Schema clock(double mhz) {
+  return Schema::number().unit("MHz").exclusive_min(0).max(100000).default_value(mhz);
+}
 Schema cycles(long long def, long long max = 1000000000) {
   return Schema::integer().unit("cycles").min(0).max(static_cast<double>(max)).default_value(def);
 }
-Schema bus_ref(const char* what) { return Schema::string().pattern_identifier().doc(std::string("name of the bus ") + what); }
+Schema bus_ref(const char* what) {
+  return Schema::string().pattern_identifier().doc(std::string("name of the bus ") + what);
+}
 
 Schema build() {
   Schema cpu = Schema::object({
       {"name", name_field("CPU")},
       {"clock_mhz", clock(100).doc("CPU clock")},
-      {"hw_threads", Schema::integer().min(1).max(64).default_value(1).doc("hardware threads (execution contexts)")},
-      {"mmio_cycles", cycles(1, 1000).doc("CPU cycles to issue one load/store to a device, on top of the bus time")},
-      {"stream_chunk_words", Schema::integer().unit("words").min(1).max(1 << 20).default_value(1024)
-                                 .doc("granularity of CPU copy loops (how often other traffic can interleave)")},
+      {"hw_threads",
+       Schema::integer().min(1).max(64).default_value(1).doc("hardware threads (execution contexts)")},
+      {"mmio_cycles",
+       cycles(1, 1000).doc("CPU cycles to issue one load/store to a device, on top of the bus time")},
+      {"stream_chunk_words", Schema::integer().unit("words").min(1).max(1 << 20).default_value(1024).doc(
+                                 "granularity of CPU copy loops (how often other traffic can interleave)")},
       {"bus", bus_ref("the CPU's initiator port is bound to")},
   });
 
   Schema fmc = Schema::object({
-      {"mode", Schema::enumeration({"async", "sync"}).default_value("async")
+      {"mode", Schema::enumeration({"async", "sync"})
+                   .default_value("async")
                    .doc("async: setup/data/hold phases with NWAIT polled by the CPU; sync: fixed latency")},
       {"addr_setup_cycles", cycles(1, 255).doc("async: address setup phase, bus cycles")},
       {"data_cycles", cycles(2, 255).doc("async: data phase, bus cycles")},
       {"hold_cycles", cycles(1, 255).doc("async: hold phase, bus cycles")},
       {"sync_latency_cycles", cycles(9, 255).doc("sync: bus cycles per word")},
       {"poll_cycles", cycles(10, 100000).doc("async: CPU cycles of one NWAIT poll (GPIO read and test)")},
-      {"max_polls", Schema::integer().min(1).max(1000000).default_value(10)
-                        .doc("async: polls before the access fails with an error response")},
-      {"double_read", Schema::boolean().default_value(false).doc("async: every read is done twice, each followed by its polls")},
-      {"byteswap_cycles", cycles(0, 100000).doc("CPU cycles per word for software byte swapping (0: in hardware)")},
-      {"timing", Schema::enumeration({"burst", "word"}).default_value("burst")
-                     .doc("burst: one annotated delay per burst; word: one wait() per word (same times, more events)")},
+      {"max_polls", Schema::integer().min(1).max(1000000).default_value(10).doc(
+                        "async: polls before the access fails with an error response")},
+      {"double_read", Schema::boolean().default_value(false).doc(
+                          "async: every read is done twice, each followed by its polls")},
+      {"byteswap_cycles",
+       cycles(0, 100000).doc("CPU cycles per word for software byte swapping (0: in hardware)")},
+      {"timing",
+       Schema::enumeration({"burst", "word"})
+           .default_value("burst")
+           .doc("burst: one annotated delay per burst; word: one wait() per word (same times, more events)")},
   });
 
   Schema window = Schema::object({
@@ -46,12 +59,18 @@ Schema build() {
 
   Schema bus = Schema::object({
       {"name", name_field("bus")},
-      {"kind", Schema::enumeration({"onchip", "fmc"}).default_value("onchip").doc("on-chip shared bus, or FMC-like external bus")},
+      {"kind", Schema::enumeration({"onchip", "fmc"})
+                   .default_value("onchip")
+                   .doc("on-chip shared bus, or FMC-like external bus")},
       {"clock_mhz", clock(100).doc("bus clock")},
-      {"latency_cycles", cycles(1, 1000).doc("onchip: arbitration and address phase per transaction, bus cycles")},
+      {"latency_cycles",
+       cycles(1, 1000).doc("onchip: arbitration and address phase per transaction, bus cycles")},
       {"cycles_per_word", cycles(1, 1000).doc("onchip: data phase per 32-bit word, bus cycles")},
-      {"window", Schema::object(window.fields()).nullable().default_value(nullptr)
-                     .doc("where this bus is mapped in its parent bus; null for a bus the CPU is bound to directly")},
+      {"window",
+       Schema::object(window.fields())
+           .nullable()
+           .default_value(nullptr)
+           .doc("where this bus is mapped in its parent bus; null for a bus the CPU is bound to directly")},
       {"fmc", fmc.doc("FMC timing and CPU-side software costs (kind fmc only)")},
   });
 
@@ -72,17 +91,22 @@ Schema build() {
       {"clock_mhz", clock(100).doc("DMA clock")},
       {"cycles_per_word", cycles(1, 100000).doc("DMA cycles per 32-bit word moved")},
       {"setup_cycles", cycles(10, 1000000).doc("DMA cycles from START to the first word")},
-      {"chunk_words", Schema::integer().unit("words").min(1).max(1 << 20).default_value(1024).doc("burst size")},
+      {"chunk_words",
+       Schema::integer().unit("words").min(1).max(1 << 20).default_value(1024).doc("burst size")},
   });
 
   Schema config_port = Schema::object({
       {"bus", bus_ref("the configuration port is mapped on")},
       {"base", Schema::address().doc("CPU address of its registers and data window (8 KiB)")},
       {"clock_mhz", clock(100).doc("port clock")},
-      {"width_bits", Schema::integer().unit("bits").min(1).max(256).default_value(32).doc("data width: bits taken per port cycle")},
+      {"width_bits", Schema::integer().unit("bits").min(1).max(256).default_value(32).doc(
+                         "data width: bits taken per port cycle")},
       {"access_cycles", cycles(1, 1000).doc("port cycles per register access")},
-      {"feed", Schema::enumeration({"cpu", "dma"}).default_value("cpu").doc("who copies the bitstream into the port")},
-      {"cpu_copy_cycles_per_word", cycles(120, 1000000).doc("feed cpu: CPU cycles of the copy loop per 32-bit word")},
+      {"feed", Schema::enumeration({"cpu", "dma"})
+                   .default_value("cpu")
+                   .doc("who copies the bitstream into the port")},
+      {"cpu_copy_cycles_per_word",
+       cycles(120, 1000000).doc("feed cpu: CPU cycles of the copy loop per 32-bit word")},
       {"dma", Schema::string().nullable().default_value(nullptr).doc("feed dma: name of the DMA engine")},
   });
 
@@ -90,46 +114,63 @@ Schema build() {
       {"name", name_field("slot")},
       {"bus", bus_ref("the slot's register window is mapped on")},
       {"base", Schema::address().doc("CPU address of the slot's register window")},
-      {"window_kib", Schema::integer().unit("KiB").min(1).max(1048576).default_value(8).doc("size of the register window")},
-      {"capacity_kib", Schema::number().unit("KiB").exclusive_min(0).max(1048576).doc("largest partial bitstream the region takes")},
-      {"reconfigurable", Schema::boolean().default_value(true).doc("false: a static slot, configured at boot and never again")},
-      {"core", Schema::string().nullable().default_value(nullptr).doc("core configured at boot (required for a static slot)")},
+      {"window_kib",
+       Schema::integer().unit("KiB").min(1).max(1048576).default_value(8).doc("size of the register window")},
+      {"capacity_kib", Schema::number().unit("KiB").exclusive_min(0).max(1048576).doc(
+                           "largest partial bitstream the region takes")},
+      {"reconfigurable",
+       Schema::boolean().default_value(true).doc("false: a static slot, configured at boot and never again")},
+      {"core", Schema::string().nullable().default_value(nullptr).doc(
+                   "core configured at boot (required for a static slot)")},
       {"clock_mhz", clock(100).doc("fabric clock of the slot")},
   });
 
   Schema bitstream = Schema::object({
       {"memory", Schema::string().doc("name of the memory holding the partial bitstream")},
       {"address", Schema::address().doc("CPU address of the bitstream in that memory")},
-      {"size_kib", Schema::number().unit("KiB").exclusive_min(0).max(1048576).doc("size of the partial bitstream")},
+      {"size_kib",
+       Schema::number().unit("KiB").exclusive_min(0).max(1048576).doc("size of the partial bitstream")},
   });
 
   Schema core = Schema::object({
       {"name", name_field("core design")},
-      {"type", Schema::enumeration({"aes128", "des", "modexp"}).doc("what the core computes (des also does 3DES)")},
+      {"type",
+       Schema::enumeration({"aes128", "des", "modexp"}).doc("what the core computes (des also does 3DES)")},
       {"clock_mhz", clock(100).doc("core clock")},
       {"access_cycles", cycles(1, 10000).doc("core cycles per register word access")},
       {"key_setup_cycles", cycles(0).doc("core cycles of CTRL.INIT (key expansion)")},
       {"block_cycles", cycles(10).doc("core cycles per block (AES) or per DES pass (3DES: three passes)")},
-      {"multiplier_width_bits", Schema::integer().unit("bits").min(1).max(4096).default_value(32)
-                                    .doc("modexp: Montgomery multiplier width")},
+      {"multiplier_width_bits", Schema::integer().unit("bits").min(1).max(4096).default_value(32).doc(
+                                    "modexp: Montgomery multiplier width")},
       {"montmul_overhead_cycles", cycles(0).doc("modexp: extra core cycles per Montgomery multiplication")},
       {"setup_cycles", cycles(0).doc("modexp: core cycles of precomputation per operation")},
-      {"max_operand_bits", Schema::integer().unit("bits").min(32).max(4096).default_value(4096)
-                               .doc("modexp: widest operand")},
+      {"max_operand_bits",
+       Schema::integer().unit("bits").min(32).max(4096).default_value(4096).doc("modexp: widest operand")},
       {"bitstream", bitstream.doc("the partial bitstream that configures this core")},
   });
 
   Schema platform = Schema::object({
-      {"quantum_ns", Schema::number().unit("ns").exclusive_min(0).max(1e9).default_value(10000.0)
-                         .doc("global TLM quantum: how far an initiator may run ahead of the kernel")},
+      {"quantum_ns", Schema::number().unit("ns").exclusive_min(0).max(1e9).default_value(10000.0).doc(
+                         "global TLM quantum: how far an initiator may run ahead of the kernel")},
       {"cpus", Schema::array(cpu).min_items(1).max_items(16).doc("soft CPUs")},
       {"buses", Schema::array(bus).min_items(1).max_items(64).doc("on-chip and external buses")},
-      {"memories", Schema::array(memory).max_items(64).default_value(nlohmann::json::array()).doc("memories (bitstream storage, buffers)")},
+      {"memories", Schema::array(memory)
+                       .max_items(64)
+                       .default_value(nlohmann::json::array())
+                       .doc("memories (bitstream storage, buffers)")},
       {"dmas", Schema::array(dma).max_items(64).default_value(nlohmann::json::array()).doc("DMA engines")},
-      {"config_port", Schema::object(config_port.fields()).nullable().default_value(nullptr)
+      {"config_port", Schema::object(config_port.fields())
+                          .nullable()
+                          .default_value(nullptr)
                           .doc("the FPGA configuration port (ICAP-like); null when nothing is reconfigured")},
-      {"slots", Schema::array(slot).max_items(256).default_value(nlohmann::json::array()).doc("FPGA slots (reconfigurable regions or static regions)")},
-      {"cores", Schema::array(core).max_items(256).default_value(nlohmann::json::array()).doc("IP core designs and their bitstreams")},
+      {"slots", Schema::array(slot)
+                    .max_items(256)
+                    .default_value(nlohmann::json::array())
+                    .doc("FPGA slots (reconfigurable regions or static regions)")},
+      {"cores", Schema::array(core)
+                    .max_items(256)
+                    .default_value(nlohmann::json::array())
+                    .doc("IP core designs and their bitstreams")},
   });
 
   Schema sw_cost = Schema::object({
@@ -138,14 +179,17 @@ Schema build() {
   });
 
   Schema driver = Schema::object({
-      {"cycles_per_request", cycles(0, 1000000000000LL).doc("CPU cycles of driver work per hardware request")},
+      {"cycles_per_request",
+       cycles(0, 1000000000000LL).doc("CPU cycles of driver work per hardware request")},
       {"cycles_per_block", cycles(0, 1000000000000LL).doc("CPU cycles of driver work per block")},
       {"poll_loop_cycles", cycles(0, 1000000).doc("CPU cycles around each core status read")},
-      {"max_polls", Schema::integer().min(1).max(1e12).default_value(1000000).doc("status reads before a request fails")},
+      {"max_polls",
+       Schema::integer().min(1).max(1e12).default_value(1000000).doc("status reads before a request fails")},
   });
 
   Schema runtime = Schema::object({
-      {"policy", Schema::enumeration({"software", "hardware"}).default_value("hardware")
+      {"policy", Schema::enumeration({"software", "hardware"})
+                     .default_value("hardware")
                      .doc("how the manager chooses the implementation of each request")},
       {"driver", driver.doc("costs of the OS drivers of the cores")},
   });
@@ -154,13 +198,17 @@ Schema build() {
       {"name", name_field("application")},
       {"functionality", Schema::enumeration({"aes128", "des", "3des"}).doc("what it asks the manager for")},
       {"blocks", Schema::integer().unit("blocks").min(1).max(1e9).doc("cipher blocks per request")},
-      {"requests", Schema::integer().min(1).max(1e9).default_value(1).doc("requests issued one after the other")},
-      {"operation", Schema::enumeration({"encrypt", "decrypt"}).default_value("encrypt").doc("cipher direction")},
-      {"key_hex", Schema::string().nullable().default_value(nullptr)
-                      .doc("key as hex (16/8/24 bytes); null: derived from the seed")},
+      {"requests",
+       Schema::integer().min(1).max(1e9).default_value(1).doc("requests issued one after the other")},
+      {"operation",
+       Schema::enumeration({"encrypt", "decrypt"}).default_value("encrypt").doc("cipher direction")},
+      {"key_hex", Schema::string().nullable().default_value(nullptr).doc(
+                      "key as hex (16/8/24 bytes); null: derived from the seed")},
       {"hw_thread", Schema::integer().min(0).max(63).default_value(0).doc("CPU hardware thread it runs on")},
-      {"start_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("time of its first request")},
-      {"think_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("pause between requests")},
+      {"start_us",
+       Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("time of its first request")},
+      {"think_us",
+       Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("pause between requests")},
   });
 
   Schema workload = Schema::object({
@@ -174,11 +222,15 @@ Schema build() {
 
   return Schema::object({
       {"description", Schema::string().default_value("").doc("free text: what the scenario is for")},
-      {"seed", Schema::integer().min(0).max(9.007199254740991e15).default_value(1)
+      {"seed", Schema::integer()
+                   .min(0)
+                   .max(9.007199254740991e15)
+                   .default_value(1)
                    .doc("seed of every random choice (data, keys)")},
       {"platform", platform.doc("the hardware")},
       {"software", Schema::map(sw_cost.doc("software implementation cost"))
-                       .key_enum({"aes128", "des", "3des"}).key_name("functionality")
+                       .key_enum({"aes128", "des", "3des"})
+                       .key_name("functionality")
                        .default_value(nlohmann::json::object())
                        .doc("software implementations, by functionality")},
       {"runtime", runtime.doc("the OS runtime on the CPU")},

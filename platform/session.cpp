@@ -1,12 +1,13 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "platform/session.h"
 
+#include <tlm_utils/tlm_quantumkeeper.h>
+
 #include <chrono>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <systemc>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "analysis/output_dir.h"
 #include "analysis/request_log.h"
@@ -21,7 +22,9 @@ using sc_core::sc_time;
 
 namespace {
 
-double ms(const sc_time& t) { return t.to_seconds() * 1e3; }
+double ms(const sc_time& t) {
+  return t.to_seconds() * 1e3;
+}
 
 // Every model of one platform, bound and mapped.
 struct Platform {
@@ -51,8 +54,8 @@ struct Platform {
         if (b.name == bus) return b.window_base;
       return 0;
     };
-    auto map = [&](const std::string& bus, models::TargetSocket& socket, std::uint64_t base, std::uint64_t size,
-                   const std::string& device) {
+    auto map = [&](const std::string& bus, models::TargetSocket& socket, std::uint64_t base,
+                   std::uint64_t size, const std::string& device) {
       buses.at(bus)->add_target(socket, base - window_base(bus), size, device);
     };
     for (const auto& b : p.buses)
@@ -98,7 +101,8 @@ struct Platform {
   }
 };
 
-std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime::Manager& mgr, double end_ms) {
+std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime::Manager& mgr,
+                                              double end_ms) {
   std::vector<analysis::StatGroup> out;
   auto util = [&](double busy) { return end_ms > 0 ? busy / end_ms : 0.0; };
   for (const auto& cpu : pf.cpus) {
@@ -107,7 +111,8 @@ std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime:
       analysis::StatGroup g{std::string(cpu->name()) + ".thread" + std::to_string(i), "cpu_thread", {}};
       g.add("busy_ms", ms(t.busy_time()), "ms", "time computing or stalled on device accesses")
           .add("compute_ms", ms(t.compute_time()), "ms", "time spent computing")
-          .add("io_ms", ms(t.io_time()), "ms", "time stalled on device accesses (bus, wait states, polls, copies)")
+          .add("io_ms", ms(t.io_time()), "ms",
+               "time stalled on device accesses (bus, wait states, polls, copies)")
           .add("utilization", util(ms(t.busy_time())), "ratio", "busy time over simulated time")
           .add("cycles", static_cast<double>(t.cycles()), "cycles", "CPU cycles charged")
           .add("accesses", static_cast<double>(t.accesses()), "count", "device loads and stores issued");
@@ -118,7 +123,8 @@ std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime:
     analysis::StatGroup g{"bus." + name, "bus", {}};
     g.add("busy_ms", ms(bus->calendar().busy_time()), "ms", "time the bus carried transfers")
         .add("utilization", util(ms(bus->calendar().busy_time())), "ratio", "busy time over simulated time")
-        .add("wait_ms", ms(bus->calendar().wait_time()), "ms", "time initiators waited for the bus (contention)")
+        .add("wait_ms", ms(bus->calendar().wait_time()), "ms",
+             "time initiators waited for the bus (contention)")
         .add("transactions", static_cast<double>(bus->transactions()), "count", "transactions carried")
         .add("words", static_cast<double>(bus->words()), "words", "32-bit words carried")
         .add("unmapped", static_cast<double>(bus->unmapped_accesses()), "count", "accesses to no device");
@@ -130,11 +136,13 @@ std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime:
         .add("utilization", util(ms(bus->calendar().busy_time())), "ratio", "busy time over simulated time")
         .add("words_read", static_cast<double>(bus->words_read()), "words", "words read by software")
         .add("words_written", static_cast<double>(bus->words_written()), "words", "words written")
-        .add("bus_reads", static_cast<double>(bus->bus_reads()), "count", "read cycles on the bus (double reads count twice)")
+        .add("bus_reads", static_cast<double>(bus->bus_reads()), "count",
+             "read cycles on the bus (double reads count twice)")
         .add("polls", static_cast<double>(bus->polls()), "count", "NWAIT GPIO polls by the CPU")
         .add("poll_ms", ms(bus->poll_time()), "ms", "CPU time spent polling NWAIT")
         .add("byteswap_ms", ms(bus->byteswap_time()), "ms", "CPU time spent swapping bytes")
-        .add("failed_words", static_cast<double>(bus->failed_words()), "count", "words that exceeded max_polls");
+        .add("failed_words", static_cast<double>(bus->failed_words()), "count",
+             "words that exceeded max_polls");
     out.push_back(g);
   }
   for (const auto& [name, mem] : pf.memories) {
@@ -169,15 +177,20 @@ std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime:
   }
   for (const auto& slot : pf.slots) {
     analysis::StatGroup g{std::string("slot.") + slot->name(), "slot", {}};
-    g.add("configurations", static_cast<double>(slot->configurations()), "count", "cores configured (boot included)")
+    g.add("configurations", static_cast<double>(slot->configurations()), "count",
+          "cores configured (boot included)")
         .add("core_busy_ms", ms(slot->core_busy_time()), "ms", "time its cores computed")
-        .add("core_utilization", util(ms(slot->core_busy_time())), "ratio", "core busy time over simulated time")
-        .add("rejected_accesses", static_cast<double>(slot->rejected_accesses()), "count", "accesses while empty");
+        .add("core_utilization", util(ms(slot->core_busy_time())), "ratio",
+             "core busy time over simulated time")
+        .add("rejected_accesses", static_cast<double>(slot->rejected_accesses()), "count",
+             "accesses while empty");
     out.push_back(g);
   }
   analysis::StatGroup g{"manager", "manager", {}};
-  g.add("cache_hits", static_cast<double>(mgr.cache_hits()), "count", "hardware requests that found their core resident")
-      .add("cache_misses", static_cast<double>(mgr.cache_misses()), "count", "hardware requests that configured a slot")
+  g.add("cache_hits", static_cast<double>(mgr.cache_hits()), "count",
+        "hardware requests that found their core resident")
+      .add("cache_misses", static_cast<double>(mgr.cache_misses()), "count",
+           "hardware requests that configured a slot")
       .add("evictions", static_cast<double>(mgr.evictions()), "count", "cores removed to make room");
   out.push_back(g);
   return out;
@@ -209,11 +222,13 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     pf = std::make_unique<Platform>(p);
     std::vector<runtime::SlotView> views;
     for (std::size_t i = 0; i < p.slots.size(); ++i)
-      views.push_back(runtime::SlotView{p.slots[i].name, pf->slots[i].get(), p.slots[i].base, static_cast<unsigned>(i),
-                                        p.slots[i].params.reconfigurable, p.slots[i].params.capacity_bytes});
+      views.push_back(runtime::SlotView{p.slots[i].name, pf->slots[i].get(), p.slots[i].base,
+                                        static_cast<unsigned>(i), p.slots[i].params.reconfigurable,
+                                        p.slots[i].params.capacity_bytes});
     std::vector<runtime::CoreDesign> designs;
     for (const auto& c : p.cores)
-      designs.push_back(runtime::CoreDesign{c.name, c.id, c.params.kind, c.bitstream_address, c.bitstream_bytes});
+      designs.push_back(
+          runtime::CoreDesign{c.name, c.id, c.params.kind, c.bitstream_address, c.bitstream_bytes});
     std::unique_ptr<runtime::ReconfigurationDriver> reconf;
     if (p.config_port) {
       runtime::ReconfigurationFeed feed;
@@ -229,7 +244,8 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     manager = std::make_unique<runtime::Manager>(p.runtime, views, designs, std::move(reconf),
                                                  [&log](const runtime::RequestRecord& r) { log.add(r); });
     models::SoftCpu& cpu = *pf->cpus.front();
-    for (unsigned i = 0; i < cpu.thread_count(); ++i) thread_locks.push_back(std::make_unique<sc_core::sc_mutex>());
+    for (unsigned i = 0; i < cpu.thread_count(); ++i)
+      thread_locks.push_back(std::make_unique<sc_core::sc_mutex>());
     for (std::size_t a = 0; a < p.apps.size(); ++a) {
       sc_core::sc_spawn(
           [&, a] {
@@ -241,8 +257,9 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
               std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);
               std::vector<std::uint8_t> data(app.blocks * fi.block_bytes);
               for (auto& b : data) b = static_cast<std::uint8_t>(rng());
-              thread_locks[app.hw_thread]->lock();
-              manager->request(thread, app.name, app.functionality, app.key, data, app.encrypt);
+              const sc_time issued = sc_core::sc_time_stamp();
+              thread_locks[app.hw_thread]->lock();  // the hardware thread runs one request at a time
+              manager->request(thread, app.name, app.functionality, app.key, data, app.encrypt, issued);
               thread.sync();
               thread_locks[app.hw_thread]->unlock();
               if (app.think != sc_core::SC_ZERO_TIME) sc_core::wait(app.think);
@@ -259,7 +276,9 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
 
   const double end_ms = ms(sc_core::sc_time_stamp());
   log.write_summary(out.file("summary.csv").string());
-  if (p.stats_json) write_json(out.file("stats.json"), analysis::stats_json(gather_stats(*pf, *manager, end_ms), end_ms, provenance));
+  if (p.stats_json)
+    write_json(out.file("stats.json"),
+               analysis::stats_json(gather_stats(*pf, *manager, end_ms), end_ms, provenance));
 
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   nlohmann::json host;
@@ -278,10 +297,13 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   t << "functionality  decision   count  failed  latency_mean_ms  throughput_kBps\n";
   for (const auto& [key, g] : log.groups()) {
     char line[160];
-    std::snprintf(line, sizeof line, "%-14s %-10s %5llu  %6llu  %15.3f  %15.1f\n", key.first.c_str(), key.second.c_str(),
-                  static_cast<unsigned long long>(g.count), static_cast<unsigned long long>(g.failed),
+    std::snprintf(line, sizeof line, "%-14s %-10s %5llu  %6llu  %15.3f  %15.1f\n", key.first.c_str(),
+                  key.second.c_str(), static_cast<unsigned long long>(g.count),
+                  static_cast<unsigned long long>(g.failed),
                   analysis::ps_to_ms(g.latency_total_ps) / static_cast<double>(g.count),
-                  g.latency_total_ps ? static_cast<double>(g.bytes) / (static_cast<double>(g.latency_total_ps) * 1e-12) / 1e3 : 0.0);
+                  g.latency_total_ps
+                      ? static_cast<double>(g.bytes) / (static_cast<double>(g.latency_total_ps) * 1e-12) / 1e3
+                      : 0.0);
     t << line;
   }
   summary.table = t.str();

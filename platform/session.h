@@ -22,9 +22,9 @@ class SimulationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Runs `scenario` and writes requests.csv, summary.csv, stats.json, resolved_scenario.json (and host.json with
-// wall-clock facts) into `out`, atomically. Throws SimulationError (elaboration or simulation failure) or
-// analysis::OutputDirError.
+// Runs `scenario` and writes requests.csv, summary.csv, stats.json, resolved_scenario.json (and host.json
+// with wall-clock facts) into `out`, atomically. Throws SimulationError (elaboration or simulation failure)
+// or analysis::OutputDirError.
 RunSummary run_session(const Scenario& scenario, const std::filesystem::path& out);
 
 }  // namespace rsoc::platform

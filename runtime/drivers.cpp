@@ -32,8 +32,8 @@ std::vector<std::uint8_t> CipherDriver::run(models::CpuThread& cpu, std::uint64_
   const FunctionalityInfo& fi = info(f);
   cpu.compute(costs_.cycles_per_request);
   for (unsigned i = 0; i < fi.key_bytes / 4; ++i) cpu.write32(base + reg::kKey + 4 * i, be32(&key[4 * i]));
-  cpu.write32(base + reg::kConfig,
-              (encrypt ? reg::kConfigEncrypt : 0u) | (f == Functionality::kTripleDes ? reg::kConfigTriple : 0u));
+  cpu.write32(base + reg::kConfig, (encrypt ? reg::kConfigEncrypt : 0u) |
+                                       (f == Functionality::kTripleDes ? reg::kConfigTriple : 0u));
   cpu.write32(base + reg::kCtrl, reg::kCtrlInit);
   wait_status(cpu, base, reg::kStatusReady);
 
@@ -68,7 +68,8 @@ bool ReconfigurationDriver::configure(models::CpuThread& cpu, unsigned slot_inde
       return false;
     }
   } else {
-    const auto status = cpu.stream_copy(address, port_ + port_reg::kData, true, words, feed_.cpu_copy_cycles_per_word);
+    const auto status =
+        cpu.stream_copy(address, port_ + port_reg::kData, true, words, feed_.cpu_copy_cycles_per_word);
     if (status != tlm::TLM_OK_RESPONSE) {
       *error = "bitstream copy failed: bus error";
       return false;

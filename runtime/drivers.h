@@ -29,7 +29,8 @@ class DriverError : public std::runtime_error {
 class CipherDriver {
  public:
   explicit CipherDriver(const DriverCosts& costs) : costs_(costs) {}
-  // Processes `data` (whole blocks) on the core at `base`; returns the output. Throws BusError or DriverError.
+  // Processes `data` (whole blocks) on the core at `base`; returns the output. Throws BusError or
+  // DriverError.
   std::vector<std::uint8_t> run(models::CpuThread& cpu, std::uint64_t base, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
                                 bool encrypt) const;
@@ -51,7 +52,8 @@ struct ReconfigurationFeed {
 
 class ReconfigurationDriver {
  public:
-  ReconfigurationDriver(std::uint64_t port_base, const ReconfigurationFeed& feed) : port_(port_base), feed_(feed) {}
+  ReconfigurationDriver(std::uint64_t port_base, const ReconfigurationFeed& feed)
+      : port_(port_base), feed_(feed) {}
   // Configures slot `slot_index` (its index at the port) with the bitstream at `address` of `bytes` bytes.
   // Returns false with `error` set when the port reports an error.
   bool configure(models::CpuThread& cpu, unsigned slot_index, std::uint64_t address, std::uint64_t bytes,

@@ -22,7 +22,9 @@ std::uint64_t be64(const std::uint8_t* p) {
 }
 }  // namespace
 
-const FunctionalityInfo& info(Functionality f) { return kInfo.at(static_cast<std::size_t>(f)); }
+const FunctionalityInfo& info(Functionality f) {
+  return kInfo.at(static_cast<std::size_t>(f));
+}
 
 std::optional<Functionality> functionality_from_name(const std::string& name) {
   for (const auto& i : kInfo)

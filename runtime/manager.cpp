@@ -5,7 +5,9 @@ namespace rsoc::runtime {
 using sc_core::sc_time;
 
 namespace {
-std::uint64_t ps(const sc_time& t) { return t.value(); }  // default resolution: 1 ps
+std::uint64_t ps(const sc_time& t) {
+  return t.value();
+}  // default resolution: 1 ps
 }  // namespace
 
 Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::vector<CoreDesign> designs,
@@ -80,7 +82,7 @@ int Manager::acquire_slot(const CoreDesign& design, bool* configure, std::string
 
 RequestOutcome Manager::request(models::CpuThread& cpu, const std::string& app, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
-                                bool encrypt) {
+                                bool encrypt, std::optional<sc_time> issued) {
   RequestOutcome out;
   RequestRecord& r = out.record;
   r.id = next_id_++;
@@ -88,14 +90,15 @@ RequestOutcome Manager::request(models::CpuThread& cpu, const std::string& app, 
   r.functionality = info(f).name;
   r.bytes = data.size();
   r.blocks = data.size() / info(f).block_bytes;
-  r.issue_ps = ps(cpu.now());
+  r.issue_ps = ps(issued ? *issued : cpu.now());
   const std::vector<std::uint8_t> expected = reference_cipher(f, key, data, encrypt);
 
   const CoreDesign* design = design_for(f);
   bool hardware = params_.policy == Policy::kHardware && design != nullptr;
   std::string reason;
   if (params_.policy == Policy::kSoftware) reason = "software policy";
-  if (params_.policy == Policy::kHardware && !design) reason = "hardware policy; no core implements " + r.functionality;
+  if (params_.policy == Policy::kHardware && !design)
+    reason = "hardware policy; no core implements " + r.functionality;
 
   int slot = -1;
   bool configure = false;
@@ -122,8 +125,9 @@ RequestOutcome Manager::request(models::CpuThread& cpu, const std::string& app, 
         use.design = nullptr;  // whatever was there is gone once configuration starts
         bool ok = false;
         try {
-          ok = reconfiguration_ && reconfiguration_->configure(cpu, view.port_index, design->bitstream_address,
-                                                               design->bitstream_bytes, &error);
+          ok =
+              reconfiguration_ && reconfiguration_->configure(cpu, view.port_index, design->bitstream_address,
+                                                              design->bitstream_bytes, &error);
         } catch (...) {
           cpu.sync();
           port_lock_.unlock();

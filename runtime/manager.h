@@ -2,12 +2,13 @@
 // The centralized manager of the modeled OS: functionalities registered with their software implementation
 // (a cycle cost on the CPU) and their hardware implementation (core designs with partial bitstreams), slot
 // bookkeeping with module caching, and the per-request choice between the two. Applications call request().
-// Timing contract: software costs cycles_per_request + blocks * cycles_per_block CPU cycles; hardware costs the
-// configuration (when the core is not resident) plus what the PIO driver does over the bus models.
+// Timing contract: software costs cycles_per_request + blocks * cycles_per_block CPU cycles; hardware costs
+// the configuration (when the core is not resident) plus what the PIO driver does over the bus models.
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -64,9 +65,11 @@ class Manager {
   Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::vector<CoreDesign> designs,
           std::unique_ptr<ReconfigurationDriver> reconfiguration, Sink sink);
 
-  // Runs one request on `cpu` (the caller's hardware thread) and records it. Must be called from an SC_THREAD.
+  // Runs one request on `cpu` (the caller's hardware thread) and records it. Must be called from an
+  // SC_THREAD. `issued` is when the application asked (default: now); time until now counts as queueing.
   RequestOutcome request(models::CpuThread& cpu, const std::string& app, Functionality f,
-                         const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data, bool encrypt);
+                         const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
+                         bool encrypt, std::optional<sc_core::sc_time> issued = std::nullopt);
 
   const std::vector<SlotView>& slots() const { return slots_; }
   std::uint64_t cache_hits() const { return hits_; }

@@ -23,8 +23,8 @@ struct RequestRecord {
   std::uint64_t reconfig_ps = 0;  // part of the latency spent configuring the slot
   std::uint64_t exec_ps = 0;      // running the implementation (driver + bus + core, or software)
   bool ok = true;
-  std::string error;              // why it failed, when !ok
-  bool verified = false;          // output equal to the reference cipher
+  std::string error;      // why it failed, when !ok
+  bool verified = false;  // output equal to the reference cipher
 };
 
 }  // namespace rsoc::runtime

@@ -48,7 +48,8 @@ class UsageError : public std::runtime_error {
 };
 
 po::variables_map parse(const std::vector<std::string>& args, const po::options_description& visible,
-                        const po::positional_options_description& positional, const po::options_description& hidden) {
+                        const po::positional_options_description& positional,
+                        const po::options_description& hidden) {
   po::options_description all;
   all.add(visible).add(hidden);
   po::variables_map vm;
@@ -62,13 +63,15 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
 }
 
 int cmd_run(const std::vector<std::string>& args) {
-  po::options_description opts("rsoc run [SCENARIO] [options]\n\nSimulates SCENARIO (a JSON file; without it, the "
-                               "embedded default scenario) and writes\nrequests.csv, summary.csv, stats.json, "
-                               "resolved_scenario.json and host.json into the output folder.\n\noptions");
-  opts.add_options()("help,h", "this help")(
-      "set", po::value<std::vector<std::string>>()->composing(),
-      "override a scenario value: --set path=value (path dotted like platform.cpus.0.clock_mhz, or a JSON pointer); "
-      "repeatable")("out,o", po::value<std::string>(), "output folder (default: rsoc-out/<scenario name>)")(
+  po::options_description opts(
+      "rsoc run [SCENARIO] [options]\n\nSimulates SCENARIO (a JSON file; without it, the "
+      "embedded default scenario) and writes\nrequests.csv, summary.csv, stats.json, "
+      "resolved_scenario.json and host.json into the output folder.\n\noptions");
+  opts.add_options()("help,h", "this help")("set", po::value<std::vector<std::string>>()->composing(),
+                                            "override a scenario value: --set path=value (path dotted like "
+                                            "platform.cpus.0.clock_mhz, or a JSON pointer); "
+                                            "repeatable")(
+      "out,o", po::value<std::string>(), "output folder (default: rsoc-out/<scenario name>)")(
       "seed", po::value<std::uint64_t>(), "override the scenario seed");
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::vector<std::string>>(), "");
@@ -79,8 +82,10 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cout << opts << "\n";
     return kOk;
   }
-  std::vector<std::string> scenarios = vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  if (scenarios.size() > 1) throw UsageError("run takes one scenario, got " + std::to_string(scenarios.size()));
+  std::vector<std::string> scenarios =
+      vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (scenarios.size() > 1)
+    throw UsageError("run takes one scenario, got " + std::to_string(scenarios.size()));
   rsoc::platform::LoadOptions options;
   if (vm.count("set")) options.overrides = vm["set"].as<std::vector<std::string>>();
   if (vm.count("seed")) options.seed = vm["seed"].as<std::uint64_t>();
@@ -99,10 +104,11 @@ int cmd_run(const std::vector<std::string>& args) {
 }
 
 int cmd_validate(const std::vector<std::string>& args) {
-  po::options_description opts("rsoc validate SCENARIO... [options]\n\nChecks scenario files against the schema and "
-                               "the cross-field rules;\nprints every problem as FILE: /json/pointer: message.\n\noptions");
+  po::options_description opts(
+      "rsoc validate SCENARIO... [options]\n\nChecks scenario files against the schema and "
+      "the cross-field rules;\nprints every problem as FILE: /json/pointer: message.\n\noptions");
   opts.add_options()("help,h", "this help")("set", po::value<std::vector<std::string>>()->composing(),
-                                             "apply an override before checking (as in run)");
+                                            "apply an override before checking (as in run)");
   po::options_description hidden;
   hidden.add_options()("scenario", po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
@@ -130,7 +136,8 @@ int cmd_validate(const std::vector<std::string>& args) {
 
 int cmd_schema(const std::vector<std::string>& args) {
   po::options_description opts("rsoc schema [options]\n\nPrints the scenario key reference.\n\noptions");
-  opts.add_options()("help,h", "this help")("markdown", "as a Markdown table (the one in scenarios/README.md)");
+  opts.add_options()("help,h", "this help")("markdown",
+                                            "as a Markdown table (the one in scenarios/README.md)");
   auto vm = parse(args, opts, {}, {});
   if (vm.count("help")) {
     std::cout << opts << "\n";
@@ -140,9 +147,9 @@ int cmd_schema(const std::vector<std::string>& args) {
     std::cout << rsoc::platform::document_markdown(rsoc::platform::scenario_schema());
   } else {
     for (const auto& row : rsoc::platform::document(rsoc::platform::scenario_schema()))
-      std::cout << row.path << "  (" << row.type << (row.unit.empty() ? "" : ", " + row.unit)
-                << "; default " << row.default_text << (row.range.empty() ? "" : "; " + row.range) << ")  "
-                << row.doc << "\n";
+      std::cout << row.path << "  (" << row.type << (row.unit.empty() ? "" : ", " + row.unit) << "; default "
+                << row.default_text << (row.range.empty() ? "" : "; " + row.range) << ")  " << row.doc
+                << "\n";
   }
   return kOk;
 }
@@ -167,7 +174,8 @@ int sc_main(int argc, char* argv[]) {
     if (command == "run") return cmd_run(args);
     if (command == "validate") return cmd_validate(args);
     if (command == "schema") return cmd_schema(args);
-    throw UsageError("unknown command \"" + command + "\" (commands: run, validate, schema; see rsoc --help)");
+    throw UsageError("unknown command \"" + command +
+                     "\" (commands: run, validate, schema; see rsoc --help)");
   } catch (const UsageError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kUsage;

@@ -77,10 +77,11 @@ TEST(Cli, DefaultRunWritesCompleteResultsWithoutBanner) {
   for (const char* f : {"requests.csv", "summary.csv", "stats.json", "resolved_scenario.json", "host.json"})
     EXPECT_TRUE(fs::exists(dir / "res" / f)) << f;
   const std::string csv = slurp(dir / "res" / "requests.csv");
-  EXPECT_EQ(csv.rfind("id,app,functionality,blocks,bytes,decision,reason,slot,reconfigured,reconfig_ms,queue_ms,"
-                      "exec_ms,latency_ms,throughput_kBps,start_ms,end_ms",
-                      0),
-            0u)
+  EXPECT_EQ(
+      csv.rfind("id,app,functionality,blocks,bytes,decision,reason,slot,reconfigured,reconfig_ms,queue_ms,"
+                "exec_ms,latency_ms,throughput_kBps,start_ms,end_ms",
+                0),
+      0u)
       << csv;
   // Four requests: the first configures the slot, the others hit the cache; all verified.
   std::istringstream lines(csv);
@@ -110,13 +111,17 @@ TEST(Cli, SameScenarioTwiceGivesByteIdenticalResults) {
 
 TEST(Cli, SetOverridesAValueAndIsValidated) {
   const fs::path dir = scratch("set");
-  Result r = rsoc("run " + kScenarios + "/smoke_aes.json --set platform.config_port.cpu_copy_cycles_per_word=60 --out r", dir);
+  Result r = rsoc(
+      "run " + kScenarios + "/smoke_aes.json --set platform.config_port.cpu_copy_cycles_per_word=60 --out r",
+      dir);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(slurp(dir / "r" / "resolved_scenario.json").find("\"cpu_copy_cycles_per_word\": 60"), std::string::npos);
+  EXPECT_NE(slurp(dir / "r" / "resolved_scenario.json").find("\"cpu_copy_cycles_per_word\": 60"),
+            std::string::npos);
   Result bad = rsoc("run --set platform.cpus.0.clok_mhz=50 --out x", dir);
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.err.find("--set platform.cpus.0.clok_mhz=50: /platform/cpus/0/clok_mhz: unknown key \"clok_mhz\"; did "
-                         "you mean \"clock_mhz\"?"),
+  EXPECT_NE(bad.err.find(
+                "--set platform.cpus.0.clok_mhz=50: /platform/cpus/0/clok_mhz: unknown key \"clok_mhz\"; did "
+                "you mean \"clock_mhz\"?"),
             std::string::npos)
       << bad.err;
   EXPECT_FALSE(fs::exists(dir / "x"));
@@ -146,4 +151,38 @@ TEST(Cli, ValidateShippedScenarios) {
     Result r = rsoc("validate " + e.path().string(), dir);
     EXPECT_EQ(r.code, 0) << e.path() << ": " << r.err;
   }
+}
+
+TEST(Cli, EveryShippedScenarioRunsWithVerifiedResults) {
+  const fs::path dir = scratch("shipped");
+  for (const auto& e : fs::directory_iterator(kScenarios)) {
+    if (e.path().extension() != ".json") continue;
+    const std::string name = e.path().stem().string();
+    Result r = rsoc("run " + e.path().string() + " --out " + name, dir);
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    std::istringstream lines(slurp(dir / name / "requests.csv"));
+    std::string line;
+    std::getline(lines, line);
+    int rows = 0;
+    while (std::getline(lines, line)) {
+      ++rows;
+      EXPECT_NE(line.find(",true,,true,"), std::string::npos) << name << ": not ok+verified: " << line;
+    }
+    EXPECT_GT(rows, 0) << name;
+  }
+}
+
+TEST(Cli, FmcScenarioPollsNwaitAndDoubleReads) {
+  const fs::path dir = scratch("fmc");
+  ASSERT_EQ(rsoc("run " + kScenarios + "/smoke_fmc_des.json --out r", dir).code, 0);
+  const std::string stats = slurp(dir / "r" / "stats.json");
+  // Every read is done twice: bus_reads = 2 * words_read; and the CPU polled.
+  const auto value = [&](const std::string& key) {
+    const auto at = stats.find("\"" + key + "\"");
+    const auto v = stats.find("\"value\": ", at);
+    return std::stod(stats.substr(v + 9));
+  };
+  EXPECT_GT(value("words_read"), 0);
+  EXPECT_EQ(value("bus_reads"), 2 * value("words_read"));
+  EXPECT_GE(value("polls"), value("bus_reads") + value("words_written"));
 }

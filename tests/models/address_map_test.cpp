@@ -114,11 +114,11 @@ TEST(ModelRoutingBus, UnmappedAccessAnswersAddressError) {
   test::TestThread th("th", [&] {
     CpuThread& t = b.cpu.thread(0);
     std::uint32_t v = 0;
-    status.push_back(t.read(0x0, &v, 4));         // below every device
+    status.push_back(t.read(0x0, &v, 4));  // below every device
     end.push_back(t.now());
-    status.push_back(t.read(0x1FFE, &v, 4));      // straddles the end of mem
+    status.push_back(t.read(0x1FFE, &v, 4));       // straddles the end of mem
     status.push_back(t.write(0x40000100, &v, 4));  // just past the probe
-    status.push_back(t.read(0x40000000, &v, 4));  // mapped
+    status.push_back(t.read(0x40000000, &v, 4));   // mapped
   });
   sc_core::sc_start();
   ASSERT_TRUE(th.finished());

@@ -62,9 +62,12 @@ struct ReconfBench {
   std::unique_ptr<DmaEngine> dma;
 };
 
-SlotParams big_slot() { return SlotParams{1 << 20, true, ns(10)}; }
+SlotParams big_slot() {
+  return SlotParams{1 << 20, true, ns(10)};
+}
 
-// --- a 500 KiB bitstream copied by the CPU -------------------------------------------------------------------
+// --- a 500 KiB bitstream copied by the CPU
+// -------------------------------------------------------------------
 
 struct CpuCopyRun {
   sc_core::sc_time started;  // CPU time after the START write
@@ -87,8 +90,8 @@ CpuCopyRun run_cpu_copy(ReconfBench& b) {
     c.write32(kPort + port_reg::kCtrl, port_reg::kCtrlStart | 0);
     r.started = c.now();
     r.after_start = b.slot.state_at(c.now());
-    r.status = c.stream_copy(kImage, kPort + port_reg::kData, /*dst_fixed=*/true, 128000, /*cycles_per_word=*/120,
-                             &r.bottleneck);
+    r.status = c.stream_copy(kImage, kPort + port_reg::kData, /*dst_fixed=*/true, 128000,
+                             /*cycles_per_word=*/120, &r.bottleneck);
     r.copied = c.now();
     r.status_reg = c.read32(kPort + port_reg::kStatus);
     r.words_reg = c.read32(kPort + port_reg::kWords);
@@ -150,7 +153,8 @@ TEST(ModelConfigPort, CpuCopyTimeIsTheCopyLoopTime) {
   EXPECT_EQ(b.bus.calendar().wait_time(), sc_core::SC_ZERO_TIME);  // a single initiator never waits
 }
 
-// --- the same bitstream fed by a DMA engine into an 8-bit port ------------------------------------------------
+// --- the same bitstream fed by a DMA engine into an 8-bit port
+// ------------------------------------------------
 
 struct DmaCopyRun {
   sc_core::sc_time programmed, done;
@@ -209,7 +213,8 @@ TEST(ModelConfigPort, DmaCopyTimeIsThePortTime) {
   EXPECT_EQ(r.done, ns(200 + 5120100));
 }
 
-// --- failures ---------------------------------------------------------------------------------------------------
+// --- failures
+// ---------------------------------------------------------------------------------------------------
 
 struct FailedRun {
   std::uint32_t status_reg = 0, error_reg = 0;
@@ -225,7 +230,8 @@ FailedRun run_bad_copy(ReconfBench& b, const std::vector<std::uint8_t>& image) {
   test::TestThread th("th", [&] {
     CpuThread& c = b.cpu.thread(0);
     c.write32(kPort + port_reg::kCtrl, port_reg::kCtrlStart | 0);
-    EXPECT_EQ(c.stream_copy(kImage, kPort + port_reg::kData, true, image.size() / 4, 4), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(c.stream_copy(kImage, kPort + port_reg::kData, true, image.size() / 4, 4),
+              tlm::TLM_OK_RESPONSE);
     r.status_reg = c.read32(kPort + port_reg::kStatus);
     r.error_reg = c.read32(kPort + port_reg::kErrorCode);
     std::uint32_t v = 0;
@@ -382,11 +388,11 @@ TEST(ModelConfigPort, RegisterAccessRules) {
     std::uint32_t v = 0;
     s.push_back(c.read(kPort + port_reg::kStatus, &v, 4));
     t_status = c.now();
-    s.push_back(c.write(kPort + port_reg::kStatus, &v, 4));   // read-only
-    s.push_back(c.read(kPort + 0x10, &v, 4));                 // no register there
-    s.push_back(c.read(kPort + port_reg::kData, &v, 4));      // DATA is write-only
+    s.push_back(c.write(kPort + port_reg::kStatus, &v, 4));    // read-only
+    s.push_back(c.read(kPort + 0x10, &v, 4));                  // no register there
+    s.push_back(c.read(kPort + port_reg::kData, &v, 4));       // DATA is write-only
     s.push_back(c.write(kPort + port_reg::kData + 2, &v, 4));  // misaligned
-    s.push_back(c.write(kPort + port_reg::kData, &v, 4));     // no configuration: dropped
+    s.push_back(c.write(kPort + port_reg::kData, &v, 4));      // no configuration: dropped
   });
   sc_core::sc_start();
   ASSERT_TRUE(th.finished());

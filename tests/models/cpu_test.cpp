@@ -1,7 +1,5 @@
 // SoftCpu / CpuThread: compute cycles, loosely-timed quantum behaviour, hardware threads, MMIO costs, bus
 // errors and pipelined stream copies.
-#include "models/soft_cpu.h"
-
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -10,6 +8,7 @@
 
 #include "models/memory.h"
 #include "models/onchip_bus.h"
+#include "models/soft_cpu.h"
 #include "tests/models/model_test_support.h"
 
 namespace rsoc::models {
@@ -44,7 +43,7 @@ TEST(ModelSoftCpu, ComputeAdvancesExactlyTheCycles) {
   });
   sc_core::sc_start();
   ASSERT_TRUE(th.finished());
-  EXPECT_EQ(local[0], ns(370));  // 37 cycles * 10 ns
+  EXPECT_EQ(local[0], ns(370));   // 37 cycles * 10 ns
   EXPECT_EQ(kernel[0], ns(370));  // no quantum: every step synchronises
   EXPECT_EQ(local[1], ns(370));
   EXPECT_EQ(local[2], ns(370 + 10000000));  // 1e6 cycles * 10 ns = 10 ms
@@ -138,7 +137,8 @@ TEST(ModelSoftCpu, ZeroHardwareThreadsIsAnElaborationError) {
   EXPECT_THROW(SoftCpu("cpu", CpuParams{ns(10), 0, 1, 1024}), ElaborationError);
 }
 
-// CPU -> bus (10 ns, 1 latency cycle, 1 cycle per word) -> 1 MiB memory at 0x10000000 (10 ns, 1 + 1 per word).
+// CPU -> bus (10 ns, 1 latency cycle, 1 cycle per word) -> 1 MiB memory at 0x10000000 (10 ns, 1 + 1 per
+// word).
 struct CpuBench {
   explicit CpuBench(const CpuParams& params)
       : cpu("cpu", params),

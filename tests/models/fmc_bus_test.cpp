@@ -25,8 +25,12 @@ constexpr std::uint64_t kTcpu = 5556;   // ps
 constexpr std::uint64_t kTbus = 11111;  // ps
 constexpr std::uint64_t kBase = 0x60000000;
 
-sc_core::sc_time cpu_period() { return sc_core::sc_time(1.0 / 180e6, sc_core::SC_SEC); }
-sc_core::sc_time bus_period() { return sc_core::sc_time(1.0 / 90e6, sc_core::SC_SEC); }
+sc_core::sc_time cpu_period() {
+  return sc_core::sc_time(1.0 / 180e6, sc_core::SC_SEC);
+}
+sc_core::sc_time bus_period() {
+  return sc_core::sc_time(1.0 / 90e6, sc_core::SC_SEC);
+}
 
 // A 180 MHz CPU (1 issue cycle) -> FMC -> a target whose NWAIT time is `nwait_cycles` FMC cycles.
 struct FmcBench {

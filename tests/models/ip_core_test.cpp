@@ -76,29 +76,30 @@ TEST(ModelIpCore, AesEncryptsAndDecryptsFips197ThroughRegisters) {
   CoreBench b(CoreParams{CoreKind::kAes128, ns(10), 1, /*key_setup_cycles=*/5, /*block_cycles=*/40});
   struct {
     sc_core::sc_time next_at, status_at, ready_at, dec_next_at, dec_busy_at;
-    std::uint32_t status_after_next = 0xFF, result_while_busy = 0xFF, status_at_done = 0, status_one_before = 0xFF;
+    std::uint32_t status_after_next = 0xFF, result_while_busy = 0xFF, status_at_done = 0,
+                  status_one_before = 0xFF;
     std::vector<std::uint32_t> cipher, previous_while_decrypting, plain;
     int dec_polls = 0;
   } r;
   test::TestThread th("th", [&] {
     CpuThread& c = b.cpu.thread(0);
-    write_bank(c, reg::kKey, kAesKey);                         // ends at 160 ns
-    c.write32(kSlot + reg::kConfig, reg::kConfigEncrypt);      // 200 ns
-    c.write32(kSlot + reg::kCtrl, reg::kCtrlInit);             // 240 ns, key setup until 290 ns
-    write_bank(c, reg::kBlock, kAesPlain);                     // 400 ns
-    c.write32(kSlot + reg::kCtrl, reg::kCtrlNext);             // starts at 440 ns
+    write_bank(c, reg::kKey, kAesKey);                     // ends at 160 ns
+    c.write32(kSlot + reg::kConfig, reg::kConfigEncrypt);  // 200 ns
+    c.write32(kSlot + reg::kCtrl, reg::kCtrlInit);         // 240 ns, key setup until 290 ns
+    write_bank(c, reg::kBlock, kAesPlain);                 // 400 ns
+    c.write32(kSlot + reg::kCtrl, reg::kCtrlNext);         // starts at 440 ns
     r.next_at = c.now();
-    r.status_after_next = c.read32(kSlot + reg::kStatus);      // sampled at 480 ns
+    r.status_after_next = c.read32(kSlot + reg::kStatus);  // sampled at 480 ns
     r.status_at = c.now();
-    r.result_while_busy = c.read32(kSlot + reg::kResult);      // 520 ns
-    c.compute(28);                                             // 800 ns
-    r.status_at_done = c.read32(kSlot + reg::kStatus);         // sampled at 840 ns
+    r.result_while_busy = c.read32(kSlot + reg::kResult);  // 520 ns
+    c.compute(28);                                         // 800 ns
+    r.status_at_done = c.read32(kSlot + reg::kStatus);     // sampled at 840 ns
     r.ready_at = c.now();
-    r.cipher = read_bank(c, reg::kResult, 4);                  // 1000 ns
+    r.cipher = read_bank(c, reg::kResult, 4);  // 1000 ns
 
-    c.write32(kSlot + reg::kConfig, 0);                        // decrypt, 1040 ns
-    write_bank(c, reg::kBlock, r.cipher);                      // 1200 ns
-    c.write32(kSlot + reg::kCtrl, reg::kCtrlNext);             // starts at 1240 ns, done at 1640 ns
+    c.write32(kSlot + reg::kConfig, 0);             // decrypt, 1040 ns
+    write_bank(c, reg::kBlock, r.cipher);           // 1200 ns
+    c.write32(kSlot + reg::kCtrl, reg::kCtrlNext);  // starts at 1240 ns, done at 1640 ns
     r.dec_next_at = c.now();
     r.previous_while_decrypting = read_bank(c, reg::kResult, 4);  // 1400 ns
     c.compute(19);                                                // 1590 ns

@@ -16,8 +16,11 @@ namespace {
 
 using test::ns;
 
-// A 1 MiB memory at 200 MHz (5 ns) with 3 latency cycles and 2 cycles per word, bound straight to a 100 MHz CPU.
-MemoryParams slow_memory(std::uint64_t size = 1 << 20) { return MemoryParams{size, ns(5), 3, 2}; }
+// A 1 MiB memory at 200 MHz (5 ns) with 3 latency cycles and 2 cycles per word, bound straight to a 100 MHz
+// CPU.
+MemoryParams slow_memory(std::uint64_t size = 1 << 20) {
+  return MemoryParams{size, ns(5), 3, 2};
+}
 
 TEST(ModelMemory, LatencyFormulaAndRoundTrip) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
@@ -197,7 +200,7 @@ TEST(ModelMemory, PayloadChecksAndDebugTransport) {
   EXPECT_EQ(status[4], tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(timed_word, 0x01020304u);
   EXPECT_EQ(delays[2], ns(100 + (3 + 2) * 5));  // added to the incoming annotation
-  EXPECT_EQ(mem.reads(), 1u);  // debug accesses are not counted
+  EXPECT_EQ(mem.reads(), 1u);                   // debug accesses are not counted
   EXPECT_EQ(mem.writes(), 0u);
 }
 

@@ -5,6 +5,9 @@
 // Every TEST that elaborates modules calls sc_core::sc_start() once: CTest runs each test in its own process.
 
 #include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <cstdint>
 #include <cstring>
@@ -12,20 +15,25 @@
 #include <map>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 #include <utility>
 #include <vector>
 
 namespace rsoc::models::test {
 
-inline sc_core::sc_time ps(std::uint64_t v) { return sc_core::sc_time(static_cast<double>(v), sc_core::SC_PS); }
-inline sc_core::sc_time ns(std::uint64_t v) { return sc_core::sc_time(static_cast<double>(v), sc_core::SC_NS); }
-inline sc_core::sc_time us(std::uint64_t v) { return sc_core::sc_time(static_cast<double>(v), sc_core::SC_US); }
+inline sc_core::sc_time ps(std::uint64_t v) {
+  return sc_core::sc_time(static_cast<double>(v), sc_core::SC_PS);
+}
+inline sc_core::sc_time ns(std::uint64_t v) {
+  return sc_core::sc_time(static_cast<double>(v), sc_core::SC_NS);
+}
+inline sc_core::sc_time us(std::uint64_t v) {
+  return sc_core::sc_time(static_cast<double>(v), sc_core::SC_US);
+}
 
 // Sets the global quantum of the loosely-timed initiators; call before elaborating any CPU.
-inline void set_quantum(const sc_core::sc_time& q) { tlm_utils::tlm_quantumkeeper::set_global_quantum(q); }
+inline void set_quantum(const sc_core::sc_time& q) {
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(q);
+}
 
 // Runs `body` once as an SC_THREAD.
 class TestThread : public sc_core::sc_module {
@@ -58,7 +66,9 @@ class ProbeTarget : public sc_core::sc_module {
     target.register_transport_dbg(this, &ProbeTarget::transport_dbg);
   }
 
-  static std::uint32_t pattern(std::uint64_t address) { return 0xA5000000u | static_cast<std::uint32_t>(address); }
+  static std::uint32_t pattern(std::uint64_t address) {
+    return 0xA5000000u | static_cast<std::uint32_t>(address);
+  }
   std::uint32_t word(std::uint64_t address) const {
     auto it = words_.find(address);
     return it == words_.end() ? pattern(address) : it->second;
@@ -106,8 +116,9 @@ class RawInitiator : public sc_core::sc_module {
   explicit RawInitiator(const sc_core::sc_module_name& name) : sc_module(name) {}
 
   // A blocking transport of `length` bytes at `address`; returns the response status.
-  tlm::tlm_response_status transport(tlm::tlm_command command, std::uint64_t address, void* data, unsigned length,
-                                     sc_core::sc_time& delay, unsigned char* byte_enable = nullptr) {
+  tlm::tlm_response_status transport(tlm::tlm_command command, std::uint64_t address, void* data,
+                                     unsigned length, sc_core::sc_time& delay,
+                                     unsigned char* byte_enable = nullptr) {
     tlm::tlm_generic_payload trans;
     prepare(trans, command, address, data, length, byte_enable);
     initiator->b_transport(trans, delay);

@@ -53,8 +53,8 @@ TEST(ModelResourceCalendar, OutOfOrderArrivalsFillEarlierGaps) {
 
 TEST(ModelResourceCalendar, ExactGapIsUsed) {
   ResourceCalendar cal;
-  cal.reserve(ns(0), ns(10), kZero);   // [0, 10)
-  cal.reserve(ns(20), ns(10), kZero);  // [20, 30)
+  cal.reserve(ns(0), ns(10), kZero);                     // [0, 10)
+  cal.reserve(ns(20), ns(10), kZero);                    // [20, 30)
   EXPECT_EQ(cal.reserve(ns(0), ns(10), kZero), ns(10));  // exactly [10, 20)
   EXPECT_EQ(cal.reserve(ns(0), ns(1), kZero), ns(30));   // no gap left before 30
   EXPECT_EQ(cal.wait_time(), ns(10 + 30));
@@ -62,8 +62,8 @@ TEST(ModelResourceCalendar, ExactGapIsUsed) {
 
 TEST(ModelResourceCalendar, ZeroDurationNeverWaitsNorBlocks) {
   ResourceCalendar cal;
-  cal.reserve(ns(0), ns(10), kZero);                    // [0, 10)
-  EXPECT_EQ(cal.reserve(ns(5), kZero, kZero), ns(5));   // inside a busy interval: still no wait
+  cal.reserve(ns(0), ns(10), kZero);                   // [0, 10)
+  EXPECT_EQ(cal.reserve(ns(5), kZero, kZero), ns(5));  // inside a busy interval: still no wait
   EXPECT_EQ(cal.reserve(ns(10), kZero, kZero), ns(10));
   EXPECT_EQ(cal.reserve(ns(10), ns(10), kZero), ns(10));  // the zero-length requests left no trace
   EXPECT_EQ(cal.busy_time(), ns(20));

@@ -1,5 +1,6 @@
-// Every broken scenario kept in tests/broken_scenarios gives exactly the messages a user should see, all of them
-// in one pass; every shipped scenario loads; and scenarios/README.md documents every key the loader accepts.
+// Every broken scenario kept in tests/broken_scenarios gives exactly the messages a user should see, all of
+// them in one pass; every shipped scenario loads; and scenarios/README.md documents every key the loader
+// accepts.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -40,25 +41,31 @@ struct Case {
 
 const Case kCases[] = {
     {"malformed_json.json",
-     {"malformed_json.json:6:3: malformed JSON: syntax error while parsing object key - unexpected '}'; expected "
+     {"malformed_json.json:6:3: malformed JSON: syntax error while parsing object key - unexpected '}'; "
+      "expected "
       "string literal"}},
     {"duplicate_key.json", {"duplicate_key.json: /platform/cpus/0: duplicate key \"clock_mhz\""}},
-    {"unknown_key_typo.json", {"unknown_key_typo.json: /platform/slotz: unknown key \"slotz\"; did you mean \"slots\"?"}},
+    {"unknown_key_typo.json",
+     {"unknown_key_typo.json: /platform/slotz: unknown key \"slotz\"; did you mean \"slots\"?"}},
     {"wrong_type.json",
      {"wrong_type.json: /platform/cpus/0/clock_mhz: expected a number (MHz), got a string \"fast\""}},
     {"out_of_range.json",
-     {"out_of_range.json: /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) > 0 and <= 100000"}},
+     {"out_of_range.json: /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) > 0 and <= "
+      "100000"}},
     {"unknown_enum.json",
      {"unknown_enum.json: /platform/buses/0/kind: \"onchp\" is not one of \"onchip\", \"fmc\"; did you mean "
       "\"onchip\"?"}},
     {"missing_required.json",
-     {"missing_required.json: /platform/cpus/0: missing required key \"bus\" (string: name of the bus the CPU's "
+     {"missing_required.json: /platform/cpus/0: missing required key \"bus\" (string: name of the bus the "
+      "CPU's "
       "initiator port is bound to)"}},
-    {"dangling_bus.json", {"dangling_bus.json: /platform/slots/0/bus: unknown bus \"opb\"; did you mean \"plb\"?"}},
+    {"dangling_bus.json",
+     {"dangling_bus.json: /platform/slots/0/bus: unknown bus \"opb\"; did you mean \"plb\"?"}},
     {"unknown_core.json",
      {"unknown_core.json: /platform/slots/0/core: unknown core \"aes_cor\"; did you mean \"aes_core\"?"}},
     {"bitstream_too_large.json",
-     {"bitstream_too_large.json: /platform/cores/0/bitstream/size_kib: bitstream of core \"aes_core\" (716800 bytes) "
+     {"bitstream_too_large.json: /platform/cores/0/bitstream/size_kib: bitstream of core \"aes_core\" "
+      "(716800 bytes) "
       "is larger than every reconfigurable slot"}},
     {"address_overlap.json",
      {"address_overlap.json: /platform/config_port/base: bus \"plb\": device \"config_port\" [0x40000000, "
@@ -66,28 +73,35 @@ const Case kCases[] = {
     {"duplicate_name.json",
      {"duplicate_name.json: /platform/slots/1/name: duplicate name \"slot0\" in /platform/slots"}},
     {"bad_address.json",
-     {"bad_address.json: /platform/config_port/base: expected an address: a non-negative integer or a hex string "
+     {"bad_address.json: /platform/config_port/base: expected an address: a non-negative integer or a hex "
+      "string "
       "like \"0x40000000\", got a string \"0x4000ZZ00\""}},
     {"static_slot_without_core.json",
-     {"static_slot_without_core.json: /platform/slots/0/core: a static slot (reconfigurable: false) needs the core "
+     {"static_slot_without_core.json: /platform/slots/0/core: a static slot (reconfigurable: false) needs "
+      "the core "
       "it is configured with"}},
     {"dma_feed_without_dma.json",
-     {"dma_feed_without_dma.json: /platform/config_port/dma: feed \"dma\" needs the name of a DMA engine (got null)"}},
+     {"dma_feed_without_dma.json: /platform/config_port/dma: feed \"dma\" needs the name of a DMA engine "
+      "(got null)"}},
     {"bitstream_outside_memory.json",
-     {"bitstream_outside_memory.json: /platform/cores/0/bitstream/address: bitstream [0x3ff0000, 0x406d000) lies "
+     {"bitstream_outside_memory.json: /platform/cores/0/bitstream/address: bitstream [0x3ff0000, 0x406d000) "
+      "lies "
       "outside memory \"ddr\" [0x0, 0x4000000)"}},
     {"empty_apps.json", {"empty_apps.json: /workload/apps: expected at least 1 item, got 0"}},
     {"software_policy_without_cost.json",
      {"software_policy_without_cost.json: /workload/apps/0/functionality: the software policy needs "
       "/software/aes128, which the scenario does not define"}},
     {"hw_thread_missing.json",
-     {"hw_thread_missing.json: /workload/apps/0/hw_thread: hardware thread 3 does not exist (the CPU has 1)"}},
+     {"hw_thread_missing.json: /workload/apps/0/hw_thread: hardware thread 3 does not exist (the CPU has "
+      "1)"}},
     {"several_errors.json",
-     {"several_errors.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a number (MHz) > 0 and <= "
+     {"several_errors.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a number (MHz) > 0 and "
+      "<= "
       "100000",
       "several_errors.json: /platform/buses/0/latency_cycle: unknown key \"latency_cycle\"; did you mean "
       "\"latency_cycles\"?",
-      "several_errors.json: /workload/apps/0/functionality: \"aes\" is not one of \"aes128\", \"des\", \"3des\"; did "
+      "several_errors.json: /workload/apps/0/functionality: \"aes\" is not one of \"aes128\", \"des\", "
+      "\"3des\"; did "
       "you mean \"des\"?"}},
 };
 
@@ -120,8 +134,10 @@ TEST(ScenarioShipped, EveryShippedScenarioLoads) {
 }
 
 TEST(ScenarioShipped, DefaultScenarioIsTheSmokeScenario) {
-  const auto embedded = rsoc::platform::load_scenario_text(rsoc::platform::default_scenario_text(), "default");
-  const auto file = rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json");
+  const auto embedded =
+      rsoc::platform::load_scenario_text(rsoc::platform::default_scenario_text(), "default");
+  const auto file =
+      rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json");
   EXPECT_EQ(embedded.sha256, file.sha256);
 }
 
@@ -132,12 +148,14 @@ TEST(ScenarioDocs, ReadmeDocumentsEveryKeyTheLoaderAccepts) {
   const std::string readme = ss.str();
   for (const auto& row : rsoc::platform::document(rsoc::platform::scenario_schema())) {
     EXPECT_NE(readme.find("| `" + row.path + "` |"), std::string::npos)
-        << "scenarios/README.md does not document `" << row.path << "`; regenerate the table with `rsoc schema "
+        << "scenarios/README.md does not document `" << row.path
+        << "`; regenerate the table with `rsoc schema "
         << "--markdown`";
   }
   EXPECT_TRUE(rsoc::platform::undocumented_paths(rsoc::platform::scenario_schema()).empty());
   // The table in the README is exactly what the schema says (no stale rows either).
-  EXPECT_NE(readme.find(rsoc::platform::document_markdown(rsoc::platform::scenario_schema())), std::string::npos)
+  EXPECT_NE(readme.find(rsoc::platform::document_markdown(rsoc::platform::scenario_schema())),
+            std::string::npos)
       << "the key table in scenarios/README.md is stale; regenerate it with `rsoc schema --markdown`";
 }
 
@@ -145,7 +163,8 @@ TEST(ScenarioOverrides, SetAndSeedApplyWithValidation) {
   rsoc::platform::LoadOptions opt;
   opt.overrides = {"platform.config_port.cpu_copy_cycles_per_word=60", "/workload/apps/0/blocks=8"};
   opt.seed = 42;
-  const auto s = rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt);
+  const auto s =
+      rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt);
   EXPECT_EQ(s.params.config_port->cpu_copy_cycles_per_word, 60u);
   EXPECT_EQ(s.params.apps.at(0).blocks, 8u);
   EXPECT_EQ(s.params.seed, 42u);

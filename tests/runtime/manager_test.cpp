@@ -1,21 +1,22 @@
 // The runtime's hardware and software paths give identical bytes, a resident core skips reconfiguration, and
 // the LRU victim is the least recently used core.
 #define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "runtime/manager.h"
+
 #include <gtest/gtest.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <random>
 #include <systemc>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "models/bitstream.h"
 #include "models/config_port.h"
 #include "models/memory.h"
 #include "models/onchip_bus.h"
-#include "runtime/manager.h"
 
 using namespace rsoc;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 
@@ -41,7 +42,8 @@ struct Bench {
     }
     std::vector<models::FpgaSlot*> raw;
     for (unsigned i = 0; i < n_slots; ++i) {
-      slots.push_back(std::make_unique<models::FpgaSlot>(("slot" + std::to_string(i)).c_str(), models::SlotParams{}));
+      slots.push_back(
+          std::make_unique<models::FpgaSlot>(("slot" + std::to_string(i)).c_str(), models::SlotParams{}));
       for (const auto& d : designs) {
         models::CoreParams cp;
         cp.kind = d.kind;
@@ -49,13 +51,15 @@ struct Bench {
       }
       bus.add_target(slots.back()->target, 0x80000000ull + 0x10000ull * i, 0x2000, slots.back()->basename());
       raw.push_back(slots.back().get());
-      views.push_back({slots.back()->basename(), slots.back().get(), 0x80000000ull + 0x10000ull * i, i, true, 1 << 20});
+      views.push_back(
+          {slots.back()->basename(), slots.back().get(), 0x80000000ull + 0x10000ull * i, i, true, 1 << 20});
     }
     port = std::make_unique<models::ConfigPort>("port", models::ConfigPortParams{}, raw);
     bus.add_target(port->target, 0x40000000, models::port_reg::kSize, "port");
   }
 
-  std::unique_ptr<runtime::Manager> manager(runtime::Policy policy, std::vector<runtime::RequestRecord>& log) {
+  std::unique_ptr<runtime::Manager> manager(runtime::Policy policy,
+                                            std::vector<runtime::RequestRecord>& log) {
     runtime::RuntimeParams p;
     p.policy = policy;
     p.software[runtime::Functionality::kAes128] = {1000, 100};
@@ -63,9 +67,9 @@ struct Bench {
     p.software[runtime::Functionality::kTripleDes] = {1000, 300};
     runtime::ReconfigurationFeed feed;
     feed.cpu_copy_cycles_per_word = 10;
-    return std::make_unique<runtime::Manager>(p, views, designs,
-                                              std::make_unique<runtime::ReconfigurationDriver>(0x40000000, feed),
-                                              [&log](const runtime::RequestRecord& r) { log.push_back(r); });
+    return std::make_unique<runtime::Manager>(
+        p, views, designs, std::make_unique<runtime::ReconfigurationDriver>(0x40000000, feed),
+        [&log](const runtime::RequestRecord& r) { log.push_back(r); });
   }
 };
 
@@ -87,7 +91,8 @@ TEST(RuntimeManager, HardwareAndSoftwareGiveIdenticalBytes) {
   int checked = 0;
   sc_core::sc_spawn([&] {
     auto& t = bench.cpu.thread(0);
-    for (auto f : {runtime::Functionality::kAes128, runtime::Functionality::kDes, runtime::Functionality::kTripleDes}) {
+    for (auto f : {runtime::Functionality::kAes128, runtime::Functionality::kDes,
+                   runtime::Functionality::kTripleDes}) {
       for (bool encrypt : {true, false}) {
         const auto& fi = runtime::info(f);
         const auto key = random_bytes(fi.key_bytes, 7 + checked);
@@ -118,7 +123,8 @@ TEST(RuntimeManager, CacheHitSkipsReconfigurationAndLruEvictsOldest) {
   sc_core::sc_spawn([&] {
     auto& t = bench.cpu.thread(0);
     const auto key16 = random_bytes(16, 1), key8 = random_bytes(8, 2);
-    hw->request(t, "a", runtime::Functionality::kAes128, key16, random_bytes(32, 3), true);  // miss: configure
+    hw->request(t, "a", runtime::Functionality::kAes128, key16, random_bytes(32, 3),
+                true);  // miss: configure
     hw->request(t, "a", runtime::Functionality::kAes128, key16, random_bytes(32, 4), true);  // hit
     hw->request(t, "b", runtime::Functionality::kDes, key8, random_bytes(16, 5), true);      // evicts aes
   });
