@@ -64,7 +64,7 @@ void BitstreamSink::feed(const std::uint32_t* words, std::size_t n) {
     if (state_ == State::kPayload && total_ != 0 && index + 1 == total_) {
       if (w != checksum_) return fail("bitstream checksum mismatch");
       state_ = State::kComplete;
-      return;
+      continue;  // any further word is an error
     }
     checksum_ = fnv(checksum_, w);
   }

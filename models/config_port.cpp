@@ -73,7 +73,7 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time arrival = now + delay;
   const sc_time occupancy = word_time() * static_cast<double>(words);
-  const sc_time start = calendar_.reserve(arrival, occupancy, now, stream_of(trans));
+  const sc_time start = calendar_.reserve(arrival, occupancy, now);
   sc_time end = start + occupancy;
   if (StreamExtension* stream = stream_of(trans)) {
     // The mover has already entered its own and the upstream stages: the chunk ends after the slowest.

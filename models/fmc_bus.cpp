@@ -71,8 +71,10 @@ void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& rang
       if (read) ++bus_reads_;
     }
     (read ? words_read_ : words_written_) += 1;
-    delay += swap;
-    swap_time_ += swap;
+    if (status == tlm::TLM_OK_RESPONSE) {  // software swaps the bytes of a word it got
+      delay += swap;
+      swap_time_ += swap;
+    }
     if (params_.timing == FmcTiming::kWordByWord) {
       sc_core::wait(delay);
       delay = sc_core::SC_ZERO_TIME;

@@ -13,14 +13,18 @@ void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& r
   const sc_core::sc_time occupancy =
       params_.clock_period * static_cast<double>(params_.latency_cycles + w * params_.cycles_per_word);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time arrival = now + delay;
-  const sc_core::sc_time start = calendar_.reserve(arrival, occupancy, now, stream_of(trans));
   ++transactions_;
   words_ += w;
   if (StreamExtension* stream = stream_of(trans)) {
-    delay += start - arrival;  // waiting for the grant is not pipelined
+    // A chunk crossing this bus twice (read then write) holds it for both, one after the other; only waiting
+    // for other initiators delays the stream.
+    const sc_core::sc_time arrival = now + delay + stream->occupancy_of(this);
+    const sc_core::sc_time start = calendar_.reserve(arrival, occupancy, now);
+    delay += start - arrival;
     stream->add(this, name(), occupancy);
   } else {
+    const sc_core::sc_time arrival = now + delay;
+    const sc_core::sc_time start = calendar_.reserve(arrival, occupancy, now);
     delay = start + occupancy - now;
   }
   forward(trans, range, delay);

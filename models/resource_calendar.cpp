@@ -6,8 +6,7 @@ namespace rsoc::models {
 
 using sc_core::sc_time;
 
-sc_time ResourceCalendar::reserve(const sc_time& arrival, const sc_time& duration, const sc_time& now,
-                                  const void* owner) {
+sc_time ResourceCalendar::reserve(const sc_time& arrival, const sc_time& duration, const sc_time& now) {
   // Forget what can no longer constrain anybody.
   auto first_live =
       std::find_if(intervals_.begin(), intervals_.end(), [&](const Interval& iv) { return iv.end > now; });
@@ -17,14 +16,13 @@ sc_time ResourceCalendar::reserve(const sc_time& arrival, const sc_time& duratio
   auto pos = intervals_.begin();
   if (duration != sc_core::SC_ZERO_TIME) {
     for (; pos != intervals_.end(); ++pos) {
-      if (pos->end <= start) continue;             // entirely before the candidate start
-      if (owner && pos->owner == owner) continue;  // the same stream chunk
-      if (start + duration <= pos->start) break;   // fits in the gap before this interval
-      start = pos->end;                            // collides: try after it
+      if (pos->end <= start) continue;            // entirely before the candidate start
+      if (start + duration <= pos->start) break;  // fits in the gap before this interval
+      start = pos->end;                           // collides: try after it
     }
     pos = std::upper_bound(intervals_.begin(), intervals_.end(), start,
                            [](const sc_time& t, const Interval& iv) { return t < iv.start; });
-    intervals_.insert(pos, Interval{start, start + duration, owner});
+    intervals_.insert(pos, Interval{start, start + duration});
   }
   busy_ += duration;
   if (start > arrival) {

@@ -13,10 +13,8 @@ class ResourceCalendar {
  public:
   // Reserves `duration` at the earliest free time >= `arrival`; returns the start of the reservation.
   // Reservations ending at or before `now` are forgotten first (nobody can arrive before the kernel time).
-  // Reservations made with the same non-null `owner` (the stages of one pipelined stream chunk) may overlap:
-  // a stream does not wait for itself.
   sc_core::sc_time reserve(const sc_core::sc_time& arrival, const sc_core::sc_time& duration,
-                           const sc_core::sc_time& now, const void* owner = nullptr);
+                           const sc_core::sc_time& now);
   // Same, with now = sc_time_stamp().
   sc_core::sc_time reserve(const sc_core::sc_time& arrival, const sc_core::sc_time& duration) {
     return reserve(arrival, duration, sc_core::sc_time_stamp());
@@ -30,9 +28,8 @@ class ResourceCalendar {
  private:
   struct Interval {
     sc_core::sc_time start, end;
-    const void* owner;
   };
-  std::vector<Interval> intervals_;  // sorted by start; only same-owner intervals overlap
+  std::vector<Interval> intervals_;  // sorted by start, non-overlapping
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time waited_{sc_core::SC_ZERO_TIME};
   std::uint64_t count_ = 0;

@@ -55,7 +55,7 @@ class RoutingBus : public sc_core::sc_module {
   std::uint64_t unmapped_ = 0;
 };
 
-// Number of 32-bit words an access moves (at least one).
+// Number of 32-bit words an access moves (a partial word counts as one).
 inline std::uint64_t words_of(const tlm::tlm_generic_payload& trans) {
   return (static_cast<std::uint64_t>(trans.get_data_length()) + 3) / 4;
 }

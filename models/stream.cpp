@@ -12,6 +12,12 @@ void StreamExtension::add(const void* owner, const std::string& name, const sc_c
   stages_.push_back(Stage{owner, name, occupancy});
 }
 
+sc_core::sc_time StreamExtension::occupancy_of(const void* owner) const {
+  for (const auto& s : stages_)
+    if (s.owner == owner) return s.occupancy;
+  return sc_core::SC_ZERO_TIME;
+}
+
 sc_core::sc_time StreamExtension::slowest() const {
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   for (const auto& s : stages_) t = std::max(t, s.occupancy);

@@ -23,6 +23,8 @@ class StreamExtension : public tlm::tlm_extension<StreamExtension> {
 
   // Adds `occupancy` to the stage identified by `owner`.
   void add(const void* owner, const std::string& name, const sc_core::sc_time& occupancy);
+  // What `owner` has accumulated so far in this chunk (zero when it has not taken part yet).
+  sc_core::sc_time occupancy_of(const void* owner) const;
   // The slowest stage's accumulated occupancy, and its name.
   sc_core::sc_time slowest() const;
   std::string slowest_name() const;

@@ -127,6 +127,13 @@ TEST(ModelBitstream, SinkErrors) {
     sink.feed(w.data(), 4);  // ignored after an error
     EXPECT_EQ(sink.received(), received);
   }
+  {
+    auto w = good;
+    w.push_back(0);  // the extra word arrives in the same burst as the last one: same verdict
+    BitstreamSink sink(2048);
+    EXPECT_EQ(feed_all(sink, w, w.size()), BitstreamSink::State::kError);
+    EXPECT_EQ(sink.error(), "data after the end of the bitstream");
+  }
 }
 
 }  // namespace

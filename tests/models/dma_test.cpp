@@ -192,11 +192,6 @@ TEST(ModelDmaEngine, RegisterAccessRules) {
 }
 
 TEST(ModelDmaEngine, CpuAccessWaitsForTheDmaBursts) {
-  GTEST_SKIP()
-      << "model bug: OnChipBus::transport reserves the write burst of a stream chunk at the same "
-         "arrival as its read burst, and ResourceCalendar lets same-owner reservations overlap, so the "
-         "bus calendar holds [260, 10510) twice instead of [260, 10510) + [10510, 20760) and the CPU "
-         "load is granted at 10510 ns (ends 10550 ns) while the bus-bound DMA still occupies the bus";
   // The DMA starts at 160 ns; its first chunk reads 1025 bus cycles from 260 ns, [260, 10510), and then
   // writes 1025 bus cycles on the same shared bus, [10510, 20760). A CPU load arriving at 10210 ns must wait
   // until both bursts are over: it is granted [20760, 20780).

@@ -85,22 +85,5 @@ TEST(ModelResourceCalendar, ReservationsEndedBeforeNowAreForgotten) {
   EXPECT_EQ(cal.contended(), 1u);
 }
 
-TEST(ModelResourceCalendar, SameOwnerReservationsOverlap) {
-  // The stages of one pipelined stream chunk (same non-null owner) do not wait for each other; everybody
-  // else waits for all of them.
-  ResourceCalendar cal;
-  const int chunk_a = 0, chunk_b = 0;
-  EXPECT_EQ(cal.reserve(ns(0), ns(10), kZero, &chunk_a), ns(0));   // [0, 10) a
-  EXPECT_EQ(cal.reserve(ns(0), ns(10), kZero, &chunk_a), ns(0));   // [0, 10) a again: no wait
-  EXPECT_EQ(cal.reserve(ns(0), ns(10), kZero, &chunk_b), ns(10));  // [10, 20) b
-  EXPECT_EQ(cal.reserve(ns(5), ns(10), kZero), ns(20));            // [20, 30), no owner
-  // a skips only its own intervals: b's and the anonymous one still push it back.
-  EXPECT_EQ(cal.reserve(ns(12), ns(5), kZero, &chunk_a), ns(30));
-  EXPECT_EQ(cal.reserve(ns(0), ns(1), kZero), ns(35));  // nullptr never overlaps anything
-  EXPECT_EQ(cal.busy_time(), ns(10 + 10 + 10 + 10 + 5 + 1));
-  EXPECT_EQ(cal.wait_time(), ns(10 + 15 + 18 + 35));
-  EXPECT_EQ(cal.contended(), 4u);
-}
-
 }  // namespace
 }  // namespace rsoc::models
