@@ -156,10 +156,21 @@ int cmd_schema(const std::vector<std::string>& args) {
 
 }  // namespace
 
+// The one front door of SystemC reports: displayed on stderr (results go to files), everything else as
+// SystemC would (throwing errors, stopping on fatals). Infos are kernel chatter and stay silent.
+void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
+  if (actions & sc_core::SC_DISPLAY) {
+    static const char* const severity[] = {"info", "warning", "error", "fatal"};
+    std::cerr << "rsoc: " << severity[report.get_severity()] << ": " << report.get_msg_type() << ": "
+              << report.get_msg() << "\n";
+  }
+  sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);
+}
+
 int sc_main(int argc, char* argv[]) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  sc_core::sc_report_handler::set_handler(report_to_stderr);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_LOG);
   try {
     if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
       std::cout << kToolHelp;

@@ -186,3 +186,32 @@ TEST(Cli, FmcScenarioPollsNwaitAndDoubleReads) {
   EXPECT_EQ(value("bus_reads"), 2 * value("words_read"));
   EXPECT_GE(value("polls"), value("bus_reads") + value("words_written"));
 }
+
+TEST(Cli, DmaFedConfigurationPortIsBoundByTheBus) {
+  // The same smoke scenario with a DMA engine feeding the port (set entirely from the command line). Per
+  // 1024-word chunk the bus carries the read and the write: 2 * (2 + 1024) cycles * 10 ns = 20.52 us, slower
+  // than memory, DMA and port (10.24 us each): 125 chunks = 2565 us. Around it: CTRL START to the port and
+  // four DMA register writes (5 * 50 ns), DMA setup (100 ns), then DMA STATUS and port STATUS reads (2 * 50
+  // ns).
+  const fs::path dir = scratch("dma");
+  Result r = rsoc(
+      "run --set 'platform.dmas=[{\"name\":\"dma0\",\"bus\":\"plb\",\"base\":\"0x40010000\"}]' "
+      "--set platform.config_port.feed=dma --set platform.config_port.dma=dma0 --out r",
+      dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string csv = slurp(dir / "r" / "requests.csv");
+  EXPECT_NE(csv.find(",slot0,true,2.565450,"), std::string::npos) << csv;
+}
+
+TEST(Cli, FailedRequestsExitOneWithCompleteResultsThatSaySo) {
+  // A core that needs 100,000 cycles per block and a driver that gives up after one status poll.
+  const fs::path dir = scratch("failing");
+  Result r =
+      rsoc("run --set runtime.driver.max_polls=1 --set platform.cores.0.block_cycles=100000 --out r", dir);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("4 requests (4 failed)"), std::string::npos) << r.err;
+  const std::string csv = slurp(dir / "r" / "requests.csv");
+  EXPECT_NE(csv.find(",false,core at 0x80000000 did not become ready after 1 status polls,false,"),
+            std::string::npos)
+      << csv;
+}
