@@ -44,42 +44,28 @@ std::vector<std::uint8_t> reference_cipher(Functionality f, const std::vector<st
   if (key.size() != fi.key_bytes || data.size() % fi.block_bytes != 0)
     throw std::invalid_argument("reference_cipher: bad key or data size");
   std::vector<std::uint8_t> out(data.size());
+  auto each_block = [&](const auto& cipher) {
+    for (std::size_t i = 0; i < data.size(); i += fi.block_bytes) {
+      if (encrypt) {
+        cipher.encrypt(&data[i], &out[i]);
+      } else {
+        cipher.decrypt(&data[i], &out[i]);
+      }
+    }
+  };
   switch (f) {
     case Functionality::kAes128: {
       crypto::Aes128::Key k{};
       std::copy(key.begin(), key.end(), k.begin());
-      const crypto::Aes128 aes(k);
-      for (std::size_t i = 0; i < data.size(); i += 16) {
-        if (encrypt) {
-          aes.encrypt(&data[i], &out[i]);
-        } else {
-          aes.decrypt(&data[i], &out[i]);
-        }
-      }
+      each_block(crypto::Aes128(k));
       break;
     }
-    case Functionality::kDes: {
-      const crypto::Des des(be64(key.data()));
-      for (std::size_t i = 0; i < data.size(); i += 8) {
-        if (encrypt) {
-          des.encrypt(&data[i], &out[i]);
-        } else {
-          des.decrypt(&data[i], &out[i]);
-        }
-      }
+    case Functionality::kDes:
+      each_block(crypto::Des(be64(key.data())));
       break;
-    }
-    case Functionality::kTripleDes: {
-      const crypto::TripleDes des(be64(key.data()), be64(key.data() + 8), be64(key.data() + 16));
-      for (std::size_t i = 0; i < data.size(); i += 8) {
-        if (encrypt) {
-          des.encrypt(&data[i], &out[i]);
-        } else {
-          des.decrypt(&data[i], &out[i]);
-        }
-      }
+    case Functionality::kTripleDes:
+      each_block(crypto::TripleDes(be64(key.data()), be64(key.data() + 8), be64(key.data() + 16)));
       break;
-    }
   }
   return out;
 }

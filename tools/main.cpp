@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -47,17 +48,24 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-po::variables_map parse(const std::vector<std::string>& args, const po::options_description& visible,
-                        const po::positional_options_description& positional,
-                        const po::options_description& hidden) {
+// Parses a command's arguments; positional arguments are scenario files. Prints the command's help and
+// returns nothing for --help; throws UsageError for anything it does not understand.
+std::optional<po::variables_map> parse_command(const std::vector<std::string>& args,
+                                               const po::options_description& visible) {
   po::options_description all;
-  all.add(visible).add(hidden);
+  all.add(visible).add_options()("scenario", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description positional;
+  positional.add("scenario", -1);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError(e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << visible << "\n";
+    return std::nullopt;
   }
   return vm;
 }
@@ -73,15 +81,9 @@ int cmd_run(const std::vector<std::string>& args) {
                                             "repeatable")(
       "out,o", po::value<std::string>(), "output folder (default: rsoc-out/<scenario name>)")(
       "seed", po::value<std::uint64_t>(), "override the scenario seed");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value<std::vector<std::string>>(), "");
-  po::positional_options_description pos;
-  pos.add("scenario", -1);
-  auto vm = parse(args, opts, pos, hidden);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kOk;
-  }
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const po::variables_map& vm = *parsed;
   std::vector<std::string> scenarios =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (scenarios.size() > 1)
@@ -109,15 +111,9 @@ int cmd_validate(const std::vector<std::string>& args) {
       "the cross-field rules;\nprints every problem as FILE: /json/pointer: message.\n\noptions");
   opts.add_options()("help,h", "this help")("set", po::value<std::vector<std::string>>()->composing(),
                                             "apply an override before checking (as in run)");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value<std::vector<std::string>>(), "");
-  po::positional_options_description pos;
-  pos.add("scenario", -1);
-  auto vm = parse(args, opts, pos, hidden);
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kOk;
-  }
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const po::variables_map& vm = *parsed;
   if (!vm.count("scenario")) throw UsageError("validate needs at least one scenario file");
   rsoc::platform::LoadOptions options;
   if (vm.count("set")) options.overrides = vm["set"].as<std::vector<std::string>>();
@@ -138,11 +134,9 @@ int cmd_schema(const std::vector<std::string>& args) {
   po::options_description opts("rsoc schema [options]\n\nPrints the scenario key reference.\n\noptions");
   opts.add_options()("help,h", "this help")("markdown",
                                             "as a Markdown table (the one in scenarios/README.md)");
-  auto vm = parse(args, opts, {}, {});
-  if (vm.count("help")) {
-    std::cout << opts << "\n";
-    return kOk;
-  }
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const po::variables_map& vm = *parsed;
   if (vm.count("markdown")) {
     std::cout << rsoc::platform::document_markdown(rsoc::platform::scenario_schema());
   } else {
