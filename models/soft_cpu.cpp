@@ -30,6 +30,11 @@ void CpuThread::compute(std::uint64_t cycles) {
   keep(qk_.get_local_time() + t);
 }
 
+void CpuThread::charge(const sc_time& t) {
+  cycles_ += static_cast<std::uint64_t>(t / cpu_.params().clock_period + 0.5);
+  compute_time_ += t;
+}
+
 void CpuThread::sync() {
   qk_.sync();
 }

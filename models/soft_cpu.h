@@ -46,6 +46,9 @@ class CpuThread {
   CpuThread(SoftCpu& cpu, unsigned index);
 
   void compute(std::uint64_t cycles);
+  // Accounts `t` of computation that the caller has already spent in simulated time (an OS scheduler that
+  // timed it with a kernel wait so that it could be preempted).
+  void charge(const sc_core::sc_time& t);
   // Untimed-safe accessors: return the response status; data in host byte order.
   tlm::tlm_response_status read(std::uint64_t address, void* data, unsigned length);
   tlm::tlm_response_status write(std::uint64_t address, const void* data, unsigned length);

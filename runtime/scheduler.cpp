@@ -1,0 +1,171 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "runtime/scheduler.h"
+
+namespace rsoc::runtime {
+
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+Scheduler::Scheduler(models::CpuThread& cpu, const SchedulerParams& params) : cpu_(cpu), params_(params) {}
+
+Process& Scheduler::spawn(const std::string& name, int priority, std::function<void(Process&)> body,
+                          const sc_time& start) {
+  processes_.push_back(std::unique_ptr<Process>(new Process(*this, name, priority)));
+  Process& p = *processes_.back();
+  ++live_;
+  sc_core::sc_spawn(
+      [this, &p, body = std::move(body), start] {
+        if (start != SC_ZERO_TIME) sc_core::wait(start);
+        acquire(p);
+        body(p);
+        cpu_.sync();
+        p.done_ = true;
+        --live_;
+        release(p);
+      },
+      name.c_str());
+  return p;
+}
+
+sc_time Scheduler::busy_time() const {
+  sc_time t = cpu_.cpu().cycles(switches_ * params_.context_switch_cycles);
+  for (const auto& p : processes_) t += p->cpu_time_;
+  return t;
+}
+
+bool Scheduler::contended(const Process&) const {
+  return params_.mode == SchedulingMode::kPreemptive && live_ > 1;
+}
+
+sc_time Scheduler::slice_left(const Process& p) const {
+  const sc_time end = p.slice_start_ + params_.time_slice;
+  const sc_time now = sc_core::sc_time_stamp();
+  return end > now ? end - now : SC_ZERO_TIME;
+}
+
+bool Scheduler::should_yield(const Process& p) const {
+  if (params_.mode != SchedulingMode::kPreemptive || ready_.empty()) return false;
+  const Process& next = *ready_.front();
+  return next.priority_ > p.priority_ || (next.priority_ == p.priority_ && slice_left(p) == SC_ZERO_TIME);
+}
+
+void Scheduler::requeue(Process& p, bool front) {
+  auto pos = ready_.begin();
+  if (front) {
+    while (pos != ready_.end() && (*pos)->priority_ > p.priority_) ++pos;
+  } else {
+    while (pos != ready_.end() && (*pos)->priority_ >= p.priority_) ++pos;
+  }
+  ready_.insert(pos, &p);
+}
+
+void Scheduler::acquire(Process& p) {
+  if (running_ == nullptr && ready_.empty()) {
+    running_ = &p;
+  } else {
+    requeue(p, false);
+    if (running_ && running_->priority_ <= p.priority_) running_->interrupt_.notify(SC_ZERO_TIME);
+    while (running_ != &p) sc_core::wait(p.wake_);
+  }
+  on_acquired(p);
+}
+
+void Scheduler::on_acquired(Process& p) {
+  if (last_ && last_ != &p) {
+    ++switches_;
+    cpu_.compute(params_.context_switch_cycles);
+    cpu_.sync();
+  }
+  last_ = &p;
+  p.slice_start_ = sc_core::sc_time_stamp();
+}
+
+void Scheduler::release(Process& p) {
+  p.cpu_time_ += cpu_.now() - p.slice_start_;  // held from its last acquire (or slice start) to now
+  cpu_.sync();
+  running_ = nullptr;
+  dispatch();
+}
+
+void Scheduler::dispatch() {
+  if (ready_.empty()) return;
+  running_ = ready_.front();
+  ready_.pop_front();
+  running_->wake_.notify(SC_ZERO_TIME);
+}
+
+void Process::compute(std::uint64_t cycles) {
+  models::CpuThread& cpu = sched_.cpu_;
+  if (!sched_.contended(*this)) {
+    cpu.compute(cycles);
+    return;
+  }
+  cpu.sync();
+  sc_time remaining = cpu.cpu().cycles(cycles);
+  while (remaining > SC_ZERO_TIME) {
+    if (sched_.should_yield(*this)) {
+      const bool preempted = sched_.ready_.front()->priority_ > priority_;
+      ++preemptions_;
+      sched_.release(*this);
+      sched_.requeue(*this, preempted);
+      while (sched_.running_ != this) sc_core::wait(wake_);
+      sched_.on_acquired(*this);
+      continue;
+    }
+    sc_time run = remaining;
+    if (!sched_.ready_.empty() && sched_.ready_.front()->priority_ == priority_)
+      run = std::min(run, sched_.slice_left(*this));
+    const sc_time t0 = sc_core::sc_time_stamp();
+    sc_core::wait(run, interrupt_);
+    const sc_time ran = sc_core::sc_time_stamp() - t0;
+    cpu.charge(ran);
+    remaining -= ran;
+  }
+}
+
+models::CpuThread& Process::cpu() {
+  return sched_.cpu_;
+}
+
+void Process::preemption_point() {
+  if (!sched_.contended(*this)) return;
+  sched_.cpu_.sync();
+  if (!sched_.should_yield(*this)) return;
+  const bool preempted = sched_.ready_.front()->priority_ > priority_;
+  ++preemptions_;
+  sched_.release(*this);
+  sched_.requeue(*this, preempted);
+  while (sched_.running_ != this) sc_core::wait(wake_);
+  sched_.on_acquired(*this);
+}
+
+void Process::yield() {
+  sched_.cpu_.sync();
+  if (sched_.ready_.empty() || sched_.ready_.front()->priority_ < priority_) return;
+  sched_.release(*this);
+  sched_.requeue(*this, false);
+  while (sched_.running_ != this) sc_core::wait(wake_);
+  sched_.on_acquired(*this);
+}
+
+void Process::poll_pause() {
+  if (sched_.params_.mode == SchedulingMode::kCooperative) {
+    yield();
+  } else {
+    preemption_point();
+  }
+}
+
+void Process::sleep(const sc_time& t) {
+  sched_.release(*this);
+  sc_core::wait(t);
+  sched_.acquire(*this);
+}
+
+void Process::wait_for(const sc_core::sc_event& event) {
+  sched_.release(*this);
+  sc_core::wait(event);
+  sched_.acquire(*this);
+}
+
+}  // namespace rsoc::runtime

@@ -1,0 +1,113 @@
+// The OS scheduler: round-robin slices, priorities with preemption, cooperative mode, accounting.
+#include "runtime/scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <systemc>
+
+#include "models/memory.h"
+
+using namespace rsoc;
+using sc_core::SC_MS;
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+namespace {
+constexpr std::uint64_t kCyclesPerMs = 100000;  // 100 MHz
+
+// A 100 MHz CPU whose port is bound to a memory (the scheduler tests only compute).
+struct Cpu {
+  models::SoftCpu cpu{"cpu", models::CpuParams{}};
+  models::Memory mem{"mem", models::MemoryParams{}};
+  Cpu() { cpu.initiator.bind(mem.target); }
+};
+}  // namespace
+
+TEST(RuntimeScheduler, EqualPrioritiesShareTheCpuInTimeSlices) {
+  Cpu c;
+  runtime::Scheduler sched(c.cpu.thread(0), runtime::SchedulerParams{});  // 10 ms slices
+  sc_time a_end, b_end;
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    p.compute(25 * kCyclesPerMs);
+    a_end = sc_core::sc_time_stamp();
+  });
+  sched.spawn("b", 0, [&](runtime::Process& p) {
+    p.compute(25 * kCyclesPerMs);
+    b_end = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start();
+  // a 0-10, b 10-20, a 20-30, b 30-40, a 40-45, b 45-50
+  EXPECT_EQ(a_end, sc_time(45, SC_MS));
+  EXPECT_EQ(b_end, sc_time(50, SC_MS));
+  EXPECT_EQ(sched.processes()[0]->cpu_time(), sc_time(25, SC_MS));
+  EXPECT_EQ(sched.processes()[1]->cpu_time(), sc_time(25, SC_MS));
+  EXPECT_EQ(sched.busy_time(), sc_time(50, SC_MS));
+  EXPECT_EQ(sched.context_switches(), 5u);
+}
+
+TEST(RuntimeScheduler, HigherPriorityPreemptsAndPaysContextSwitches) {
+  Cpu c;
+  runtime::SchedulerParams params;
+  params.context_switch_cycles = 1000;  // 10 us
+  runtime::Scheduler sched(c.cpu.thread(0), params);
+  sc_time low_end, high_end;
+  sched.spawn("low", 0, [&](runtime::Process& p) {
+    p.compute(20 * kCyclesPerMs);
+    low_end = sc_core::sc_time_stamp();
+  });
+  sched.spawn(
+      "high", 5,
+      [&](runtime::Process& p) {
+        p.compute(3 * kCyclesPerMs);
+        high_end = sc_core::sc_time_stamp();
+      },
+      sc_time(5, SC_MS));
+  sc_core::sc_start();
+  // low runs 0-5 ms; switch to high (10 us), high runs 3 ms; switch back (10 us), low finishes its 15 ms.
+  EXPECT_EQ(high_end, sc_time(8010, SC_US));
+  EXPECT_EQ(low_end, sc_time(23020, SC_US));
+  EXPECT_EQ(sched.processes()[0]->preemptions(), 1u);
+  EXPECT_EQ(sched.processes()[0]->cpu_time(), sc_time(20, SC_MS));
+}
+
+TEST(RuntimeScheduler, CooperativeProcessesRunUntilTheyYield) {
+  Cpu c;
+  runtime::SchedulerParams params;
+  params.mode = runtime::SchedulingMode::kCooperative;
+  runtime::Scheduler sched(c.cpu.thread(0), params);
+  std::vector<std::string> order;
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    p.compute(25 * kCyclesPerMs);  // no slices: runs 25 ms
+    order.push_back("a1@" + sc_core::sc_time_stamp().to_string());
+    p.yield();
+    order.push_back("a2@" + sc_core::sc_time_stamp().to_string());
+  });
+  sched.spawn(
+      "b", 9,
+      [&](runtime::Process& p) {  // even a higher priority waits
+        p.compute(1 * kCyclesPerMs);
+        order.push_back("b@" + sc_core::sc_time_stamp().to_string());
+      },
+      sc_time(1, SC_MS));
+  sc_core::sc_start();
+  EXPECT_EQ(order, (std::vector<std::string>{"a1@25 ms", "b@26 ms", "a2@26 ms"}));
+}
+
+TEST(RuntimeScheduler, SleepingReleasesTheCpu) {
+  Cpu c;
+  runtime::Scheduler sched(c.cpu.thread(0), runtime::SchedulerParams{});
+  sc_time b_end;
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    p.compute(kCyclesPerMs);
+    p.sleep(sc_time(10, SC_MS));
+    p.compute(kCyclesPerMs);
+  });
+  sched.spawn("b", 0, [&](runtime::Process& p) {
+    p.compute(5 * kCyclesPerMs);
+    b_end = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(b_end, sc_time(6, SC_MS));  // a 0-1, b 1-6 while a sleeps until 11
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(12, SC_MS));
+  EXPECT_EQ(sched.busy_time(), sc_time(7, SC_MS));
+}
