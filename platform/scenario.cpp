@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -391,12 +392,30 @@ class Resolver {
 
   void runtime(ScenarioParams& p) {
     const json& rt = doc_["runtime"];
-    p.runtime.policy = rt["policy"] == "software" ? runtime::Policy::kSoftware : runtime::Policy::kHardware;
+    const std::string policy = rt["policy"];
+    p.runtime.policy = policy == "software"    ? runtime::PolicyKind::kSoftware
+                       : policy == "hardware"  ? runtime::PolicyKind::kHardware
+                       : policy == "threshold" ? runtime::PolicyKind::kThreshold
+                       : policy == "adaptive"  ? runtime::PolicyKind::kAdaptive
+                                               : runtime::PolicyKind::kCostModel;
+    for (const auto& [name, blocks] : rt["thresholds"].items())
+      p.runtime.thresholds[*runtime::functionality_from_name(name)] = u64(blocks);
+    p.runtime.caching = rt["caching"].get<bool>();
+    const std::string repl = rt["replacement"];
+    p.runtime.replacement = repl == "lfu"    ? runtime::Replacement::kLfu
+                            : repl == "fifo" ? runtime::Replacement::kFifo
+                                             : runtime::Replacement::kLru;
+    p.runtime.wait_for_slot = rt["when_no_slot"] == "wait";
     const json& d = rt["driver"];
     p.runtime.driver.cycles_per_request = u64(d["cycles_per_request"]);
     p.runtime.driver.cycles_per_block = u64(d["cycles_per_block"]);
     p.runtime.driver.poll_loop_cycles = u64(d["poll_loop_cycles"]);
     p.runtime.driver.max_polls = u64(d["max_polls"]);
+    const json& s = rt["scheduler"];
+    p.scheduler.mode = s["mode"] == "cooperative" ? runtime::SchedulingMode::kCooperative
+                                                  : runtime::SchedulingMode::kPreemptive;
+    p.scheduler.time_slice = sc_time(s["time_slice_us"].get<double>(), sc_core::SC_US);
+    p.scheduler.context_switch_cycles = u64(s["context_switch_cycles"]);
     for (const auto& [name, cost] : doc_["software"].items()) {
       const auto f = runtime::functionality_from_name(name);
       if (!f) continue;  // the schema restricts the keys
@@ -405,10 +424,46 @@ class Resolver {
     }
   }
 
+  unsigned threads(const ScenarioParams& p) const {
+    return p.cpus.empty() ? 1 : p.cpus.front().params.hw_threads;
+  }
+
+  void thread_of(const ScenarioParams& p, const json& a, const std::string& ptr, unsigned* out) {
+    *out = u(a["hw_thread"]);
+    if (*out >= threads(p))
+      issues_.add(ptr + "/hw_thread", "hardware thread " + std::to_string(*out) +
+                                          " does not exist (the CPU has " + std::to_string(threads(p)) + ")");
+  }
+
+  void block_counts(const json& a, const std::string& ptr, BlockCounts* b) {
+    const int given =
+        !a["blocks"].is_null() + !a["blocks_list"].is_null() + !a["blocks_distribution"].is_null();
+    if (given != 1) {
+      issues_.add(ptr, "give exactly one of blocks, blocks_list and blocks_distribution (got " +
+                           std::to_string(given) + ")");
+      return;
+    }
+    if (!a["blocks"].is_null()) {
+      b->kind = BlockCounts::Kind::kFixed;
+      b->list = {u64(a["blocks"])};
+    } else if (!a["blocks_list"].is_null()) {
+      b->kind = BlockCounts::Kind::kList;
+      for (const auto& n : a["blocks_list"]) b->list.push_back(u64(n));
+    } else {
+      const json& d = a["blocks_distribution"];
+      b->kind = d["kind"] == "uniform" ? BlockCounts::Kind::kUniform : BlockCounts::Kind::kGeometric;
+      b->min = u64(d["min"]);
+      b->max = u64(d["max"]);
+      b->mean = d["mean"].get<double>();
+      if (b->min > b->max)
+        issues_.add(ptr + "/blocks_distribution/max",
+                    "max (" + std::to_string(b->max) + ") is below min (" + std::to_string(b->min) + ")");
+    }
+  }
+
   void apps(ScenarioParams& p) {
     const json& list = doc_["workload"]["apps"];
     std::set<std::string> names;
-    unsigned threads = p.cpus.empty() ? 1 : p.cpus.front().params.hw_threads;
     for (std::size_t i = 0; i < list.size(); ++i) {
       const json& a = list[i];
       const std::string ptr = "/workload/apps/" + std::to_string(i);
@@ -418,15 +473,15 @@ class Resolver {
         issues_.add(ptr + "/name", "duplicate name \"" + s.name + "\" in /workload/apps");
       s.functionality = *runtime::functionality_from_name(a["functionality"].get<std::string>());
       const auto& fi = runtime::info(s.functionality);
-      s.blocks = u64(a["blocks"]);
+      s.priority = static_cast<int>(a["priority"].get<std::int64_t>());
+      block_counts(a, ptr, &s.blocks);
       s.requests = u64(a["requests"]);
-      s.encrypt = a["operation"] == "encrypt";
-      s.hw_thread = u(a["hw_thread"]);
-      s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
+      s.poisson = a["arrival"] == "poisson";
       s.think = sc_time(a["think_us"].get<double>(), sc_core::SC_US);
-      if (s.hw_thread >= threads)
-        issues_.add(ptr + "/hw_thread", "hardware thread " + std::to_string(s.hw_thread) +
-                                            " does not exist (the CPU has " + std::to_string(threads) + ")");
+      s.rate_per_s = a["rate_per_s"].get<double>();
+      s.encrypt = a["operation"] == "encrypt";
+      thread_of(p, a, ptr, &s.hw_thread);
+      s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
       if (a["key_hex"].is_null()) {
         std::mt19937_64 rng(p.seed * 0x9E3779B97F4A7C15ull + i);
         for (unsigned b = 0; b < fi.key_bytes; ++b) s.key.push_back(static_cast<std::uint8_t>(rng()));
@@ -438,18 +493,36 @@ class Resolver {
         else
           s.key = *key;
       }
-      if (p.runtime.policy == runtime::Policy::kSoftware && !p.runtime.software.count(s.functionality))
+      const bool has_core = std::any_of(p.cores.begin(), p.cores.end(),
+                                        [&](const CoreSpec& c) { return c.params.kind == fi.core; });
+      const bool has_sw = p.runtime.software.count(s.functionality) > 0;
+      if (p.runtime.policy == runtime::PolicyKind::kSoftware && !has_sw)
         issues_.add(ptr + "/functionality", std::string("the software policy needs /software/") + fi.name +
                                                 ", which the scenario does not define");
-      if (p.runtime.policy == runtime::Policy::kHardware) {
-        bool core = false;
-        for (const auto& c : p.cores) core = core || c.params.kind == fi.core;
-        if (!core)
-          issues_.add(ptr + "/functionality", std::string("the hardware policy needs a core of type \"") +
-                                                  models::to_string(fi.core) + "\" in /platform/cores for " +
-                                                  fi.name);
-      }
+      if (p.runtime.policy == runtime::PolicyKind::kHardware && !has_core)
+        issues_.add(ptr + "/functionality", std::string("the hardware policy needs a core of type \"") +
+                                                models::to_string(fi.core) + "\" in /platform/cores for " +
+                                                fi.name);
+      if (!has_sw && !has_core)
+        issues_.add(ptr + "/functionality", std::string("nothing implements ") + fi.name +
+                                                ": define /software/" + fi.name + " or a core of type \"" +
+                                                models::to_string(fi.core) + "\"");
       p.apps.push_back(s);
+    }
+    const json& bg = doc_["workload"]["background"];
+    for (std::size_t i = 0; i < bg.size(); ++i) {
+      const json& b = bg[i];
+      BackgroundSpec s;
+      s.name = b["name"];
+      if (!names.insert(s.name).second)
+        issues_.add("/workload/background/" + std::to_string(i) + "/name",
+                    "duplicate name \"" + s.name + "\" in /workload (apps and background share names)");
+      s.priority = static_cast<int>(b["priority"].get<std::int64_t>());
+      s.busy = sc_time(b["busy_us"].get<double>(), sc_core::SC_US);
+      s.idle = sc_time(b["idle_us"].get<double>(), sc_core::SC_US);
+      s.start = sc_time(b["start_us"].get<double>(), sc_core::SC_US);
+      thread_of(p, b, "/workload/background/" + std::to_string(i), &s.hw_thread);
+      p.background.push_back(s);
     }
   }
 

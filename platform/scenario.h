@@ -74,14 +74,33 @@ struct CoreSpec {
   std::uint64_t bitstream_address = 0, bitstream_bytes = 0;
 };
 
+struct BlockCounts {  // how many blocks each request of an application asks for
+  enum class Kind { kFixed, kList, kUniform, kGeometric } kind = Kind::kFixed;
+  std::vector<std::uint64_t> list;  // kFixed: one value; kList: cycled
+  std::uint64_t min = 1, max = 1;
+  double mean = 1;
+};
+
 struct AppSpec {
   std::string name;
   runtime::Functionality functionality = runtime::Functionality::kAes128;
-  std::uint64_t blocks = 1, requests = 1;
+  int priority = 10;
+  BlockCounts blocks;
+  std::uint64_t requests = 1;
+  bool poisson = false;
+  sc_core::sc_time think;
+  double rate_per_s = 10;
   bool encrypt = true;
   std::vector<std::uint8_t> key;
   unsigned hw_thread = 0;
-  sc_core::sc_time start, think;
+  sc_core::sc_time start;
+};
+
+struct BackgroundSpec {
+  std::string name;
+  int priority = 0;
+  sc_core::sc_time busy, idle, start;
+  unsigned hw_thread = 0;
 };
 
 struct ScenarioParams {
@@ -95,7 +114,9 @@ struct ScenarioParams {
   std::vector<SlotSpec> slots;
   std::vector<CoreSpec> cores;
   runtime::RuntimeParams runtime;
+  runtime::SchedulerParams scheduler;
   std::vector<AppSpec> apps;
+  std::vector<BackgroundSpec> background;
   bool requests_csv = true, stats_json = true;
 };
 

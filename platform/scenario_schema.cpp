@@ -187,19 +187,75 @@ Schema build() {
        Schema::integer().min(1).max(1e12).default_value(1000000).doc("status reads before a request fails")},
   });
 
+  Schema scheduler = Schema::object({
+      {"mode",
+       Schema::enumeration({"preemptive", "cooperative"})
+           .default_value("preemptive")
+           .doc("preemptive: priorities and round-robin time slices; cooperative: a process runs until it "
+                "yields, sleeps or waits (and yields while it polls a core)")},
+      {"time_slice_us", Schema::number().unit("us").exclusive_min(0).max(1e9).default_value(10000.0).doc(
+                            "round-robin slice among processes of equal priority")},
+      {"context_switch_cycles", cycles(0, 100000000).doc("CPU cycles of one switch between processes")},
+  });
+
   Schema runtime = Schema::object({
-      {"policy", Schema::enumeration({"software", "hardware"})
-                     .default_value("hardware")
-                     .doc("how the manager chooses the implementation of each request")},
+      {"policy",
+       Schema::enumeration({"software", "hardware", "threshold", "cost_model", "adaptive"})
+           .default_value("cost_model")
+           .doc("how the manager chooses the implementation of each request (see scenarios/README.md)")},
+      {"thresholds",
+       Schema::map(Schema::integer().unit("blocks").min(1).max(1e12).doc("hardware from this many blocks"))
+           .key_enum({"aes128", "des", "3des"})
+           .key_name("functionality")
+           .default_value(nlohmann::json::object())
+           .doc("policy threshold: block count from which hardware is chosen, by functionality")},
+      {"caching", Schema::boolean().default_value(true).doc(
+                      "module caching: a configured core stays in its slot after its request")},
+      {"replacement", Schema::enumeration({"lru", "lfu", "fifo"})
+                          .default_value("lru")
+                          .doc("which idle core leaves when every usable slot holds another core")},
+      {"when_no_slot", Schema::enumeration({"wait", "software"})
+                           .default_value("wait")
+                           .doc("when every usable slot is in use: wait for one, or run in software")},
       {"driver", driver.doc("costs of the OS drivers of the cores")},
+      {"scheduler", scheduler.doc("the OS scheduler of each CPU hardware thread")},
+  });
+
+  Schema distribution = Schema::object({
+      {"kind", Schema::enumeration({"uniform", "geometric"})
+                   .doc("uniform in [min, max]; geometric with mean, "
+                        "clipped to [min, max]")},
+      {"min", Schema::integer().unit("blocks").min(1).max(1e9).default_value(1).doc("smallest block count")},
+      {"max", Schema::integer().unit("blocks").min(1).max(1e9).doc("largest block count")},
+      {"mean",
+       Schema::number().unit("blocks").min(1).max(1e9).default_value(1.0).doc("geometric: mean block count")},
   });
 
   Schema app = Schema::object({
       {"name", name_field("application")},
       {"functionality", Schema::enumeration({"aes128", "des", "3des"}).doc("what it asks the manager for")},
-      {"blocks", Schema::integer().unit("blocks").min(1).max(1e9).doc("cipher blocks per request")},
-      {"requests",
-       Schema::integer().min(1).max(1e9).default_value(1).doc("requests issued one after the other")},
+      {"priority",
+       Schema::integer().min(0).max(99).default_value(10).doc("process priority (higher runs first)")},
+      {"blocks", Schema::integer().unit("blocks").min(1).max(1e9).nullable().default_value(nullptr).doc(
+                     "cipher blocks per request (one of blocks, blocks_list, blocks_distribution)")},
+      {"blocks_list", Schema::array(Schema::integer().unit("blocks").min(1).max(1e9).doc("block count"))
+                          .min_items(1)
+                          .nullable()
+                          .default_value(nullptr)
+                          .doc("block counts of successive requests, cycled")},
+      {"blocks_distribution", Schema::object(distribution.fields())
+                                  .nullable()
+                                  .default_value(nullptr)
+                                  .doc("block counts drawn at random (seeded)")},
+      {"requests", Schema::integer().min(1).max(1e9).default_value(1).doc("requests it issues")},
+      {"arrival",
+       Schema::enumeration({"closed", "poisson"})
+           .default_value("closed")
+           .doc("closed: next request think_us after the previous completes; poisson: open arrivals "
+                "at rate_per_s, queued")},
+      {"think_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("closed loop: pause")},
+      {"rate_per_s", Schema::number().unit("1/s").exclusive_min(0).max(1e9).default_value(10.0).doc(
+                         "poisson: mean arrival rate")},
       {"operation",
        Schema::enumeration({"encrypt", "decrypt"}).default_value("encrypt").doc("cipher direction")},
       {"key_hex", Schema::string().nullable().default_value(nullptr).doc(
@@ -207,12 +263,26 @@ Schema build() {
       {"hw_thread", Schema::integer().min(0).max(63).default_value(0).doc("CPU hardware thread it runs on")},
       {"start_us",
        Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("time of its first request")},
-      {"think_us",
-       Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("pause between requests")},
+  });
+
+  Schema background = Schema::object({
+      {"name", name_field("background process")},
+      {"priority", Schema::integer().min(0).max(99).default_value(0).doc("process priority")},
+      {"busy_us", Schema::number().unit("us").exclusive_min(0).max(1e12).doc("CPU time per activation")},
+      {"idle_us",
+       Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("sleep between activations")},
+      {"hw_thread", Schema::integer().min(0).max(63).default_value(0).doc("CPU hardware thread it runs on")},
+      {"start_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("first activation")},
   });
 
   Schema workload = Schema::object({
       {"apps", Schema::array(app).min_items(1).max_items(4096).doc("applications issuing requests")},
+      {"background",
+       Schema::array(background)
+           .max_items(4096)
+           .default_value(nlohmann::json::array())
+           .doc("processes that load the CPU while the applications run (they stop when the last "
+                "application ends)")},
   });
 
   Schema outputs = Schema::object({

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <systemc>
@@ -13,8 +14,10 @@
 #include "analysis/request_log.h"
 #include "analysis/stats.h"
 #include "models/bitstream.h"
+#include "platform/estimate.h"
 #include "rsoc/version.h"
 #include "runtime/manager.h"
+#include "runtime/scheduler.h"
 
 namespace rsoc::platform {
 
@@ -101,8 +104,100 @@ struct Platform {
   }
 };
 
-std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime::Manager& mgr,
-                                              double end_ms) {
+std::unique_ptr<runtime::Manager> make_manager(const ScenarioParams& p, Platform& pf,
+                                               const runtime::CostModel* costs, runtime::Manager::Sink sink) {
+  std::vector<runtime::SlotView> views;
+  for (std::size_t i = 0; i < p.slots.size(); ++i)
+    views.push_back(runtime::SlotView{p.slots[i].name, pf.slots[i].get(), p.slots[i].base,
+                                      static_cast<unsigned>(i), p.slots[i].params.reconfigurable,
+                                      p.slots[i].params.capacity_bytes});
+  std::vector<runtime::CoreDesign> designs;
+  for (const auto& c : p.cores)
+    designs.push_back(
+        runtime::CoreDesign{c.name, c.id, c.params.kind, c.bitstream_address, c.bitstream_bytes});
+  std::unique_ptr<runtime::ReconfigurationDriver> reconf;
+  if (p.config_port) {
+    runtime::ReconfigurationFeed feed;
+    feed.dma = p.config_port->dma_feed;
+    feed.cpu_copy_cycles_per_word = p.config_port->cpu_copy_cycles_per_word;
+    if (feed.dma) {
+      for (const auto& d : p.dmas)
+        if (d.name == p.config_port->dma) feed.dma_base = d.base;
+      feed.engine = pf.dmas.at(p.config_port->dma).get();
+    }
+    reconf = std::make_unique<runtime::ReconfigurationDriver>(p.config_port->base, feed);
+  }
+  return std::make_unique<runtime::Manager>(p.runtime, views, designs, std::move(reconf), costs,
+                                            std::move(sink));
+}
+
+// Block count of request `r` of an application.
+std::uint64_t blocks_of(const BlockCounts& b, std::uint64_t r, std::mt19937_64& rng) {
+  switch (b.kind) {
+    case BlockCounts::Kind::kFixed:
+      return b.list.front();
+    case BlockCounts::Kind::kList:
+      return b.list[r % b.list.size()];
+    case BlockCounts::Kind::kUniform:
+      return std::uniform_int_distribution<std::uint64_t>(b.min, b.max)(rng);
+    case BlockCounts::Kind::kGeometric: {
+      const double extra = std::max(b.mean - static_cast<double>(b.min), 0.0);
+      const std::uint64_t n = b.min + std::geometric_distribution<std::uint64_t>(1.0 / (extra + 1.0))(rng);
+      return std::min(n, b.max);
+    }
+  }
+  return 1;
+}
+
+// Applications and background processes, each a process under the scheduler of its hardware thread. The
+// simulation stops when the last application is done.
+void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
+                    std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers) {
+  auto apps_left = std::make_shared<std::size_t>(p.apps.size());
+  for (std::size_t a = 0; a < p.apps.size(); ++a) {
+    const AppSpec& app = p.apps[a];
+    schedulers[app.hw_thread]->spawn(
+        app.name, app.priority,
+        [&p, &manager, &app, a, apps_left](runtime::Process& proc) {
+          const auto& fi = runtime::info(app.functionality);
+          std::mt19937_64 sizes((p.seed + 17) * 0xD1B54A32D192ED03ull ^ a);
+          std::mt19937_64 arrivals((p.seed + 29) * 0x94D049BB133111EBull ^ a);
+          sc_time next_arrival = app.start;
+          for (std::uint64_t r = 0; r < app.requests; ++r) {
+            sc_time issued = sc_core::sc_time_stamp();
+            if (app.poisson) {
+              if (r > 0)
+                next_arrival +=
+                    sc_time(std::exponential_distribution<double>(app.rate_per_s)(arrivals), sc_core::SC_SEC);
+              if (next_arrival > issued) proc.sleep(next_arrival - issued);
+              issued = next_arrival;
+            }
+            std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);
+            std::vector<std::uint8_t> data(blocks_of(app.blocks, r, sizes) * fi.block_bytes);
+            for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+            manager.request(proc, app.name, app.functionality, app.key, data, app.encrypt, issued);
+            if (!app.poisson && app.think != sc_core::SC_ZERO_TIME) proc.sleep(app.think);
+          }
+          if (--*apps_left == 0) sc_core::sc_stop();
+        },
+        app.start);
+  }
+  for (const auto& bg : p.background) {
+    schedulers[bg.hw_thread]->spawn(
+        bg.name, bg.priority,
+        [&bg](runtime::Process& proc) {
+          for (;;) {
+            proc.compute(static_cast<std::uint64_t>(bg.busy / proc.cpu().cpu().params().clock_period + 0.5));
+            if (bg.idle != sc_core::SC_ZERO_TIME) proc.sleep(bg.idle);
+          }
+        },
+        bg.start);
+  }
+}
+
+std::vector<analysis::StatGroup> gather_stats(
+    const Platform& pf, const runtime::Manager& mgr,
+    const std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers, double end_ms) {
   std::vector<analysis::StatGroup> out;
   auto util = [&](double busy) { return end_ms > 0 ? busy / end_ms : 0.0; };
   for (const auto& cpu : pf.cpus) {
@@ -186,12 +281,31 @@ std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime:
              "accesses while empty");
     out.push_back(g);
   }
+  for (std::size_t i = 0; i < schedulers.size(); ++i) {
+    const runtime::Scheduler& s = *schedulers[i];
+    analysis::StatGroup g{"scheduler.thread" + std::to_string(i), "scheduler", {}};
+    g.add("busy_ms", ms(s.busy_time()), "ms", "CPU time given to processes and context switches")
+        .add("utilization", util(ms(s.busy_time())), "ratio", "busy time over simulated time")
+        .add("context_switches", static_cast<double>(s.context_switches()), "count",
+             "switches between processes");
+    out.push_back(g);
+    for (const auto& proc : s.processes()) {
+      analysis::StatGroup pg{"process." + proc->name(), "process", {}};
+      pg.add("cpu_ms", ms(proc->cpu_time()), "ms", "CPU time it used (compute, driver work, device stalls)")
+          .add("cpu_share", util(ms(proc->cpu_time())), "ratio", "CPU time over simulated time")
+          .add("preemptions", static_cast<double>(proc->preemptions()), "count", "times it was preempted");
+      out.push_back(pg);
+    }
+  }
   analysis::StatGroup g{"manager", "manager", {}};
   g.add("cache_hits", static_cast<double>(mgr.cache_hits()), "count",
         "hardware requests that found their core resident")
       .add("cache_misses", static_cast<double>(mgr.cache_misses()), "count",
            "hardware requests that configured a slot")
-      .add("evictions", static_cast<double>(mgr.evictions()), "count", "cores removed to make room");
+      .add("evictions", static_cast<double>(mgr.evictions()), "count", "cores removed to make room")
+      .add("fallbacks", static_cast<double>(mgr.fallbacks()), "count",
+           "hardware requests run in software for want of a slot")
+      .add("slot_waits", static_cast<double>(mgr.slot_waits()), "count", "times a request waited for a slot");
   out.push_back(g);
   return out;
 }
@@ -215,58 +329,18 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   if (p.requests_csv) log.open_csv(out.file("requests.csv").string());
 
   std::unique_ptr<Platform> pf;
+  std::unique_ptr<runtime::CostModel> costs;
   std::unique_ptr<runtime::Manager> manager;
-  std::vector<std::unique_ptr<sc_core::sc_mutex>> thread_locks;
+  std::vector<std::unique_ptr<runtime::Scheduler>> schedulers;
   try {
     tlm_utils::tlm_quantumkeeper::set_global_quantum(p.quantum);
     pf = std::make_unique<Platform>(p);
-    std::vector<runtime::SlotView> views;
-    for (std::size_t i = 0; i < p.slots.size(); ++i)
-      views.push_back(runtime::SlotView{p.slots[i].name, pf->slots[i].get(), p.slots[i].base,
-                                        static_cast<unsigned>(i), p.slots[i].params.reconfigurable,
-                                        p.slots[i].params.capacity_bytes});
-    std::vector<runtime::CoreDesign> designs;
-    for (const auto& c : p.cores)
-      designs.push_back(
-          runtime::CoreDesign{c.name, c.id, c.params.kind, c.bitstream_address, c.bitstream_bytes});
-    std::unique_ptr<runtime::ReconfigurationDriver> reconf;
-    if (p.config_port) {
-      runtime::ReconfigurationFeed feed;
-      feed.dma = p.config_port->dma_feed;
-      feed.cpu_copy_cycles_per_word = p.config_port->cpu_copy_cycles_per_word;
-      if (feed.dma) {
-        for (const auto& d : p.dmas)
-          if (d.name == p.config_port->dma) feed.dma_base = d.base;
-        feed.engine = pf->dmas.at(p.config_port->dma).get();
-      }
-      reconf = std::make_unique<runtime::ReconfigurationDriver>(p.config_port->base, feed);
-    }
-    manager = std::make_unique<runtime::Manager>(p.runtime, views, designs, std::move(reconf),
-                                                 [&log](const runtime::RequestRecord& r) { log.add(r); });
+    costs = std::make_unique<runtime::CostModel>(estimate_costs(p));
+    manager = make_manager(p, *pf, costs.get(), [&log](const runtime::RequestRecord& r) { log.add(r); });
     models::SoftCpu& cpu = *pf->cpus.front();
     for (unsigned i = 0; i < cpu.thread_count(); ++i)
-      thread_locks.push_back(std::make_unique<sc_core::sc_mutex>());
-    for (std::size_t a = 0; a < p.apps.size(); ++a) {
-      sc_core::sc_spawn(
-          [&, a] {
-            const AppSpec& app = p.apps[a];
-            models::CpuThread& thread = cpu.thread(app.hw_thread);
-            const auto& fi = runtime::info(app.functionality);
-            sc_core::wait(app.start);
-            for (std::uint64_t r = 0; r < app.requests; ++r) {
-              std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);
-              std::vector<std::uint8_t> data(app.blocks * fi.block_bytes);
-              for (auto& b : data) b = static_cast<std::uint8_t>(rng());
-              const sc_time issued = sc_core::sc_time_stamp();
-              thread_locks[app.hw_thread]->lock();  // the hardware thread runs one request at a time
-              manager->request(thread, app.name, app.functionality, app.key, data, app.encrypt, issued);
-              thread.sync();
-              thread_locks[app.hw_thread]->unlock();
-              if (app.think != sc_core::SC_ZERO_TIME) sc_core::wait(app.think);
-            }
-          },
-          ("app_" + p.apps[a].name).c_str());
-    }
+      schedulers.push_back(std::make_unique<runtime::Scheduler>(cpu.thread(i), p.scheduler));
+    spawn_workload(p, *manager, schedulers);
     sc_core::sc_start();
   } catch (const models::ElaborationError& e) {
     throw SimulationError(std::string("elaboration failed: ") + e.what());
@@ -278,7 +352,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   log.write_summary(out.file("summary.csv").string());
   if (p.stats_json)
     write_json(out.file("stats.json"),
-               analysis::stats_json(gather_stats(*pf, *manager, end_ms), end_ms, provenance));
+               analysis::stats_json(gather_stats(*pf, *manager, schedulers, end_ms), end_ms, provenance));
 
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   nlohmann::json host;

@@ -16,8 +16,10 @@ std::uint32_t be32(const std::uint8_t* p) {
 }
 }  // namespace
 
-void CipherDriver::wait_status(models::CpuThread& cpu, std::uint64_t base, std::uint32_t mask) const {
+void CipherDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask) const {
+  models::CpuThread& cpu = p.cpu();
   for (std::uint64_t n = 0; n < costs_.max_polls; ++n) {
+    if (n > 0) p.poll_pause();
     cpu.compute(costs_.poll_loop_cycles);
     ++polls_;
     if ((cpu.read32(base + reg::kStatus) & mask) == mask) return;
@@ -26,24 +28,26 @@ void CipherDriver::wait_status(models::CpuThread& cpu, std::uint64_t base, std::
                     std::to_string(costs_.max_polls) + " status polls");
 }
 
-std::vector<std::uint8_t> CipherDriver::run(models::CpuThread& cpu, std::uint64_t base, Functionality f,
+std::vector<std::uint8_t> CipherDriver::run(Process& p, std::uint64_t base, Functionality f,
                                             const std::vector<std::uint8_t>& key,
                                             const std::vector<std::uint8_t>& data, bool encrypt) const {
   const FunctionalityInfo& fi = info(f);
+  models::CpuThread& cpu = p.cpu();
   cpu.compute(costs_.cycles_per_request);
   for (unsigned i = 0; i < fi.key_bytes / 4; ++i) cpu.write32(base + reg::kKey + 4 * i, be32(&key[4 * i]));
   cpu.write32(base + reg::kConfig, (encrypt ? reg::kConfigEncrypt : 0u) |
                                        (f == Functionality::kTripleDes ? reg::kConfigTriple : 0u));
   cpu.write32(base + reg::kCtrl, reg::kCtrlInit);
-  wait_status(cpu, base, reg::kStatusReady);
+  wait_status(p, base, reg::kStatusReady);
 
   std::vector<std::uint8_t> out(data.size());
   const unsigned words = fi.block_bytes / 4;
   for (std::size_t off = 0; off < data.size(); off += fi.block_bytes) {
+    if (off > 0) p.preemption_point();
     cpu.compute(costs_.cycles_per_block);
     for (unsigned i = 0; i < words; ++i) cpu.write32(base + reg::kBlock + 4 * i, be32(&data[off + 4 * i]));
     cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
-    wait_status(cpu, base, reg::kStatusReady | reg::kStatusValid);
+    wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
     for (unsigned i = 0; i < words; ++i) {
       const std::uint32_t w = cpu.read32(base + reg::kResult + 4 * i);
       for (unsigned b = 0; b < 4; ++b) out[off + 4 * i + b] = static_cast<std::uint8_t>(w >> (24 - 8 * b));
@@ -52,17 +56,17 @@ std::vector<std::uint8_t> CipherDriver::run(models::CpuThread& cpu, std::uint64_
   return out;
 }
 
-bool ReconfigurationDriver::configure(models::CpuThread& cpu, unsigned slot_index, std::uint64_t address,
+bool ReconfigurationDriver::configure(Process& p, unsigned slot_index, std::uint64_t address,
                                       std::uint64_t bytes, std::string* error) const {
   const std::uint64_t words = bytes / 4;
+  models::CpuThread& cpu = p.cpu();
   cpu.write32(port_ + port_reg::kCtrl, port_reg::kCtrlStart | slot_index);
   if (feed_.dma) {
     cpu.write32(feed_.dma_base + dma_reg::kSrc, static_cast<std::uint32_t>(address));
     cpu.write32(feed_.dma_base + dma_reg::kDst, static_cast<std::uint32_t>(port_ + port_reg::kData));
     cpu.write32(feed_.dma_base + dma_reg::kWords, static_cast<std::uint32_t>(words));
     cpu.write32(feed_.dma_base + dma_reg::kCtrl, dma_reg::kCtrlStart | dma_reg::kCtrlDstFixed);
-    cpu.sync();
-    sc_core::wait(feed_.engine->done_event());  // sleep until the DMA interrupt
+    p.wait_for(feed_.engine->done_event());  // sleep until the DMA interrupt
     if (cpu.read32(feed_.dma_base + dma_reg::kStatus) & dma_reg::kStatusError) {
       *error = "DMA transfer of the bitstream failed";
       return false;

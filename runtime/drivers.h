@@ -10,10 +10,11 @@
 #include "models/dma_engine.h"
 #include "models/soft_cpu.h"
 #include "runtime/functionality.h"
+#include "runtime/scheduler.h"
 
 namespace rsoc::runtime {
 
-struct DriverCosts {
+struct DriverCosts {                     // CPU cycles
   std::uint64_t cycles_per_request = 0;  // system call, locking, setup
   std::uint64_t cycles_per_block = 0;    // loop, buffer handling per block
   std::uint64_t poll_loop_cycles = 0;    // software around each status read
@@ -29,15 +30,15 @@ class DriverError : public std::runtime_error {
 class CipherDriver {
  public:
   explicit CipherDriver(const DriverCosts& costs) : costs_(costs) {}
-  // Processes `data` (whole blocks) on the core at `base`; returns the output. Throws BusError or
-  // DriverError.
-  std::vector<std::uint8_t> run(models::CpuThread& cpu, std::uint64_t base, Functionality f,
+  // Processes `data` (whole blocks) on the core at `base` for process `p`; returns the output. Between blocks
+  // and between status polls the scheduler may run another process. Throws BusError or DriverError.
+  std::vector<std::uint8_t> run(Process& p, std::uint64_t base, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
                                 bool encrypt) const;
   std::uint64_t polls() const { return polls_; }
 
  private:
-  void wait_status(models::CpuThread& cpu, std::uint64_t base, std::uint32_t mask) const;
+  void wait_status(Process& p, std::uint64_t base, std::uint32_t mask) const;
   DriverCosts costs_;
   mutable std::uint64_t polls_ = 0;
 };
@@ -54,9 +55,10 @@ class ReconfigurationDriver {
  public:
   ReconfigurationDriver(std::uint64_t port_base, const ReconfigurationFeed& feed)
       : port_(port_base), feed_(feed) {}
-  // Configures slot `slot_index` (its index at the port) with the bitstream at `address` of `bytes` bytes.
-  // Returns false with `error` set when the port reports an error.
-  bool configure(models::CpuThread& cpu, unsigned slot_index, std::uint64_t address, std::uint64_t bytes,
+  // Configures slot `slot_index` (its index at the port) with the bitstream at `address` of `bytes` bytes. A
+  // CPU copy keeps the CPU busy; with DMA the process sleeps until the interrupt. Returns false with `error`
+  // set when the port reports an error.
+  bool configure(Process& p, unsigned slot_index, std::uint64_t address, std::uint64_t bytes,
                  std::string* error) const;
 
  private:

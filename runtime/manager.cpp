@@ -8,81 +8,89 @@ namespace {
 std::uint64_t ps(const sc_time& t) {
   return t.value();
 }  // default resolution: 1 ps
+const char* kReplacementName[] = {"least recently used", "least frequently used", "first in"};
+
+std::vector<SlotTable::Slot> table_slots(const std::vector<SlotView>& views) {
+  std::vector<SlotTable::Slot> out;
+  for (const auto& v : views) {
+    SlotTable::Slot s;
+    s.reconfigurable = v.reconfigurable;
+    s.capacity_bytes = v.capacity_bytes;
+    out.push_back(s);
+  }
+  return out;
+}
 }  // namespace
 
 Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::vector<CoreDesign> designs,
-                 std::unique_ptr<ReconfigurationDriver> reconfiguration, Sink sink)
+                 std::unique_ptr<ReconfigurationDriver> reconfiguration, const CostModel* model, Sink sink)
     : params_(params),
       slots_(std::move(slots)),
       designs_(std::move(designs)),
+      table_(table_slots(slots_), params.replacement),
+      busy_until_(slots_.size()),
       reconfiguration_(std::move(reconfiguration)),
+      model_(model),
+      policy_(make_policy(params.policy, params.thresholds, model)),
       cipher_(params.driver),
       sink_(std::move(sink)) {
-  for (std::size_t i = 0; i < slots_.size(); ++i) {
-    SlotUse use;
-    use.lock = std::make_unique<sc_core::sc_mutex>();
+  for (std::size_t i = 0; i < slots_.size(); ++i)
     for (const auto& d : designs_)
-      if (slots_[i].slot->hosts(d.id)) use.design = &d;  // static or preloaded
-    use_.push_back(std::move(use));
-  }
+      if (slots_[i].slot->hosts(d.id)) {  // configured at boot
+        table_.start(i, index_of(&d), true);
+        table_.finish(i, true);
+      }
 }
 
 const CoreDesign* Manager::design_for(Functionality f) const {
-  for (const auto& d : designs_)
-    if (d.kind == info(f).core) return &d;
-  return nullptr;
-}
-
-int Manager::acquire_slot(const CoreDesign& design, bool* configure, std::string* reason) {
-  for (;;) {
-    int empty = -1, lru = -1;
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-      SlotUse& u = use_[i];
-      if (u.design == &design && u.lock->trylock() == 0) {
-        *configure = false;
-        *reason = "hardware policy; core resident in " + slots_[i].name;
-        ++hits_;
-        return static_cast<int>(i);
-      }
-      if (!slots_[i].reconfigurable || design.bitstream_bytes > slots_[i].capacity_bytes) continue;
-      if (!u.design && empty < 0) empty = static_cast<int>(i);
-      if (u.design && u.design != &design &&
-          (lru < 0 || u.last_use < use_[static_cast<std::size_t>(lru)].last_use))
-        lru = static_cast<int>(i);
-    }
-    for (int candidate : {empty, lru}) {
-      if (candidate < 0) continue;
-      SlotUse& u = use_[static_cast<std::size_t>(candidate)];
-      if (u.lock->trylock() != 0) continue;
-      *configure = true;
-      ++misses_;
-      if (u.design) {
-        ++evictions_;
-        *reason = "hardware policy; core not resident; evicting " + u.design->name + " from " +
-                  slots_[static_cast<std::size_t>(candidate)].name + " (least recently used)";
-      } else {
-        *reason = "hardware policy; core not resident; configuring empty " +
-                  slots_[static_cast<std::size_t>(candidate)].name;
-      }
-      return candidate;
-    }
-    // Every usable slot is in use: wait for one to be released.
-    bool any = false;
-    for (std::size_t i = 0; i < slots_.size() && !any; ++i) {
-      if (use_[i].design == &design ||
-          (slots_[i].reconfigurable && design.bitstream_bytes <= slots_[i].capacity_bytes)) {
-        use_[i].lock->lock();
-        use_[i].lock->unlock();
-        any = true;
-      }
-    }
-    if (!any) return -1;
+  // A resident design first, else the first registered one.
+  const CoreDesign* first = nullptr;
+  for (const auto& d : designs_) {
+    if (d.kind != info(f).core) continue;
+    if (table_.resident(index_of(&d))) return &d;
+    if (!first) first = &d;
   }
+  return first;
 }
 
-RequestOutcome Manager::request(models::CpuThread& cpu, const std::string& app, Functionality f,
+std::string Manager::resident(std::size_t slot) const {
+  const int d = table_[slot].design;
+  return d < 0 ? "" : designs_[static_cast<std::size_t>(d)].name;
+}
+
+void Manager::unload_idle() {
+  table_.unload_idle();
+}
+
+RequestView Manager::view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d) const {
+  RequestView v;
+  v.functionality = f;
+  v.blocks = blocks;
+  v.has_software = params_.software.count(f) > 0;
+  v.has_hardware = d != nullptr;
+  if (!d) return v;
+  const int id = index_of(d);
+  v.resident = table_.resident(id);
+  v.resident_idle = table_.resident_idle(id);
+  bool usable = false, any = false;
+  sc_time wait = sc_core::SC_ZERO_TIME;
+  const sc_time now = sc_core::sc_time_stamp();
+  for (std::size_t i = 0; i < table_.size(); ++i) {
+    if (!table_.could_host(i, id, d->bitstream_bytes, reconfiguration_ != nullptr)) continue;
+    if (!table_[i].in_use) usable = true;
+    const sc_time left = busy_until_[i] > now ? busy_until_[i] - now : sc_core::SC_ZERO_TIME;
+    if (table_[i].in_use && (!any || left < wait)) wait = left;
+    any = true;
+  }
+  if (!any) v.has_hardware = false;  // no slot can ever host it
+  if (!usable) v.slot_wait_s = wait.to_seconds();
+  return v;
+}
+
+RequestOutcome Manager::request(Process& p, const std::string& app, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
                                 bool encrypt, std::optional<sc_time> issued) {
+  models::CpuThread& cpu = p.cpu();
   RequestOutcome out;
   RequestRecord& r = out.record;
   r.id = next_id_++;
@@ -92,65 +100,87 @@ RequestOutcome Manager::request(models::CpuThread& cpu, const std::string& app, 
   r.blocks = data.size() / info(f).block_bytes;
   r.issue_ps = ps(issued ? *issued : cpu.now());
   const std::vector<std::uint8_t> expected = reference_cipher(f, key, data, encrypt);
-
   const CoreDesign* design = design_for(f);
-  bool hardware = params_.policy == Policy::kHardware && design != nullptr;
-  std::string reason;
-  if (params_.policy == Policy::kSoftware) reason = "software policy";
-  if (params_.policy == Policy::kHardware && !design)
-    reason = "hardware policy; no core implements " + r.functionality;
 
+  const Decision decision = policy_->decide(view_of(f, r.blocks, design));
+  bool hardware = decision.hardware && design;
+  std::string reason = decision.reason;
   int slot = -1;
   bool configure = false;
   if (hardware) {
-    cpu.sync();
-    slot = acquire_slot(*design, &configure, &reason);
-    if (slot < 0) {
-      hardware = false;
-      reason = "hardware policy; no slot can host " + design->name;
+    for (;;) {
+      const auto choice =
+          table_.choose(index_of(design), design->bitstream_bytes, reconfiguration_ != nullptr);
+      if (choice) {
+        slot = static_cast<int>(choice->slot);
+        configure = choice->configure;
+        const std::string& name = slots_[choice->slot].name;
+        if (!configure) {
+          reason += "; core resident in " + name;
+        } else if (choice->evicted >= 0) {
+          reason += "; evicting " + designs_[static_cast<std::size_t>(choice->evicted)].name + " from " +
+                    name + " (" + kReplacementName[static_cast<int>(params_.replacement)] + ")";
+          ++evictions_;
+        } else {
+          reason += "; configuring empty " + name;
+        }
+        table_.start(choice->slot, index_of(design), configure);
+        break;
+      }
+      if (!params_.wait_for_slot) {
+        hardware = false;
+        ++fallbacks_;
+        reason += "; no slot free: software instead";
+        break;
+      }
+      ++slot_waits_;
+      p.wait_for(slot_released_);  // a core in use is never evicted: wait for one to finish
     }
   }
   r.start_ps = ps(cpu.now());
+  const sc_time t_start = cpu.now();
   try {
     if (hardware) {
-      const SlotView& view = slots_[static_cast<std::size_t>(slot)];
-      SlotUse& use = use_[static_cast<std::size_t>(slot)];
+      const std::size_t s = static_cast<std::size_t>(slot);
+      const SlotView& view = slots_[s];
+      if (model_)
+        busy_until_[s] = t_start + sc_time(model_->hardware_s(f, r.blocks, !configure), sc_core::SC_SEC);
       r.decision = "hardware";
       r.slot = view.name;
       if (configure) {
-        cpu.sync();
-        port_lock_.lock();
+        ++misses_;
+        while (port_busy_) p.wait_for(port_released_);  // one configuration at a time
+        port_busy_ = true;
         const sc_time t0 = cpu.now();
         std::string error;
-        use.design = nullptr;  // whatever was there is gone once configuration starts
         bool ok = false;
         try {
-          ok =
-              reconfiguration_ && reconfiguration_->configure(cpu, view.port_index, design->bitstream_address,
-                                                              design->bitstream_bytes, &error);
+          ok = reconfiguration_->configure(p, view.port_index, design->bitstream_address,
+                                           design->bitstream_bytes, &error);
         } catch (...) {
-          cpu.sync();
-          port_lock_.unlock();
+          port_busy_ = false;
+          port_released_.notify(sc_core::SC_ZERO_TIME);
           throw;
         }
-        cpu.sync();
-        port_lock_.unlock();
+        port_busy_ = false;
+        port_released_.notify(sc_core::SC_ZERO_TIME);
         r.reconfigured = true;
         r.reconfig_ps = ps(cpu.now() - t0);
-        if (!ok) throw DriverError(reconfiguration_ ? error : "the platform has no configuration port");
-        use.design = design;
+        if (!ok) {
+          table_.configuration_failed(s);
+          throw DriverError(error);
+        }
+      } else {
+        ++hits_;
       }
       const sc_time t1 = cpu.now();
-      out.output = cipher_.run(cpu, view.base, f, key, data, encrypt);
+      out.output = cipher_.run(p, view.base, f, key, data, encrypt);
       r.exec_ps = ps(cpu.now() - t1);
-      use.last_use = ++clock_;
-      cpu.sync();
-      use.lock->unlock();
     } else {
       r.decision = "software";
       const SoftwareCost cost = params_.software.count(f) ? params_.software.at(f) : SoftwareCost{};
       const sc_time t1 = cpu.now();
-      cpu.compute(cost.cycles_per_request + r.blocks * cost.cycles_per_block);
+      p.compute(cost.cycles_per_request + r.blocks * cost.cycles_per_block);
       out.output = expected;  // the software implementation is the reference cipher
       r.exec_ps = ps(cpu.now() - t1);
     }
@@ -160,15 +190,25 @@ RequestOutcome Manager::request(models::CpuThread& cpu, const std::string& app, 
       r.error = "output differs from the reference cipher";
     }
   } catch (const std::exception& e) {
-    if (slot >= 0) {
-      cpu.sync();
-      use_[static_cast<std::size_t>(slot)].lock->unlock();
-    }
     r.ok = false;
     r.error = e.what();
   }
+  if (slot >= 0 && hardware) {
+    table_.finish(static_cast<std::size_t>(slot), params_.caching);  // no module caching: the core leaves
+    slot_released_.notify(sc_core::SC_ZERO_TIME);
+  }
   r.reason = reason;
   r.end_ps = ps(cpu.now());
+  if (r.ok) {
+    Observation o;
+    o.functionality = f;
+    o.blocks = r.blocks;
+    o.hardware = hardware;
+    o.reconfigured = r.reconfigured;
+    o.exec_s = static_cast<double>(r.exec_ps) * 1e-12;
+    o.reconfig_s = static_cast<double>(r.reconfig_ps) * 1e-12;
+    policy_->observe(o);
+  }
   if (sink_) sink_(r);
   return out;
 }

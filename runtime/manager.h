@@ -1,9 +1,12 @@
 #pragma once
-// The centralized manager of the modeled OS: functionalities registered with their software implementation
-// (a cycle cost on the CPU) and their hardware implementation (core designs with partial bitstreams), slot
-// bookkeeping with module caching, and the per-request choice between the two. Applications call request().
-// Timing contract: software costs cycles_per_request + blocks * cycles_per_block CPU cycles; hardware costs
-// the configuration (when the core is not resident) plus what the PIO driver does over the bus models.
+// The centralized manager of the modeled OS. Functionalities are registered with their software
+// implementation (a cycle cost on the CPU) and their hardware implementation (core designs with partial
+// bitstreams). For every request a selection policy chooses; the manager keeps the slots (module caching: a
+// configured core stays until it must make room; the victim among idle slots by LRU, LFU or FIFO; a core in
+// use is never evicted), serialises the configuration port, waits for a slot or falls back to software, runs
+// the driver, and records the request. Timing contract: software costs cycles_per_request + blocks *
+// cycles_per_block CPU cycles under the scheduler; hardware costs the configuration (when the core is not
+// resident) plus what the drivers do over the bus models.
 
 #include <functional>
 #include <map>
@@ -14,19 +17,15 @@
 #include <vector>
 
 #include "models/fpga_slot.h"
-#include "models/soft_cpu.h"
+#include "runtime/cost_model.h"
 #include "runtime/drivers.h"
 #include "runtime/functionality.h"
+#include "runtime/policy.h"
 #include "runtime/request_record.h"
+#include "runtime/scheduler.h"
+#include "runtime/slot_table.h"
 
 namespace rsoc::runtime {
-
-enum class Policy { kSoftware, kHardware };
-
-struct SoftwareCost {
-  std::uint64_t cycles_per_request = 0;
-  std::uint64_t cycles_per_block = 0;
-};
 
 // A core design: what a bitstream configures, and where the bitstream is stored.
 struct CoreDesign {
@@ -48,7 +47,11 @@ struct SlotView {
 };
 
 struct RuntimeParams {
-  Policy policy = Policy::kHardware;
+  PolicyKind policy = PolicyKind::kHardware;
+  std::map<Functionality, std::uint64_t> thresholds;
+  bool caching = true;
+  Replacement replacement = Replacement::kLru;
+  bool wait_for_slot = true;  // false: fall back to software when no slot is usable
   DriverCosts driver;
   std::map<Functionality, SoftwareCost> software;
 };
@@ -62,40 +65,44 @@ class Manager {
  public:
   using Sink = std::function<void(const RequestRecord&)>;
 
+  // `model` predicts latencies for the cost_model policy and for slot waits (may be null for other policies).
   Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::vector<CoreDesign> designs,
-          std::unique_ptr<ReconfigurationDriver> reconfiguration, Sink sink);
+          std::unique_ptr<ReconfigurationDriver> reconfiguration, const CostModel* model, Sink sink);
 
-  // Runs one request on `cpu` (the caller's hardware thread) and records it. Must be called from an
-  // SC_THREAD. `issued` is when the application asked (default: now); time until now counts as queueing.
-  RequestOutcome request(models::CpuThread& cpu, const std::string& app, Functionality f,
+  // Runs one request for process `p` and records it. `issued`: when the application asked (default: now).
+  RequestOutcome request(Process& p, const std::string& app, Functionality f,
                          const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
                          bool encrypt, std::optional<sc_core::sc_time> issued = std::nullopt);
+  // Forgets every idle configured core: the next hardware request reconfigures (crossover experiments).
+  void unload_idle();
 
   const std::vector<SlotView>& slots() const { return slots_; }
+  const SelectionPolicy& policy() const { return *policy_; }
   std::uint64_t cache_hits() const { return hits_; }
   std::uint64_t cache_misses() const { return misses_; }
   std::uint64_t evictions() const { return evictions_; }
+  std::uint64_t fallbacks() const { return fallbacks_; }
+  std::uint64_t slot_waits() const { return slot_waits_; }
+  std::string resident(std::size_t slot) const;  // design name the OS believes is in the slot ("" if none)
 
  private:
-  struct SlotUse {
-    std::unique_ptr<sc_core::sc_mutex> lock;
-    const CoreDesign* design = nullptr;  // the design the OS believes is resident
-    std::uint64_t last_use = 0;
-  };
-  // Chooses a slot for `design`: resident and idle, else empty, else the least recently used idle one.
-  // Returns the slot index locked for the caller, and whether it must be configured.
-  int acquire_slot(const CoreDesign& design, bool* configure, std::string* reason);
   const CoreDesign* design_for(Functionality f) const;
+  int index_of(const CoreDesign* d) const { return d ? static_cast<int>(d - designs_.data()) : -1; }
+  RequestView view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d) const;
 
   RuntimeParams params_;
   std::vector<SlotView> slots_;
-  std::vector<SlotUse> use_;
   std::vector<CoreDesign> designs_;
+  SlotTable table_;
+  std::vector<sc_core::sc_time> busy_until_;  // predicted end of the request using each slot
   std::unique_ptr<ReconfigurationDriver> reconfiguration_;
-  sc_core::sc_mutex port_lock_;
+  const CostModel* model_;
+  std::unique_ptr<SelectionPolicy> policy_;
   CipherDriver cipher_;
   Sink sink_;
-  std::uint64_t next_id_ = 0, clock_ = 0, hits_ = 0, misses_ = 0, evictions_ = 0;
+  sc_core::sc_event slot_released_, port_released_;
+  bool port_busy_ = false;
+  std::uint64_t next_id_ = 0, hits_ = 0, misses_ = 0, evictions_ = 0, fallbacks_ = 0, slot_waits_ = 0;
 };
 
 }  // namespace rsoc::runtime

@@ -166,7 +166,7 @@ TEST(ScenarioOverrides, SetAndSeedApplyWithValidation) {
   const auto s =
       rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt);
   EXPECT_EQ(s.params.config_port->cpu_copy_cycles_per_word, 60u);
-  EXPECT_EQ(s.params.apps.at(0).blocks, 8u);
+  EXPECT_EQ(s.params.apps.at(0).blocks.list, std::vector<std::uint64_t>{8});
   EXPECT_EQ(s.params.seed, 42u);
   opt.overrides = {"platform.slots.0.capacity_kib=100"};
   try {

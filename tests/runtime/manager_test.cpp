@@ -1,5 +1,5 @@
-// The runtime's hardware and software paths give identical bytes, a resident core skips reconfiguration, and
-// the LRU victim is the least recently used core.
+// The manager: identical bytes from hardware and software, every selection policy, module caching and the
+// replacement strategies, a core in use never evicted, waiting for a slot or falling back to software.
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "runtime/manager.h"
 
@@ -15,27 +15,33 @@
 #include "models/onchip_bus.h"
 
 using namespace rsoc;
+using runtime::Functionality;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
 namespace {
 
-// CPU + bus + DDR with three bitstreams (AES, DES, AES-again-as-other-design) + port + `slots` slots.
+// CPU (two hardware threads) + bus + DDR holding an AES, a DES and a second AES-type bitstream + port +
+// slots.
 struct Bench {
-  models::SoftCpu cpu{"cpu", models::CpuParams{}};
+  models::SoftCpu cpu{"cpu", models::CpuParams{sc_time(10, SC_NS), 2, 1, 1024}};
   models::OnChipBus bus{"bus", models::OnChipBusParams{}};
   models::Memory ddr{"ddr", models::MemoryParams{16 << 20, sc_time(10, SC_NS), 1, 1}};
   std::vector<std::unique_ptr<models::FpgaSlot>> slots;
   std::unique_ptr<models::ConfigPort> port;
   std::vector<runtime::CoreDesign> designs;
   std::vector<runtime::SlotView> views;
+  runtime::Scheduler sched0{cpu.thread(0), runtime::SchedulerParams{}};
+  runtime::Scheduler sched1{cpu.thread(1), runtime::SchedulerParams{}};
+  std::vector<runtime::RequestRecord> log;
 
   explicit Bench(unsigned n_slots) {
+    tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_US));
     bus.add_initiator(cpu.initiator);
     bus.add_target(ddr.target, 0, 16 << 20, "ddr");
     const models::CoreKind kinds[] = {models::CoreKind::kAes128, models::CoreKind::kDes};
     for (std::uint32_t id = 0; id < 2; ++id) {
-      const std::uint64_t addr = 0x100000 * (id + 1), bytes = 4096;
+      const std::uint64_t addr = 0x100000 * (id + 1), bytes = 4096;  // 1024 words at 10 cycles: 102.4 us
       const auto image = models::make_bitstream(id, bytes);
       ddr.load(addr, image.data(), image.size());
       designs.push_back({id == 0 ? "aes" : "des", id, kinds[id], addr, bytes});
@@ -58,18 +64,22 @@ struct Bench {
     bus.add_target(port->target, 0x40000000, models::port_reg::kSize, "port");
   }
 
-  std::unique_ptr<runtime::Manager> manager(runtime::Policy policy,
-                                            std::vector<runtime::RequestRecord>& log) {
+  runtime::RuntimeParams params(runtime::PolicyKind policy) const {
     runtime::RuntimeParams p;
     p.policy = policy;
-    p.software[runtime::Functionality::kAes128] = {1000, 100};
-    p.software[runtime::Functionality::kDes] = {1000, 100};
-    p.software[runtime::Functionality::kTripleDes] = {1000, 300};
+    p.software[Functionality::kAes128] = {1000, 2000};
+    p.software[Functionality::kDes] = {1000, 1500};
+    p.software[Functionality::kTripleDes] = {1000, 4000};
+    return p;
+  }
+
+  std::unique_ptr<runtime::Manager> manager(const runtime::RuntimeParams& p,
+                                            const runtime::CostModel* model = nullptr) {
     runtime::ReconfigurationFeed feed;
     feed.cpu_copy_cycles_per_word = 10;
     return std::make_unique<runtime::Manager>(
-        p, views, designs, std::make_unique<runtime::ReconfigurationDriver>(0x40000000, feed),
-        [&log](const runtime::RequestRecord& r) { log.push_back(r); });
+        p, views, designs, std::make_unique<runtime::ReconfigurationDriver>(0x40000000, feed), model,
+        [this](const runtime::RequestRecord& r) { log.push_back(r); });
   }
 };
 
@@ -80,25 +90,28 @@ std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
+runtime::RequestOutcome ask(runtime::Manager& m, runtime::Process& p, Functionality f, std::uint64_t blocks,
+                            std::uint64_t seed = 1) {
+  const auto& fi = runtime::info(f);
+  return m.request(p, "app", f, random_bytes(fi.key_bytes, seed),
+                   random_bytes(fi.block_bytes * blocks, seed + 1), true);
+}
+
 }  // namespace
 
 TEST(RuntimeManager, HardwareAndSoftwareGiveIdenticalBytes) {
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_US));
   Bench bench(2);
-  std::vector<runtime::RequestRecord> hw_log, sw_log;
-  auto hw = bench.manager(runtime::Policy::kHardware, hw_log);
-  auto sw = bench.manager(runtime::Policy::kSoftware, sw_log);
+  auto hw = bench.manager(bench.params(runtime::PolicyKind::kHardware));
+  auto sw = bench.manager(bench.params(runtime::PolicyKind::kSoftware));
   int checked = 0;
-  sc_core::sc_spawn([&] {
-    auto& t = bench.cpu.thread(0);
-    for (auto f : {runtime::Functionality::kAes128, runtime::Functionality::kDes,
-                   runtime::Functionality::kTripleDes}) {
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    for (auto f : {Functionality::kAes128, Functionality::kDes, Functionality::kTripleDes}) {
       for (bool encrypt : {true, false}) {
         const auto& fi = runtime::info(f);
         const auto key = random_bytes(fi.key_bytes, 7 + checked);
         const auto data = random_bytes(fi.block_bytes * 37, 99 + checked);
-        const auto a = hw->request(t, "app", f, key, data, encrypt);
-        const auto b = sw->request(t, "app", f, key, data, encrypt);
+        const auto a = hw->request(p, "app", f, key, data, encrypt);
+        const auto b = sw->request(p, "app", f, key, data, encrypt);
         EXPECT_EQ(a.record.decision, "hardware");
         EXPECT_EQ(b.record.decision, "software");
         EXPECT_TRUE(a.record.ok) << a.record.error;
@@ -110,33 +123,202 @@ TEST(RuntimeManager, HardwareAndSoftwareGiveIdenticalBytes) {
   });
   sc_core::sc_start();
   EXPECT_EQ(checked, 6);
-  // 3DES runs on the DES core: aes, des configured once each; everything else hit the cache.
-  EXPECT_EQ(hw->cache_misses(), 2u);
+  EXPECT_EQ(hw->cache_misses(), 2u);  // 3DES runs on the DES core
   EXPECT_EQ(hw->cache_hits(), 4u);
 }
 
-TEST(RuntimeManager, CacheHitSkipsReconfigurationAndLruEvictsOldest) {
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_US));
+TEST(RuntimeManager, CacheHitSkipsReconfigurationAndCachingOffDoesNot) {
   Bench bench(1);
-  std::vector<runtime::RequestRecord> log;
-  auto hw = bench.manager(runtime::Policy::kHardware, log);
-  sc_core::sc_spawn([&] {
-    auto& t = bench.cpu.thread(0);
-    const auto key16 = random_bytes(16, 1), key8 = random_bytes(8, 2);
-    hw->request(t, "a", runtime::Functionality::kAes128, key16, random_bytes(32, 3),
-                true);  // miss: configure
-    hw->request(t, "a", runtime::Functionality::kAes128, key16, random_bytes(32, 4), true);  // hit
-    hw->request(t, "b", runtime::Functionality::kDes, key8, random_bytes(16, 5), true);      // evicts aes
+  auto cached = bench.manager(bench.params(runtime::PolicyKind::kHardware));
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    ask(*cached, p, Functionality::kAes128, 2);
+    ask(*cached, p, Functionality::kAes128, 2);
   });
   sc_core::sc_start();
-  ASSERT_EQ(log.size(), 3u);
-  EXPECT_TRUE(log[0].reconfigured);
-  EXPECT_GT(log[0].reconfig_ps, 0u);
-  EXPECT_FALSE(log[1].reconfigured);
-  EXPECT_EQ(log[1].reconfig_ps, 0u);
-  EXPECT_LT(log[1].end_ps - log[1].issue_ps, log[0].end_ps - log[0].issue_ps);
-  EXPECT_TRUE(log[2].reconfigured);
-  EXPECT_NE(log[2].reason.find("evicting aes"), std::string::npos) << log[2].reason;
-  EXPECT_EQ(hw->evictions(), 1u);
-  EXPECT_TRUE(bench.slots[0]->hosts(1));
+  ASSERT_EQ(bench.log.size(), 2u);
+  EXPECT_TRUE(bench.log[0].reconfigured);
+  // 1024 words x 10 cycles x 10 ns, plus the START write and the STATUS read: 10 (issue) + 20 (bus) + 10
+  // (port) ns each.
+  EXPECT_EQ(bench.log[0].reconfig_ps, sc_time(102400 + 40 + 40, SC_NS).value());
+  EXPECT_FALSE(bench.log[1].reconfigured);
+  EXPECT_EQ(bench.log[1].reconfig_ps, 0u);
+  EXPECT_NE(bench.log[1].reason.find("core resident in slot0"), std::string::npos) << bench.log[1].reason;
+  EXPECT_EQ(bench.log[1].exec_ps, bench.log[0].exec_ps);
+}
+
+TEST(RuntimeManager, WithoutCachingEveryHardwareRequestReconfigures) {
+  Bench bench(1);
+  auto params = bench.params(runtime::PolicyKind::kHardware);
+  params.caching = false;
+  auto m = bench.manager(params);
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    for (int i = 0; i < 3; ++i) ask(*m, p, Functionality::kAes128, 1);
+  });
+  sc_core::sc_start();
+  for (const auto& r : bench.log) EXPECT_TRUE(r.reconfigured) << r.id;
+  EXPECT_EQ(m->cache_hits(), 0u);
+}
+
+TEST(RuntimeManager, ACoreInUseIsNeverEvictedTheRequestWaits) {
+  // One slot. Thread 0 runs AES on 300 blocks; thread 1 asks for DES meanwhile: it must wait for the slot.
+  Bench bench(1);
+  auto m = bench.manager(bench.params(runtime::PolicyKind::kHardware));
+  sc_time aes_end, des_start;
+  bench.sched0.spawn("aes_app", 10, [&](runtime::Process& p) {
+    ask(*m, p, Functionality::kAes128, 300);
+    aes_end = sc_core::sc_time_stamp();
+  });
+  bench.sched1.spawn(
+      "des_app", 10,
+      [&](runtime::Process& p) {
+        const auto out = ask(*m, p, Functionality::kDes, 1);
+        des_start = sc_time(static_cast<double>(out.record.start_ps), sc_core::SC_PS);
+        EXPECT_NE(out.record.reason.find("evicting aes from slot0"), std::string::npos) << out.record.reason;
+      },
+      sc_time(200, sc_core::SC_US));
+  sc_core::sc_start();
+  EXPECT_EQ(m->slot_waits(), 1u);
+  EXPECT_GE(des_start, aes_end);
+  ASSERT_EQ(bench.log.size(), 2u);
+  EXPECT_TRUE(bench.log[0].ok);
+  EXPECT_EQ(bench.log[0].functionality, "aes128");  // finished first, untouched
+}
+
+TEST(RuntimeManager, WithoutAFreeSlotTheRequestCanFallBackToSoftware) {
+  Bench bench(1);
+  auto params = bench.params(runtime::PolicyKind::kHardware);
+  params.wait_for_slot = false;
+  auto m = bench.manager(params);
+  bench.sched0.spawn("aes_app", 10, [&](runtime::Process& p) { ask(*m, p, Functionality::kAes128, 300); });
+  bench.sched1.spawn(
+      "des_app", 10,
+      [&](runtime::Process& p) {
+        const auto out = ask(*m, p, Functionality::kDes, 1);
+        EXPECT_EQ(out.record.decision, "software");
+        EXPECT_NE(out.record.reason.find("no slot free: software instead"), std::string::npos)
+            << out.record.reason;
+      },
+      sc_time(200, sc_core::SC_US));
+  sc_core::sc_start();
+  EXPECT_EQ(m->fallbacks(), 1u);
+}
+
+TEST(RuntimeManager, ThresholdPolicyChoosesByBlockCount) {
+  Bench bench(1);
+  auto params = bench.params(runtime::PolicyKind::kThreshold);
+  params.thresholds[Functionality::kAes128] = 10;
+  auto m = bench.manager(params);
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    EXPECT_EQ(ask(*m, p, Functionality::kAes128, 9).record.decision, "software");
+    const auto r = ask(*m, p, Functionality::kAes128, 10).record;
+    EXPECT_EQ(r.decision, "hardware");
+    EXPECT_EQ(r.reason.rfind("threshold: 10 >= 10 blocks", 0), 0u) << r.reason;
+    EXPECT_EQ(ask(*m, p, Functionality::kDes, 50).record.decision, "software");  // no threshold set for des
+  });
+  sc_core::sc_start();
+}
+
+namespace {
+// A cost model for the bench: software 20 us per AES block; hardware 1 us per block after 100 us of
+// reconfiguration. Crossover: 100 + n < 20 n  ->  n >= 6.
+runtime::CostModel bench_model() {
+  runtime::CostModelParams p;
+  p.cpu_hz = 100e6;
+  p.software[Functionality::kAes128] = {0, 2000};
+  p.hardware[Functionality::kAes128] = {0.0, 1e-6};
+  p.reconfiguration_s[Functionality::kAes128] = 100e-6;
+  return runtime::CostModel(p);
+}
+}  // namespace
+
+TEST(RuntimeManager, CostModelPolicyCountsReconfigurationOnlyWhenTheCoreIsNotResident) {
+  Bench bench(1);
+  const runtime::CostModel model = bench_model();
+  EXPECT_EQ(model.crossover_blocks(Functionality::kAes128, 100), 6u);
+  auto params = bench.params(runtime::PolicyKind::kCostModel);
+  params.software[Functionality::kAes128] = {0, 2000};
+  auto m = bench.manager(params, &model);
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    EXPECT_EQ(ask(*m, p, Functionality::kAes128, 5).record.decision, "software");  // 100 us vs 105 us
+    const auto r = ask(*m, p, Functionality::kAes128, 6).record;                   // 120 us vs 106 us
+    EXPECT_EQ(r.decision, "hardware");
+    EXPECT_EQ(r.reason,
+              "cost model: software 0.120 ms vs hardware 0.106 ms (reconfiguration 0.100 ms); "
+              "configuring empty slot0");
+    EXPECT_EQ(ask(*m, p, Functionality::kAes128, 1).record.decision, "hardware");  // resident: 20 us vs 1 us
+  });
+  sc_core::sc_start();
+}
+
+TEST(RuntimeManager, AdaptivePolicyLearnsThenDecidesLikeTheCostModel) {
+  // The bench's real costs: software 1000 + 2000 n cycles; hardware whatever the models do. The adaptive
+  // policy explores (2 software, 2 hardware requests), then its decisions equal a cost model fitted to the
+  // same truth.
+  Bench bench(1);
+  auto params = bench.params(runtime::PolicyKind::kAdaptive);
+  auto m = bench.manager(params);
+  std::vector<std::string> decisions;
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    for (std::uint64_t n : {3, 40, 3, 40, 1, 2, 60, 200}) {
+      const auto r = ask(*m, p, Functionality::kAes128, n).record;
+      decisions.push_back(r.decision + ":" + r.reason.substr(0, r.reason.find(':')));
+    }
+  });
+  sc_core::sc_start();
+  ASSERT_EQ(decisions.size(), 8u);
+  EXPECT_EQ(decisions[0], "software:adaptive");
+  EXPECT_EQ(decisions[1], "software:adaptive");
+  EXPECT_EQ(decisions[2], "hardware:adaptive");
+  EXPECT_EQ(decisions[3], "hardware:adaptive");
+  // Learned: software 20 us/block + 10 us; the core is resident, hardware is a few us per block: hardware
+  // wins from 1 block on (resident). Same verdict as a model that knows the parameters.
+  for (std::size_t i = 4; i < decisions.size(); ++i) EXPECT_EQ(decisions[i], "hardware:adaptive") << i;
+}
+
+TEST(RuntimeSlotTable, LruFifoAndLfuChooseDifferentVictims) {
+  // Two slots. Designs A=0, B=1, C=2. Sequence: A (slot0), B (slot1), A (hit, slot0), A (hit), then C must
+  // evict.
+  auto victim = [](runtime::Replacement r) {
+    runtime::SlotTable t({{true, 100}, {true, 100}}, r);
+    auto run = [&](int design) {
+      const auto c = t.choose(design, 10, true);
+      t.start(c->slot, design, c->configure);
+      t.finish(c->slot, true);
+      return c;
+    };
+    run(0);
+    run(1);
+    run(0);
+    run(0);
+    return run(2)->evicted;
+  };
+  EXPECT_EQ(victim(runtime::Replacement::kLru), 1);   // B was used least recently
+  EXPECT_EQ(victim(runtime::Replacement::kFifo), 0);  // A was loaded first
+  EXPECT_EQ(victim(runtime::Replacement::kLfu), 1);   // B was used once, A three times
+  // LFU and LRU part: A (0), B (1), B, B, A -> LRU evicts B? no: B used before the last A -> LRU evicts B;
+  // LFU evicts A (used twice vs three times).
+  auto victim2 = [](runtime::Replacement r) {
+    runtime::SlotTable t({{true, 100}, {true, 100}}, r);
+    for (int d : {0, 1, 1, 1, 0}) {
+      const auto c = t.choose(d, 10, true);
+      t.start(c->slot, d, c->configure);
+      t.finish(c->slot, true);
+    }
+    return t.choose(2, 10, true)->evicted;
+  };
+  EXPECT_EQ(victim2(runtime::Replacement::kLru), 1);
+  EXPECT_EQ(victim2(runtime::Replacement::kLfu), 0);
+}
+
+TEST(RuntimeSlotTable, InUseSlotsAreNeverChosenAndBigBitstreamsDoNotFit) {
+  runtime::SlotTable t({{true, 100}, {true, 50}}, runtime::Replacement::kLru);
+  t.start(0, 0, true);                              // A in slot0, in use
+  EXPECT_FALSE(t.choose(1, 80, true).has_value());  // slot1 too small, slot0 in use
+  const auto c = t.choose(1, 40, true);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->slot, 1u);
+  t.start(1, 1, true);
+  EXPECT_FALSE(t.choose(2, 10, true).has_value());  // both in use: nobody is evicted
+  t.finish(0, true);
+  EXPECT_EQ(t.choose(2, 10, true)->evicted, 0);
 }

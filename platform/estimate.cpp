@@ -1,0 +1,140 @@
+#include "platform/estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rsoc::platform {
+
+namespace {
+
+double sec(const sc_core::sc_time& t) {
+  return t.to_seconds();
+}
+
+const BusSpec* find_bus(const ScenarioParams& p, const std::string& name) {
+  for (const auto& b : p.buses)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+// Buses from the CPU's root bus down to `leaf` (root first).
+std::vector<const BusSpec*> path_to(const ScenarioParams& p, const std::string& leaf) {
+  std::vector<const BusSpec*> path;
+  for (const BusSpec* b = find_bus(p, leaf); b; b = b->parent.empty() ? nullptr : find_bus(p, b->parent))
+    path.insert(path.begin(), b);
+  return path;
+}
+
+// Time of one word access through `path` to a target that answers after `target_s`.
+double word_access_s(const ScenarioParams& p, const std::vector<const BusSpec*>& path, double target_s,
+                     bool read) {
+  const CpuSpec& cpu = p.cpus.front();
+  double t = sec(cpu.params.clock_period) * cpu.params.mmio_cycles;
+  for (const BusSpec* b : path) {
+    if (!b->fmc) {
+      t += sec(b->onchip.clock_period) * (b->onchip.latency_cycles + b->onchip.cycles_per_word);
+      continue;
+    }
+    const auto& f = b->fmc_params;
+    const double clk = sec(f.clock_period);
+    const double nwait = std::ceil(target_s / clk - 1e-9) * clk;
+    const double swap = sec(f.cpu_clock_period) * f.byteswap_cycles;
+    if (f.mode == models::FmcMode::kSync) return t + clk * f.sync_latency_cycles + nwait + swap;
+    const double poll = sec(f.cpu_clock_period) * f.poll_cycles;
+    const double polls = 1 + (nwait > 0 ? std::ceil(nwait / poll - 1e-9) : 0);
+    const double one = clk * (f.addr_setup_cycles + f.data_cycles + f.hold_cycles) + nwait + polls * poll;
+    return t + one * ((read && f.double_read) ? 2 : 1) + swap;
+  }
+  return t + target_s;
+}
+
+}  // namespace
+
+AccessEstimate estimate_access(const ScenarioParams& p, std::size_t slot, const models::CoreParams& core) {
+  const auto path = path_to(p, p.slots.at(slot).bus);
+  const double target = sec(core.clock_period) * core.access_cycles;
+  return AccessEstimate{word_access_s(p, path, target, true), word_access_s(p, path, target, false)};
+}
+
+double estimate_reconfiguration_s(const ScenarioParams& p, const CoreSpec& core) {
+  if (!p.config_port) return 0;
+  const ConfigPortSpec& port = *p.config_port;
+  const double words = static_cast<double>(core.bitstream_bytes / 4);
+  const MemorySpec* mem = nullptr;
+  for (const auto& m : p.memories)
+    if (m.name == core.memory) mem = &m;
+  double stage = sec(port.params.clock_period) * 32.0 / port.params.width_bits;  // port
+  if (mem) stage = std::max(stage, sec(mem->params.clock_period) * mem->params.cycles_per_word);
+  const unsigned chunk = port.dma_feed ? 0 : p.cpus.front().params.stream_chunk_words;
+  double mover = 0, setup = 0;
+  unsigned chunk_words = chunk;
+  if (port.dma_feed) {
+    for (const auto& d : p.dmas)
+      if (d.name == port.dma) {
+        mover = sec(d.params.clock_period) * d.params.cycles_per_word;
+        setup = sec(d.params.clock_period) * d.params.setup_cycles;
+        chunk_words = d.params.chunk_words;
+      }
+  } else {
+    mover = sec(p.cpus.front().params.clock_period) * port.cpu_copy_cycles_per_word;
+  }
+  stage = std::max(stage, mover);
+  // Every bus the chunk crosses is held for the read and for the write when both ends share it.
+  const auto read_path = path_to(p, mem ? mem->bus : port.bus);
+  const auto write_path = path_to(p, port.bus);
+  for (const BusSpec* b : read_path) {
+    if (b->fmc) continue;
+    const bool twice = std::find(write_path.begin(), write_path.end(), b) != write_path.end();
+    const double per_word =
+        sec(b->onchip.clock_period) *
+        (b->onchip.cycles_per_word + static_cast<double>(b->onchip.latency_cycles) / chunk_words);
+    stage = std::max(stage, per_word * (twice ? 2 : 1));
+  }
+  // Around the stream: START, (DMA programming), status reads.
+  const double access =
+      word_access_s(p, write_path, sec(port.params.clock_period) * port.params.access_cycles, false);
+  const double registers = access * (port.dma_feed ? 7 : 2);
+  return words * stage + setup + registers;
+}
+
+runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
+  runtime::CostModelParams m;
+  m.cpu_hz = 1.0 / sec(p.cpus.front().params.clock_period);
+  m.software = p.runtime.software;
+  const double cpu = sec(p.cpus.front().params.clock_period);
+  const auto& drv = p.runtime.driver;
+  for (const auto& name : runtime::functionality_names()) {
+    const runtime::Functionality f = *runtime::functionality_from_name(name);
+    const auto& fi = runtime::info(f);
+    for (const auto& c : p.cores) {
+      if (c.params.kind != fi.core) continue;
+      // The slot it would run in: one that hosts it at boot, else the first reconfigurable one it fits.
+      std::size_t slot = p.slots.size();
+      for (std::size_t i = 0; i < p.slots.size() && slot == p.slots.size(); ++i)
+        if (p.slots[i].core == c.name) slot = i;
+      for (std::size_t i = 0; i < p.slots.size() && slot == p.slots.size(); ++i)
+        if (p.slots[i].params.reconfigurable && c.bitstream_bytes <= p.slots[i].params.capacity_bytes)
+          slot = i;
+      if (slot == p.slots.size()) continue;
+      const AccessEstimate a = estimate_access(p, slot, c.params);
+      const double poll = a.read_s + cpu * drv.poll_loop_cycles;
+      auto polls = [&](double busy_s) {
+        return 1 + (busy_s > a.read_s ? std::ceil((busy_s - a.read_s) / poll) : 0);
+      };
+      const double words = fi.block_bytes / 4.0;
+      const double core_block = sec(c.params.clock_period) * c.params.block_cycles *
+                                (f == runtime::Functionality::kTripleDes ? 3 : 1);
+      runtime::HardwareCost hw;
+      hw.request_s = cpu * drv.cycles_per_request + (fi.key_bytes / 4.0 + 2) * a.write_s +
+                     polls(sec(c.params.clock_period) * c.params.key_setup_cycles) * poll;
+      hw.block_s =
+          cpu * drv.cycles_per_block + (words + 1) * a.write_s + polls(core_block) * poll + words * a.read_s;
+      m.hardware[f] = hw;
+      m.reconfiguration_s[f] = p.slots[slot].params.reconfigurable ? estimate_reconfiguration_s(p, c) : 0;
+      break;
+    }
+  }
+  return m;
+}
+
+}  // namespace rsoc::platform

@@ -1,0 +1,31 @@
+#include "runtime/cost_model.h"
+
+namespace rsoc::runtime {
+
+double CostModel::software_s(Functionality f, std::uint64_t blocks) const {
+  const auto it = params_.software.find(f);
+  if (it == params_.software.end()) return 0;
+  return static_cast<double>(it->second.cycles_per_request + blocks * it->second.cycles_per_block) /
+         params_.cpu_hz;
+}
+
+double CostModel::reconfiguration_s(Functionality f) const {
+  const auto it = params_.reconfiguration_s.find(f);
+  return it == params_.reconfiguration_s.end() ? 0 : it->second;
+}
+
+double CostModel::hardware_s(Functionality f, std::uint64_t blocks, bool resident, double slot_wait_s) const {
+  const auto it = params_.hardware.find(f);
+  if (it == params_.hardware.end()) return 0;
+  return (resident ? 0 : reconfiguration_s(f)) + slot_wait_s + it->second.request_s +
+         static_cast<double>(blocks) * it->second.block_s;
+}
+
+std::optional<std::uint64_t> CostModel::crossover_blocks(Functionality f, std::uint64_t max_blocks) const {
+  if (!has_software(f) || !has_hardware(f)) return std::nullopt;
+  for (std::uint64_t n = 1; n <= max_blocks; ++n)
+    if (hardware_s(f, n, false) < software_s(f, n)) return n;
+  return std::nullopt;
+}
+
+}  // namespace rsoc::runtime

@@ -1,0 +1,51 @@
+#pragma once
+// CostModel: predicted latency of a request in software and in hardware, from the platform's parameters
+// (plain C++, seconds). Software: (cycles_per_request + blocks * cycles_per_block) / f_cpu. Hardware:
+// reconfiguration (when the core is not resident) + waiting for a slot + driver request cost + blocks * the
+// per-block cost of the driver, the bus path and the core. The platform derives the hardware terms from its
+// models' parameters (platform/estimate.cpp); the `cost_model` policy and `rsoc crossover`'s analytic column
+// use them.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "runtime/functionality.h"
+
+namespace rsoc::runtime {
+
+struct SoftwareCost {
+  std::uint64_t cycles_per_request = 0;
+  std::uint64_t cycles_per_block = 0;
+};
+
+struct HardwareCost {
+  double request_s = 0;  // driver set-up, key load, core init
+  double block_s = 0;    // one block: driver work, words over the bus, polls, core
+};
+
+struct CostModelParams {
+  double cpu_hz = 100e6;
+  std::map<Functionality, SoftwareCost> software;
+  std::map<Functionality, HardwareCost> hardware;
+  std::map<Functionality, double> reconfiguration_s;  // configuring the core of the functionality
+};
+
+class CostModel {
+ public:
+  explicit CostModel(CostModelParams params) : params_(std::move(params)) {}
+  bool has_software(Functionality f) const { return params_.software.count(f) > 0; }
+  bool has_hardware(Functionality f) const { return params_.hardware.count(f) > 0; }
+  double software_s(Functionality f, std::uint64_t blocks) const;
+  double hardware_s(Functionality f, std::uint64_t blocks, bool resident, double slot_wait_s = 0) const;
+  double reconfiguration_s(Functionality f) const;
+  // The smallest block count (up to `max_blocks`) at which hardware with reconfiguration beats software.
+  std::optional<std::uint64_t> crossover_blocks(Functionality f, std::uint64_t max_blocks) const;
+  const CostModelParams& params() const { return params_; }
+
+ private:
+  CostModelParams params_;
+};
+
+}  // namespace rsoc::runtime

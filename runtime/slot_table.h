@@ -1,0 +1,61 @@
+#pragma once
+// SlotTable: what the OS knows of the FPGA slots — which core design each holds, whether a request is using
+// it, and the bookkeeping of the replacement strategies (plain C++, no SystemC).
+//   choose(): the resident idle copy of the design (a cache hit), else an empty slot it fits, else the victim
+//   among idle slots it fits: LRU (least recently used), LFU (fewest uses since loaded; ties by LRU) or FIFO
+//   (loaded first). A slot in use is never chosen, so a core in use is never evicted.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace rsoc::runtime {
+
+enum class Replacement { kLru, kLfu, kFifo };
+
+class SlotTable {
+ public:
+  struct Slot {
+    bool reconfigurable = true;
+    std::uint64_t capacity_bytes = 0;
+    int design = -1;  // -1: empty (as far as the OS knows)
+    bool in_use = false;
+    std::uint64_t loaded_seq = 0, last_use = 0, uses = 0;
+  };
+  struct Choice {
+    std::size_t slot = 0;
+    bool configure = false;
+    int evicted = -1;  // design that leaves, or -1
+  };
+
+  SlotTable(std::vector<Slot> slots, Replacement replacement)
+      : slots_(std::move(slots)), replacement_(replacement) {}
+
+  // Where a request for `design` (bitstream of `bytes`) can run now; nothing when every usable slot is in
+  // use.
+  std::optional<Choice> choose(int design, std::uint64_t bytes, bool can_configure) const;
+  // A request starts using `slot`; with `configure` the slot is being loaded with `design`.
+  void start(std::size_t slot, int design, bool configure);
+  // The configuration of `slot` failed: it is empty.
+  void configuration_failed(std::size_t slot);
+  // The request using `slot` is done; without `keep` (no module caching) the core leaves.
+  void finish(std::size_t slot, bool keep);
+  // Forget every idle core (the next request for it reconfigures).
+  void unload_idle();
+
+  bool resident(int design) const;
+  bool resident_idle(int design) const;
+  bool could_host(std::size_t slot, int design, std::uint64_t bytes, bool can_configure) const;
+  const Slot& operator[](std::size_t i) const { return slots_[i]; }
+  std::size_t size() const { return slots_.size(); }
+
+ private:
+  bool fits(const Slot& s, std::uint64_t bytes, bool can_configure) const {
+    return can_configure && s.reconfigurable && bytes <= s.capacity_bytes;
+  }
+  std::vector<Slot> slots_;
+  Replacement replacement_;
+  std::uint64_t clock_ = 0;
+};
+
+}  // namespace rsoc::runtime
