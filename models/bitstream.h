@@ -1,7 +1,8 @@
 #pragma once
-// Partial bitstreams (plain C++). Layout, in 32-bit words: MAGIC, core id, total words, reserved, payload...,
-// checksum (FNV-1a over every previous word). The payload is deterministic filler standing for frames; what
-// matters to the models is its size, its destination core and its integrity.
+// Partial bitstreams (plain C++). Layout, in 32-bit little-endian words: MAGIC, core id, total words,
+// reserved, payload..., checksum (the sum modulo 2^32 of every previous word). The payload is deterministic
+// filler standing for configuration frames; what matters to the models is its size, its destination core and
+// its integrity.
 
 #include <cstdint>
 #include <string>
@@ -22,6 +23,8 @@ class BitstreamSink {
   // `capacity_words`: the largest bitstream the receiving slot can take.
   explicit BitstreamSink(std::uint64_t capacity_words) : capacity_words_(capacity_words) {}
   void feed(const std::uint32_t* words, std::size_t n);
+  // The same, from little-endian bytes as they travel on the bus (n_words whole words).
+  void feed_bytes(const std::uint8_t* bytes, std::size_t n_words);
   State state() const { return state_; }
   std::uint32_t core_id() const { return core_id_; }
   std::uint64_t received() const { return received_; }
@@ -30,12 +33,15 @@ class BitstreamSink {
 
  private:
   void fail(std::string why);
+  void word(std::uint32_t w);
+  template <class Load>
+  void feed_with(std::size_t n, Load load);
   std::uint64_t capacity_words_;
   State state_ = State::kHeader;
   std::uint32_t core_id_ = 0;
   std::uint64_t total_ = 0;
   std::uint64_t received_ = 0;
-  std::uint32_t checksum_ = 2166136261u;
+  std::uint32_t checksum_ = 0;
   std::string error_;
 };
 

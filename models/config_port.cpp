@@ -86,9 +86,7 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   ReconfigurationRecord* record = session();
   if (!record) return;  // words with no configuration in progress are dropped
-  std::vector<std::uint32_t> buf(words);
-  std::memcpy(buf.data(), trans.get_data_ptr(), length);
-  slot_->configuration_words(buf.data(), buf.size(), end);
+  slot_->configuration_words(trans.get_data_ptr(), words, end);
   record->words += words;
   regs_.at("WORDS") = static_cast<std::uint32_t>(record->words);
   if (slot_->configuration_failed() || slot_->core() != nullptr) finish(end);

@@ -61,9 +61,9 @@ bool FpgaSlot::begin_configuration(const sc_core::sc_time& at, std::string* why)
   return true;
 }
 
-void FpgaSlot::configuration_words(const std::uint32_t* words, std::size_t n, const sc_core::sc_time&) {
+void FpgaSlot::configuration_words(const std::uint8_t* bytes, std::size_t n_words, const sc_core::sc_time&) {
   if (!configuring_) return;
-  sink_->feed(words, n);
+  sink_->feed_bytes(bytes, n_words);
   if (sink_->state() == BitstreamSink::State::kError) {
     configuring_ = false;
     failed_ = true;

@@ -41,7 +41,8 @@ class FpgaSlot : public sc_core::sc_module {
   // Configuration interface used by the ConfigPort. begin() fails while the hosted core computes, or when the
   // slot is static; words are fed as the port receives them.
   bool begin_configuration(const sc_core::sc_time& at, std::string* why);
-  void configuration_words(const std::uint32_t* words, std::size_t n, const sc_core::sc_time& at);
+  // `n_words` little-endian 32-bit words as they travel on the bus.
+  void configuration_words(const std::uint8_t* bytes, std::size_t n_words, const sc_core::sc_time& at);
   void abort_configuration();
   bool configuration_failed() const { return failed_; }
   const std::string& configuration_error() const { return error_; }

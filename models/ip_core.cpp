@@ -83,6 +83,7 @@ void IpCore::publish(const std::vector<std::uint32_t>& values) {
 }
 
 void IpCore::reset() {
+  on_reset();
   regs_.reset();
   std::fill(result_.begin(), result_.end(), 0);
   std::fill(previous_result_.begin(), previous_result_.end(), 0);
@@ -116,6 +117,7 @@ class AesCore : public IpCore {
     cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank("KEY"), 4));
     return params().key_setup_cycles;
   }
+  void on_reset() override { cipher_.reset(); }
   std::uint64_t on_next(const sc_time&) override {
     if (!cipher_) cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank("KEY"), 4));
     const auto in = bytes_of(regs_.bank("BLOCK"), 4);
@@ -148,23 +150,34 @@ class DesCore : public IpCore {
   }
 
  protected:
-  std::uint64_t on_init(const sc_time&) override { return params().key_setup_cycles; }
+  // The key schedule is computed at INIT (key_setup_cycles), as in the hardware.
+  std::uint64_t on_init(const sc_time&) override {
+    schedule();
+    return params().key_setup_cycles;
+  }
   std::uint64_t on_next(const sc_time&) override {
-    const auto& key = regs_.bank("KEY");
     const std::uint64_t in = u64_of(regs_.bank("BLOCK"), 0);
     const bool encrypt = regs_.at("CONFIG") & reg::kConfigEncrypt;
     const bool triple = regs_.at("CONFIG") & reg::kConfigTriple;
-    std::uint64_t out = 0;
-    if (triple) {
-      crypto::TripleDes des(u64_of(key, 0), u64_of(key, 2), u64_of(key, 4));
-      out = encrypt ? des.encrypt(in) : des.decrypt(in);
-    } else {
-      crypto::Des des(u64_of(key, 0));
-      out = encrypt ? des.encrypt(in) : des.decrypt(in);
-    }
+    if (triple ? !tdes_ : !des_) schedule();
+    const std::uint64_t out = triple ? (encrypt ? tdes_->encrypt(in) : tdes_->decrypt(in))
+                                     : (encrypt ? des_->encrypt(in) : des_->decrypt(in));
     publish({static_cast<std::uint32_t>(out >> 32), static_cast<std::uint32_t>(out)});
     return static_cast<std::uint64_t>(params().block_cycles) * (triple ? 3 : 1);
   }
+  void on_reset() override {
+    des_.reset();
+    tdes_.reset();
+  }
+
+ private:
+  void schedule() {
+    const auto& key = regs_.bank("KEY");
+    des_ = std::make_unique<crypto::Des>(u64_of(key, 0));
+    tdes_ = std::make_unique<crypto::TripleDes>(u64_of(key, 0), u64_of(key, 2), u64_of(key, 4));
+  }
+  std::unique_ptr<crypto::Des> des_;
+  std::unique_ptr<crypto::TripleDes> tdes_;
 };
 
 // Modular exponentiation RESULT = MESSAGE ^ EXPONENT mod MODULUS on MODULUS_WORDS words, EXPONENT_BITS bits.

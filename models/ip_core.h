@@ -4,7 +4,8 @@
 // Timing contract: every register access costs access_cycles core cycles. CTRL.INIT (key expansion) keeps the
 // core busy for key_setup_cycles; CTRL.NEXT for block_cycles (AES), block_cycles per DES pass (3 passes for
 // 3DES), or the modexp formula in ModexpCore. STATUS.READY is clear while busy; results read before the
-// operation ends are the previous results. A start while busy is ignored (counted).
+// operation ends are the previous results. A start while busy is ignored (counted). A key written to KEY
+// takes effect at CTRL.INIT (or at the first NEXT after a configuration).
 
 #include <cstdint>
 #include <memory>
@@ -73,6 +74,8 @@ class IpCore {
   // Called on CTRL writes while idle; return the busy cycles of the operation started (0: none).
   virtual std::uint64_t on_init(const sc_core::sc_time& at) = 0;
   virtual std::uint64_t on_next(const sc_core::sc_time& at) = 0;
+  // A fresh configuration: forget any internal state (key schedules).
+  virtual void on_reset() {}
   // Declares the result bank `name` at `offset`: reads return the previous result until the operation ends.
   void add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words);
   // Makes `values` the result of the operation that ends at done_at().

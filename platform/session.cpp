@@ -1,313 +1,22 @@
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "platform/session.h"
-
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <chrono>
 #include <fstream>
-#include <memory>
-#include <random>
 #include <sstream>
 #include <systemc>
 
 #include "analysis/output_dir.h"
 #include "analysis/request_log.h"
 #include "analysis/stats.h"
-#include "models/bitstream.h"
-#include "platform/estimate.h"
+#include "platform/simulation.h"
 #include "rsoc/version.h"
-#include "runtime/manager.h"
-#include "runtime/scheduler.h"
 
 namespace rsoc::platform {
 
-using sc_core::sc_time;
-
 namespace {
 
-double ms(const sc_time& t) {
+double ms(const sc_core::sc_time& t) {
   return t.to_seconds() * 1e3;
-}
-
-// Every model of one platform, bound and mapped.
-struct Platform {
-  std::vector<std::unique_ptr<models::SoftCpu>> cpus;
-  std::map<std::string, std::unique_ptr<models::RoutingBus>> buses;
-  std::map<std::string, models::OnChipBus*> onchip;
-  std::map<std::string, models::FmcBus*> fmc;
-  std::map<std::string, std::unique_ptr<models::Memory>> memories;
-  std::map<std::string, std::unique_ptr<models::DmaEngine>> dmas;
-  std::vector<std::unique_ptr<models::FpgaSlot>> slots;
-  std::unique_ptr<models::ConfigPort> port;
-
-  explicit Platform(const ScenarioParams& p) {
-    for (const auto& b : p.buses) {
-      if (b.fmc) {
-        auto bus = std::make_unique<models::FmcBus>(b.name.c_str(), b.fmc_params);
-        fmc[b.name] = bus.get();
-        buses[b.name] = std::move(bus);
-      } else {
-        auto bus = std::make_unique<models::OnChipBus>(b.name.c_str(), b.onchip);
-        onchip[b.name] = bus.get();
-        buses[b.name] = std::move(bus);
-      }
-    }
-    auto window_base = [&](const std::string& bus) -> std::uint64_t {
-      for (const auto& b : p.buses)
-        if (b.name == bus) return b.window_base;
-      return 0;
-    };
-    auto map = [&](const std::string& bus, models::TargetSocket& socket, std::uint64_t base,
-                   std::uint64_t size, const std::string& device) {
-      buses.at(bus)->add_target(socket, base - window_base(bus), size, device);
-    };
-    for (const auto& b : p.buses)
-      if (!b.parent.empty()) map(b.parent, buses.at(b.name)->target, b.window_base, b.window_bytes, b.name);
-    for (const auto& c : p.cpus) {
-      cpus.push_back(std::make_unique<models::SoftCpu>(c.name.c_str(), c.params));
-      buses.at(c.bus)->add_initiator(cpus.back()->initiator);
-    }
-    for (const auto& m : p.memories) {
-      auto mem = std::make_unique<models::Memory>(m.name.c_str(), m.params);
-      map(m.bus, mem->target, m.base, m.params.size_bytes, m.name);
-      memories[m.name] = std::move(mem);
-    }
-    for (const auto& d : p.dmas) {
-      auto dma = std::make_unique<models::DmaEngine>(d.name.c_str(), d.params);
-      map(d.bus, dma->target, d.base, models::dma_reg::kSize, d.name);
-      buses.at(d.bus)->add_initiator(dma->initiator);
-      dmas[d.name] = std::move(dma);
-    }
-    for (const auto& c : p.cores) {  // bitstream images in their memories
-      const MemorySpec* m = nullptr;
-      for (const auto& mm : p.memories)
-        if (mm.name == c.memory) m = &mm;
-      const auto image = models::make_bitstream(c.id, c.bitstream_bytes);
-      memories.at(c.memory)->load(c.bitstream_address - m->base, image.data(), image.size());
-    }
-    std::vector<models::FpgaSlot*> raw;
-    for (const auto& s : p.slots) {
-      auto slot = std::make_unique<models::FpgaSlot>(s.name.c_str(), s.params);
-      for (const auto& c : p.cores)
-        if (c.bitstream_bytes <= s.params.capacity_bytes || c.name == s.core)
-          slot->add_candidate(c.id, models::make_core(s.name + "." + c.name, c.params));
-      for (const auto& c : p.cores)
-        if (c.name == s.core) slot->preload(c.id);
-      map(s.bus, slot->target, s.base, s.window_bytes, s.name);
-      raw.push_back(slot.get());
-      slots.push_back(std::move(slot));
-    }
-    if (p.config_port) {
-      port = std::make_unique<models::ConfigPort>("config_port", p.config_port->params, raw);
-      map(p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
-    }
-  }
-};
-
-std::unique_ptr<runtime::Manager> make_manager(const ScenarioParams& p, Platform& pf,
-                                               const runtime::CostModel* costs, runtime::Manager::Sink sink) {
-  std::vector<runtime::SlotView> views;
-  for (std::size_t i = 0; i < p.slots.size(); ++i)
-    views.push_back(runtime::SlotView{p.slots[i].name, pf.slots[i].get(), p.slots[i].base,
-                                      static_cast<unsigned>(i), p.slots[i].params.reconfigurable,
-                                      p.slots[i].params.capacity_bytes});
-  std::vector<runtime::CoreDesign> designs;
-  for (const auto& c : p.cores)
-    designs.push_back(
-        runtime::CoreDesign{c.name, c.id, c.params.kind, c.bitstream_address, c.bitstream_bytes});
-  std::unique_ptr<runtime::ReconfigurationDriver> reconf;
-  if (p.config_port) {
-    runtime::ReconfigurationFeed feed;
-    feed.dma = p.config_port->dma_feed;
-    feed.cpu_copy_cycles_per_word = p.config_port->cpu_copy_cycles_per_word;
-    if (feed.dma) {
-      for (const auto& d : p.dmas)
-        if (d.name == p.config_port->dma) feed.dma_base = d.base;
-      feed.engine = pf.dmas.at(p.config_port->dma).get();
-    }
-    reconf = std::make_unique<runtime::ReconfigurationDriver>(p.config_port->base, feed);
-  }
-  return std::make_unique<runtime::Manager>(p.runtime, views, designs, std::move(reconf), costs,
-                                            std::move(sink));
-}
-
-// Block count of request `r` of an application.
-std::uint64_t blocks_of(const BlockCounts& b, std::uint64_t r, std::mt19937_64& rng) {
-  switch (b.kind) {
-    case BlockCounts::Kind::kFixed:
-      return b.list.front();
-    case BlockCounts::Kind::kList:
-      return b.list[r % b.list.size()];
-    case BlockCounts::Kind::kUniform:
-      return std::uniform_int_distribution<std::uint64_t>(b.min, b.max)(rng);
-    case BlockCounts::Kind::kGeometric: {
-      const double extra = std::max(b.mean - static_cast<double>(b.min), 0.0);
-      const std::uint64_t n = b.min + std::geometric_distribution<std::uint64_t>(1.0 / (extra + 1.0))(rng);
-      return std::min(n, b.max);
-    }
-  }
-  return 1;
-}
-
-// Applications and background processes, each a process under the scheduler of its hardware thread. The
-// simulation stops when the last application is done.
-void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
-                    std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers) {
-  auto apps_left = std::make_shared<std::size_t>(p.apps.size());
-  for (std::size_t a = 0; a < p.apps.size(); ++a) {
-    const AppSpec& app = p.apps[a];
-    schedulers[app.hw_thread]->spawn(
-        app.name, app.priority,
-        [&p, &manager, &app, a, apps_left](runtime::Process& proc) {
-          const auto& fi = runtime::info(app.functionality);
-          std::mt19937_64 sizes((p.seed + 17) * 0xD1B54A32D192ED03ull ^ a);
-          std::mt19937_64 arrivals((p.seed + 29) * 0x94D049BB133111EBull ^ a);
-          sc_time next_arrival = app.start;
-          for (std::uint64_t r = 0; r < app.requests; ++r) {
-            sc_time issued = sc_core::sc_time_stamp();
-            if (app.poisson) {
-              if (r > 0)
-                next_arrival +=
-                    sc_time(std::exponential_distribution<double>(app.rate_per_s)(arrivals), sc_core::SC_SEC);
-              if (next_arrival > issued) proc.sleep(next_arrival - issued);
-              issued = next_arrival;
-            }
-            std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);
-            std::vector<std::uint8_t> data(blocks_of(app.blocks, r, sizes) * fi.block_bytes);
-            for (auto& b : data) b = static_cast<std::uint8_t>(rng());
-            manager.request(proc, app.name, app.functionality, app.key, data, app.encrypt, issued);
-            if (!app.poisson && app.think != sc_core::SC_ZERO_TIME) proc.sleep(app.think);
-          }
-          if (--*apps_left == 0) sc_core::sc_stop();
-        },
-        app.start);
-  }
-  for (const auto& bg : p.background) {
-    schedulers[bg.hw_thread]->spawn(
-        bg.name, bg.priority,
-        [&bg](runtime::Process& proc) {
-          for (;;) {
-            proc.compute(static_cast<std::uint64_t>(bg.busy / proc.cpu().cpu().params().clock_period + 0.5));
-            if (bg.idle != sc_core::SC_ZERO_TIME) proc.sleep(bg.idle);
-          }
-        },
-        bg.start);
-  }
-}
-
-std::vector<analysis::StatGroup> gather_stats(
-    const Platform& pf, const runtime::Manager& mgr,
-    const std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers, double end_ms) {
-  std::vector<analysis::StatGroup> out;
-  auto util = [&](double busy) { return end_ms > 0 ? busy / end_ms : 0.0; };
-  for (const auto& cpu : pf.cpus) {
-    for (unsigned i = 0; i < cpu->thread_count(); ++i) {
-      const models::CpuThread& t = cpu->thread(i);
-      analysis::StatGroup g{std::string(cpu->name()) + ".thread" + std::to_string(i), "cpu_thread", {}};
-      g.add("busy_ms", ms(t.busy_time()), "ms", "time computing or stalled on device accesses")
-          .add("compute_ms", ms(t.compute_time()), "ms", "time spent computing")
-          .add("io_ms", ms(t.io_time()), "ms",
-               "time stalled on device accesses (bus, wait states, polls, copies)")
-          .add("utilization", util(ms(t.busy_time())), "ratio", "busy time over simulated time")
-          .add("cycles", static_cast<double>(t.cycles()), "cycles", "CPU cycles charged")
-          .add("accesses", static_cast<double>(t.accesses()), "count", "device loads and stores issued");
-      out.push_back(g);
-    }
-  }
-  for (const auto& [name, bus] : pf.onchip) {
-    analysis::StatGroup g{"bus." + name, "bus", {}};
-    g.add("busy_ms", ms(bus->calendar().busy_time()), "ms", "time the bus carried transfers")
-        .add("utilization", util(ms(bus->calendar().busy_time())), "ratio", "busy time over simulated time")
-        .add("wait_ms", ms(bus->calendar().wait_time()), "ms",
-             "time initiators waited for the bus (contention)")
-        .add("transactions", static_cast<double>(bus->transactions()), "count", "transactions carried")
-        .add("words", static_cast<double>(bus->words()), "words", "32-bit words carried")
-        .add("unmapped", static_cast<double>(bus->unmapped_accesses()), "count", "accesses to no device");
-    out.push_back(g);
-  }
-  for (const auto& [name, bus] : pf.fmc) {
-    analysis::StatGroup g{"bus." + name, "fmc_bus", {}};
-    g.add("busy_ms", ms(bus->calendar().busy_time()), "ms", "time the FMC carried words (phases and NWAIT)")
-        .add("utilization", util(ms(bus->calendar().busy_time())), "ratio", "busy time over simulated time")
-        .add("words_read", static_cast<double>(bus->words_read()), "words", "words read by software")
-        .add("words_written", static_cast<double>(bus->words_written()), "words", "words written")
-        .add("bus_reads", static_cast<double>(bus->bus_reads()), "count",
-             "read cycles on the bus (double reads count twice)")
-        .add("polls", static_cast<double>(bus->polls()), "count", "NWAIT GPIO polls by the CPU")
-        .add("poll_ms", ms(bus->poll_time()), "ms", "CPU time spent polling NWAIT")
-        .add("byteswap_ms", ms(bus->byteswap_time()), "ms", "CPU time spent swapping bytes")
-        .add("failed_words", static_cast<double>(bus->failed_words()), "count",
-             "words that exceeded max_polls");
-    out.push_back(g);
-  }
-  for (const auto& [name, mem] : pf.memories) {
-    analysis::StatGroup g{"memory." + name, "memory", {}};
-    g.add("busy_ms", ms(mem->busy_time()), "ms", "time moving data")
-        .add("words_read", static_cast<double>(mem->reads()), "words", "words read")
-        .add("words_written", static_cast<double>(mem->writes()), "words", "words written");
-    out.push_back(g);
-  }
-  for (const auto& [name, dma] : pf.dmas) {
-    analysis::StatGroup g{"dma." + name, "dma", {}};
-    g.add("busy_ms", ms(dma->busy_time()), "ms", "time transferring")
-        .add("utilization", util(ms(dma->busy_time())), "ratio", "busy time over simulated time")
-        .add("transfers", static_cast<double>(dma->transfers()), "count", "transfers completed")
-        .add("words", static_cast<double>(dma->words_moved()), "words", "words moved");
-    out.push_back(g);
-  }
-  if (pf.port) {
-    double busy = 0, words = 0, ok = 0, failed = 0;
-    for (const auto& r : pf.port->records()) {
-      busy += ms(r.end - r.start);
-      words += static_cast<double>(r.words);
-      (r.ok ? ok : failed) += 1;
-    }
-    analysis::StatGroup g{"config_port", "config_port", {}};
-    g.add("busy_ms", busy, "ms", "time from START to the last bitstream word, summed")
-        .add("utilization", util(busy), "ratio", "busy time over simulated time")
-        .add("reconfigurations", ok, "count", "configurations completed")
-        .add("failed_reconfigurations", failed, "count", "configurations refused or failed")
-        .add("words", words, "words", "bitstream words received");
-    out.push_back(g);
-  }
-  for (const auto& slot : pf.slots) {
-    analysis::StatGroup g{std::string("slot.") + slot->name(), "slot", {}};
-    g.add("configurations", static_cast<double>(slot->configurations()), "count",
-          "cores configured (boot included)")
-        .add("core_busy_ms", ms(slot->core_busy_time()), "ms", "time its cores computed")
-        .add("core_utilization", util(ms(slot->core_busy_time())), "ratio",
-             "core busy time over simulated time")
-        .add("rejected_accesses", static_cast<double>(slot->rejected_accesses()), "count",
-             "accesses while empty");
-    out.push_back(g);
-  }
-  for (std::size_t i = 0; i < schedulers.size(); ++i) {
-    const runtime::Scheduler& s = *schedulers[i];
-    analysis::StatGroup g{"scheduler.thread" + std::to_string(i), "scheduler", {}};
-    g.add("busy_ms", ms(s.busy_time()), "ms", "CPU time given to processes and context switches")
-        .add("utilization", util(ms(s.busy_time())), "ratio", "busy time over simulated time")
-        .add("context_switches", static_cast<double>(s.context_switches()), "count",
-             "switches between processes");
-    out.push_back(g);
-    for (const auto& proc : s.processes()) {
-      analysis::StatGroup pg{"process." + proc->name(), "process", {}};
-      pg.add("cpu_ms", ms(proc->cpu_time()), "ms", "CPU time it used (compute, driver work, device stalls)")
-          .add("cpu_share", util(ms(proc->cpu_time())), "ratio", "CPU time over simulated time")
-          .add("preemptions", static_cast<double>(proc->preemptions()), "count", "times it was preempted");
-      out.push_back(pg);
-    }
-  }
-  analysis::StatGroup g{"manager", "manager", {}};
-  g.add("cache_hits", static_cast<double>(mgr.cache_hits()), "count",
-        "hardware requests that found their core resident")
-      .add("cache_misses", static_cast<double>(mgr.cache_misses()), "count",
-           "hardware requests that configured a slot")
-      .add("evictions", static_cast<double>(mgr.evictions()), "count", "cores removed to make room")
-      .add("fallbacks", static_cast<double>(mgr.fallbacks()), "count",
-           "hardware requests run in software for want of a slot")
-      .add("slot_waits", static_cast<double>(mgr.slot_waits()), "count", "times a request waited for a slot");
-  out.push_back(g);
-  return out;
 }
 
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc) {
@@ -328,31 +37,15 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   analysis::RequestLog log(provenance);
   if (p.requests_csv) log.open_csv(out.file("requests.csv").string());
 
-  std::unique_ptr<Platform> pf;
-  std::unique_ptr<runtime::CostModel> costs;
-  std::unique_ptr<runtime::Manager> manager;
-  std::vector<std::unique_ptr<runtime::Scheduler>> schedulers;
-  try {
-    tlm_utils::tlm_quantumkeeper::set_global_quantum(p.quantum);
-    pf = std::make_unique<Platform>(p);
-    costs = std::make_unique<runtime::CostModel>(estimate_costs(p));
-    manager = make_manager(p, *pf, costs.get(), [&log](const runtime::RequestRecord& r) { log.add(r); });
-    models::SoftCpu& cpu = *pf->cpus.front();
-    for (unsigned i = 0; i < cpu.thread_count(); ++i)
-      schedulers.push_back(std::make_unique<runtime::Scheduler>(cpu.thread(i), p.scheduler));
-    spawn_workload(p, *manager, schedulers);
-    sc_core::sc_start();
-  } catch (const models::ElaborationError& e) {
-    throw SimulationError(std::string("elaboration failed: ") + e.what());
-  } catch (const sc_core::sc_report& e) {
-    throw SimulationError(std::string("simulation failed: ") + e.what());
-  }
+  Simulation sim(p, [&log](const runtime::RequestRecord& r) { log.add(r); });
+  sim.spawn_background();
+  sim.spawn_apps();
+  sim.run();
 
   const double end_ms = ms(sc_core::sc_time_stamp());
   log.write_summary(out.file("summary.csv").string());
   if (p.stats_json)
-    write_json(out.file("stats.json"),
-               analysis::stats_json(gather_stats(*pf, *manager, schedulers, end_ms), end_ms, provenance));
+    write_json(out.file("stats.json"), analysis::stats_json(sim.stats(end_ms), end_ms, provenance));
 
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   nlohmann::json host;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "platform/scenario.h"
+#include "platform/simulation.h"
 
 namespace rsoc::platform {
 
@@ -15,11 +16,6 @@ struct RunSummary {
   std::uint64_t requests = 0, failed = 0;
   double simulated_ms = 0;
   std::string table;  // a short human-readable summary
-};
-
-class SimulationError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 // Runs `scenario` and writes requests.csv, summary.csv, stats.json, resolved_scenario.json (and host.json

@@ -16,7 +16,7 @@ std::uint32_t be32(const std::uint8_t* p) {
 }
 }  // namespace
 
-void CipherDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask) const {
+void CipherDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask) {
   models::CpuThread& cpu = p.cpu();
   for (std::uint64_t n = 0; n < costs_.max_polls; ++n) {
     if (n > 0) p.poll_pause();
@@ -30,15 +30,20 @@ void CipherDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mas
 
 std::vector<std::uint8_t> CipherDriver::run(Process& p, std::uint64_t base, Functionality f,
                                             const std::vector<std::uint8_t>& key,
-                                            const std::vector<std::uint8_t>& data, bool encrypt) const {
+                                            const std::vector<std::uint8_t>& data, bool encrypt) {
   const FunctionalityInfo& fi = info(f);
   models::CpuThread& cpu = p.cpu();
   cpu.compute(costs_.cycles_per_request);
-  for (unsigned i = 0; i < fi.key_bytes / 4; ++i) cpu.write32(base + reg::kKey + 4 * i, be32(&key[4 * i]));
-  cpu.write32(base + reg::kConfig, (encrypt ? reg::kConfigEncrypt : 0u) |
-                                       (f == Functionality::kTripleDes ? reg::kConfigTriple : 0u));
-  cpu.write32(base + reg::kCtrl, reg::kCtrlInit);
-  wait_status(p, base, reg::kStatusReady);
+  const auto held = loaded_.find(base);
+  if (held == loaded_.end() || held->second.f != f || held->second.key != key ||
+      held->second.encrypt != encrypt) {
+    for (unsigned i = 0; i < fi.key_bytes / 4; ++i) cpu.write32(base + reg::kKey + 4 * i, be32(&key[4 * i]));
+    cpu.write32(base + reg::kConfig, (encrypt ? reg::kConfigEncrypt : 0u) |
+                                         (f == Functionality::kTripleDes ? reg::kConfigTriple : 0u));
+    cpu.write32(base + reg::kCtrl, reg::kCtrlInit);
+    wait_status(p, base, reg::kStatusReady);
+    loaded_[base] = Loaded{f, key, encrypt};
+  }
 
   std::vector<std::uint8_t> out(data.size());
   const unsigned words = fi.block_bytes / 4;

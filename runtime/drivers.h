@@ -4,6 +4,7 @@
 // and the per-request / per-block software overhead is charged as CPU cycles.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,22 @@ class CipherDriver {
   // and between status polls the scheduler may run another process. Throws BusError or DriverError.
   std::vector<std::uint8_t> run(Process& p, std::uint64_t base, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
-                                bool encrypt) const;
+                                bool encrypt);
   std::uint64_t polls() const { return polls_; }
+  // The core at `base` was (re)configured: it holds no key any more.
+  void forget(std::uint64_t base) { loaded_.erase(base); }
 
  private:
-  void wait_status(Process& p, std::uint64_t base, std::uint32_t mask) const;
+  struct Loaded {
+    Functionality f;
+    std::vector<std::uint8_t> key;
+    bool encrypt;
+  };
+  void wait_status(Process& p, std::uint64_t base, std::uint32_t mask);
   DriverCosts costs_;
-  mutable std::uint64_t polls_ = 0;
+  std::uint64_t polls_ = 0;
+  // What each core holds: the driver loads the key, the direction and runs INIT only when they change.
+  std::map<std::uint64_t, Loaded> loaded_;
 };
 
 // How bitstream words reach the configuration port.

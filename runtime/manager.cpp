@@ -89,7 +89,8 @@ RequestView Manager::view_of(Functionality f, std::uint64_t blocks, const CoreDe
 
 RequestOutcome Manager::request(Process& p, const std::string& app, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
-                                bool encrypt, std::optional<sc_time> issued) {
+                                bool encrypt, std::optional<sc_time> issued,
+                                std::optional<bool> force_hardware) {
   models::CpuThread& cpu = p.cpu();
   RequestOutcome out;
   RequestRecord& r = out.record;
@@ -102,7 +103,9 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   const std::vector<std::uint8_t> expected = reference_cipher(f, key, data, encrypt);
   const CoreDesign* design = design_for(f);
 
-  const Decision decision = policy_->decide(view_of(f, r.blocks, design));
+  const Decision decision =
+      force_hardware ? Decision{*force_hardware, *force_hardware ? "forced hardware" : "forced software"}
+                     : policy_->decide(view_of(f, r.blocks, design));
   bool hardware = decision.hardware && design;
   std::string reason = decision.reason;
   int slot = -1;
@@ -166,6 +169,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         port_released_.notify(sc_core::SC_ZERO_TIME);
         r.reconfigured = true;
         r.reconfig_ps = ps(cpu.now() - t0);
+        cipher_.forget(view.base);
         if (!ok) {
           table_.configuration_failed(s);
           throw DriverError(error);

@@ -70,9 +70,11 @@ class Manager {
           std::unique_ptr<ReconfigurationDriver> reconfiguration, const CostModel* model, Sink sink);
 
   // Runs one request for process `p` and records it. `issued`: when the application asked (default: now).
+  // `force_hardware` bypasses the policy (experiments that measure one implementation).
   RequestOutcome request(Process& p, const std::string& app, Functionality f,
                          const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
-                         bool encrypt, std::optional<sc_core::sc_time> issued = std::nullopt);
+                         bool encrypt, std::optional<sc_core::sc_time> issued = std::nullopt,
+                         std::optional<bool> force_hardware = std::nullopt);
   // Forgets every idle configured core: the next hardware request reconfigures (crossover experiments).
   void unload_idle();
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/output_dir.h"
+#include "platform/crossover.h"
 #include "platform/scenario.h"
 #include "platform/scenario_schema.h"
 #include "platform/session.h"
@@ -35,6 +36,7 @@ const char* kToolHelp =
     "commands:\n"
     "  run [SCENARIO]       simulate a scenario (the embedded default when none is given) and write results\n"
     "  validate SCENARIO... check scenario files and report every problem\n"
+    "  crossover [SCENARIO] where hardware overtakes software: latency per block count, three modes\n"
     "  schema               print every scenario key with its type, unit, default and range\n"
     "\n"
     "options:\n"
@@ -70,6 +72,20 @@ std::optional<po::variables_map> parse_command(const std::vector<std::string>& a
   return vm;
 }
 
+// The scenario named on the command line, or the embedded default, with --set/--seed applied.
+rsoc::platform::Scenario load_for(const po::variables_map& vm, const char* command) {
+  const std::vector<std::string> scenarios =
+      vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (scenarios.size() > 1)
+    throw UsageError(std::string(command) + " takes one scenario, got " + std::to_string(scenarios.size()));
+  rsoc::platform::LoadOptions options;
+  if (vm.count("set")) options.overrides = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("seed")) options.seed = vm["seed"].as<std::uint64_t>();
+  return scenarios.empty() ? rsoc::platform::load_scenario_text(rsoc::platform::default_scenario_text(),
+                                                                rsoc::platform::kDefaultScenarioName, options)
+                           : rsoc::platform::load_scenario_file(scenarios.front(), options);
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc run [SCENARIO] [options]\n\nSimulates SCENARIO (a JSON file; without it, the "
@@ -84,17 +100,9 @@ int cmd_run(const std::vector<std::string>& args) {
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
-  std::vector<std::string> scenarios =
+  const std::vector<std::string> scenarios =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  if (scenarios.size() > 1)
-    throw UsageError("run takes one scenario, got " + std::to_string(scenarios.size()));
-  rsoc::platform::LoadOptions options;
-  if (vm.count("set")) options.overrides = vm["set"].as<std::vector<std::string>>();
-  if (vm.count("seed")) options.seed = vm["seed"].as<std::uint64_t>();
-  const rsoc::platform::Scenario scenario =
-      scenarios.empty() ? rsoc::platform::load_scenario_text(rsoc::platform::default_scenario_text(),
-                                                             rsoc::platform::kDefaultScenarioName, options)
-                        : rsoc::platform::load_scenario_file(scenarios.front(), options);
+  const rsoc::platform::Scenario scenario = load_for(vm, "run");
   const std::string stem = scenarios.empty() ? "smoke_aes" : fs::path(scenarios.front()).stem().string();
   const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("rsoc-out") / stem;
   std::cerr << "rsoc: running " << scenario.file << "\n";
@@ -103,6 +111,49 @@ int cmd_run(const std::vector<std::string>& args) {
   std::cerr << "rsoc: " << summary.requests << " requests (" << summary.failed << " failed), "
             << summary.simulated_ms << " ms simulated; results in " << out.string() << "\n";
   return summary.failed ? kSimulationFailure : kOk;
+}
+
+int cmd_crossover(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "rsoc crossover [SCENARIO] [options]\n\nFor each functionality and block count 1..N, simulates one "
+      "request in "
+      "software,\none in hardware with reconfiguration (core not resident) and one in hardware with "
+      "the\ncore "
+      "cached, in one simulation. Writes crossover.csv and crossover_summary.csv (the\nsmallest block count "
+      "at "
+      "which hardware with reconfiguration wins, and the analytic\nestimate from the parameters) and prints "
+      "the "
+      "summary. Without a scenario: the reference.\n\noptions");
+  opts.add_options()("help,h", "this help")("functionality,f",
+                                            po::value<std::vector<std::string>>()->composing(),
+                                            "only this functionality (aes128, des, 3des); repeatable")(
+      "max-blocks", po::value<std::uint64_t>()->default_value(200), "largest block count")(
+      "set", po::value<std::vector<std::string>>()->composing(), "override a scenario value (as in run)")(
+      "seed", po::value<std::uint64_t>(), "override the scenario seed")("out,o", po::value<std::string>(),
+                                                                        "output folder (required)");
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const po::variables_map& vm = *parsed;
+  if (!vm.count("out")) throw UsageError("crossover needs --out DIR");
+  rsoc::platform::CrossoverOptions options;
+  options.max_blocks = vm["max-blocks"].as<std::uint64_t>();
+  if (options.max_blocks == 0 || options.max_blocks > 100000)
+    throw UsageError("--max-blocks must be in 1..100000, got " + std::to_string(options.max_blocks));
+  if (vm.count("functionality"))
+    for (const auto& name : vm["functionality"].as<std::vector<std::string>>()) {
+      const auto f = rsoc::runtime::functionality_from_name(name);
+      if (!f) throw UsageError("--functionality " + name + ": not one of aes128, des, 3des");
+      options.functionalities.push_back(*f);
+    }
+  const auto scenario = load_for(vm, "crossover");
+  std::cerr << "rsoc: crossover experiments on " << scenario.file << "\n";
+  const auto result = rsoc::platform::run_crossover(scenario, options);
+  const fs::path out(vm["out"].as<std::string>());
+  rsoc::platform::write_crossover(result, scenario, out);
+  std::cout << rsoc::platform::crossover_table(result);
+  std::cerr << "rsoc: " << result.experiments << " experiments, " << result.blocks << " blocks simulated in "
+            << result.wall_s << " s; results in " << out.string() << "\n";
+  return kOk;
 }
 
 int cmd_validate(const std::vector<std::string>& args) {
@@ -179,8 +230,9 @@ int sc_main(int argc, char* argv[]) {
     if (command == "run") return cmd_run(args);
     if (command == "validate") return cmd_validate(args);
     if (command == "schema") return cmd_schema(args);
+    if (command == "crossover") return cmd_crossover(args);
     throw UsageError("unknown command \"" + command +
-                     "\" (commands: run, validate, schema; see rsoc --help)");
+                     "\" (commands: run, validate, crossover, schema; see rsoc --help)");
   } catch (const UsageError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kUsage;

@@ -21,12 +21,12 @@ std::vector<std::uint32_t> words_of_image(const std::vector<std::uint8_t>& image
 }
 
 // FNV-1a (32-bit) over bytes, written out independently of the model.
-std::uint32_t fnv1a(const std::uint8_t* data, std::size_t n) {
-  std::uint32_t h = 2166136261u;
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= data[i];
-    h *= 16777619u;
-  }
+// The checksum word: the sum modulo 2^32 of the little-endian words before it.
+std::uint32_t sum32(const std::uint8_t* data, std::size_t n) {
+  std::uint32_t h = 0;
+  for (std::size_t i = 0; i + 4 <= n; i += 4)
+    h += std::uint32_t{data[i]} | (std::uint32_t{data[i + 1]} << 8) | (std::uint32_t{data[i + 2]} << 16) |
+         (std::uint32_t{data[i + 3]} << 24);
   return h;
 }
 
@@ -45,7 +45,7 @@ TEST(ModelBitstream, LayoutAndChecksum) {
   EXPECT_EQ(w[1], 0x2Au);
   EXPECT_EQ(w[2], 128000u);
   EXPECT_EQ(w[3], 0u);
-  EXPECT_EQ(w.back(), fnv1a(image.data(), image.size() - 4));
+  EXPECT_EQ(w.back(), sum32(image.data(), image.size() - 4));
   EXPECT_EQ(make_bitstream(0x2A, 512000), image);  // deterministic
   const auto other = make_bitstream(0x2B, 512000);
   EXPECT_NE(std::memcmp(other.data() + 16, image.data() + 16, 64), 0);  // payload depends on the core

@@ -24,6 +24,15 @@ std::vector<std::uint32_t> image_words(std::uint32_t core_id, std::uint64_t byte
   return w;
 }
 
+// Feeds words [from, from + n) of `w` to the slot as the bus carries them (little-endian bytes).
+void feed_words(FpgaSlot& slot, const std::vector<std::uint32_t>& w, std::size_t from, std::size_t n,
+                const sc_core::sc_time& at) {
+  std::vector<std::uint8_t> bytes(4 * n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<std::uint8_t>(w[from + i] >> (8 * b));
+  slot.configuration_words(bytes.data(), n, at);
+}
+
 TEST(ModelFpgaSlot, CandidatesAndPreload) {
   FpgaSlot slot("slot", SlotParams{});
   slot.add_candidate(3, make_core("aes", CoreParams{CoreKind::kAes128}));
@@ -52,9 +61,9 @@ TEST(ModelFpgaSlot, ConfigurationSwitchesTheCore) {
   EXPECT_FALSE(slot.begin_configuration(ns(110), &why));
   EXPECT_EQ(why, "slot is already being configured");
   const auto w = image_words(2, 2048);
-  slot.configuration_words(w.data(), 100, ns(200));
+  feed_words(slot, w, 0, 100, ns(200));
   EXPECT_EQ(slot.state_at(ns(200)), SlotState::kConfiguring);
-  slot.configuration_words(w.data() + 100, w.size() - 100, ns(300));
+  feed_words(slot, w, 100, w.size() - 100, ns(300));
   EXPECT_EQ(slot.state_at(ns(300)), SlotState::kReady);
   EXPECT_TRUE(slot.hosts(2));
   EXPECT_FALSE(slot.configuration_failed());
@@ -68,17 +77,17 @@ TEST(ModelFpgaSlot, AbortLeavesTheSlotEmpty) {
   std::string why;
   ASSERT_TRUE(slot.begin_configuration(sc_core::SC_ZERO_TIME, &why));
   const auto w = image_words(1, 2048);
-  slot.configuration_words(w.data(), 10, sc_core::SC_ZERO_TIME);
+  feed_words(slot, w, 0, 10, sc_core::SC_ZERO_TIME);
   slot.abort_configuration();
   EXPECT_TRUE(slot.configuration_failed());
   EXPECT_EQ(slot.configuration_error(), "configuration aborted");
   EXPECT_EQ(slot.state_at(sc_core::SC_ZERO_TIME), SlotState::kEmpty);
-  slot.configuration_words(w.data() + 10, w.size() - 10, sc_core::SC_ZERO_TIME);  // ignored
+  feed_words(slot, w, 10, w.size() - 10, sc_core::SC_ZERO_TIME);  // ignored
   EXPECT_EQ(slot.core(), nullptr);
   // A new configuration starts afresh.
   ASSERT_TRUE(slot.begin_configuration(sc_core::SC_ZERO_TIME, &why));
   EXPECT_FALSE(slot.configuration_failed());
-  slot.configuration_words(w.data(), w.size(), sc_core::SC_ZERO_TIME);
+  feed_words(slot, w, 0, w.size(), sc_core::SC_ZERO_TIME);
   EXPECT_TRUE(slot.hosts(1));
 }
 

@@ -178,6 +178,8 @@ TEST(ModelIpCore, DesAndTripleDesKnownAnswers) {
     r.des_back = read_bank(c, reg::kResult, 2);
     // 3DES EDE, three keys (NIST SP 800-67 example): "The qufc" -> A826FD8CE53B855F.
     write_bank(c, reg::kKey, {0x01234567, 0x89ABCDEF, 0x23456789, 0xABCDEF01, 0x456789AB, 0xCDEF0123});
+    c.write32(kSlot + reg::kCtrl, reg::kCtrlInit);  // a new key takes effect at INIT
+    poll_ready(c);
     c.write32(kSlot + reg::kConfig, reg::kConfigEncrypt | reg::kConfigTriple);
     write_bank(c, reg::kBlock, {0x54686520, 0x71756663});
     c.write32(kSlot + reg::kCtrl, reg::kCtrlNext);

@@ -1,0 +1,161 @@
+#include "platform/crossover.h"
+
+#include <chrono>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "analysis/csv.h"
+#include "analysis/output_dir.h"
+#include "platform/simulation.h"
+#include "rsoc/version.h"
+
+namespace rsoc::platform {
+
+using runtime::Functionality;
+
+namespace {
+
+double seconds(const runtime::RequestRecord& r) {
+  return static_cast<double>(r.end_ps - r.issue_ps) * 1e-12;
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw analysis::OutputDirError(path.string() + ": write failed");
+}
+
+}  // namespace
+
+CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& options) {
+  const ScenarioParams& p = scenario.params;
+  std::vector<Functionality> fs = options.functionalities;
+  const bool all = fs.empty();
+  if (all)
+    for (const auto& name : runtime::functionality_names())
+      fs.push_back(*runtime::functionality_from_name(name));
+
+  CrossoverResult result;
+  Simulation sim(p, nullptr);
+  std::vector<Functionality> chosen;
+  IssueList issues(scenario.file);
+  for (Functionality f : fs) {
+    const bool sw = sim.costs().has_software(f), hw = sim.costs().has_hardware(f);
+    if (sw && hw) {
+      chosen.push_back(f);
+    } else if (!all) {
+      issues.add("",
+                 std::string("crossover of ") + runtime::info(f).name + " needs " +
+                     (sw ? "a core that implements it" : "/software/" + std::string(runtime::info(f).name)));
+    }
+  }
+  if (chosen.empty() && issues.empty())
+    issues.add("", "no functionality has both a software and a hardware implementation");
+  issues.throw_if_any();
+
+  const int priority = p.apps.empty() ? 10 : p.apps.front().priority;
+  const unsigned thread = p.apps.empty() ? 0 : p.apps.front().hw_thread;
+  runtime::Manager& manager = sim.manager();
+  sim.spawn_background();
+  sim.scheduler(thread).spawn("crossover", priority, [&](runtime::Process& proc) {
+    std::mt19937_64 rng(p.seed);
+    for (Functionality f : chosen) {
+      const auto& fi = runtime::info(f);
+      std::vector<std::uint8_t> key(fi.key_bytes);
+      for (auto& b : key) b = static_cast<std::uint8_t>(rng());
+      for (std::uint64_t n = 1; n <= options.max_blocks; ++n) {
+        std::vector<std::uint8_t> data(n * fi.block_bytes);
+        for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+        CrossoverRow row{f, n};
+        row.sw_s =
+            seconds(manager.request(proc, "crossover", f, key, data, true, std::nullopt, false).record);
+        manager.unload_idle();
+        row.hw_cold_s =
+            seconds(manager.request(proc, "crossover", f, key, data, true, std::nullopt, true).record);
+        row.hw_cached_s =
+            seconds(manager.request(proc, "crossover", f, key, data, true, std::nullopt, true).record);
+        result.rows.push_back(row);
+        result.experiments += 3;
+        result.blocks += 3 * n;
+      }
+    }
+    sc_core::sc_pause();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  sim.run();
+  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.simulated_s = sc_core::sc_time_stamp().to_seconds();
+  for (Functionality f : chosen) {
+    CrossoverSummary s{f, std::nullopt, sim.costs().crossover_blocks(f, options.max_blocks)};
+    for (const auto& row : result.rows)
+      if (row.functionality == f && !s.simulated && row.hw_cold_s < row.sw_s) s.simulated = row.blocks;
+    result.summary.push_back(s);
+  }
+  return result;
+}
+
+std::string crossover_table(const CrossoverResult& result) {
+  std::ostringstream t;
+  t << "functionality  crossover_blocks  analytic_crossover_blocks\n";
+  for (const auto& s : result.summary) {
+    char line[128];
+    std::snprintf(line, sizeof line, "%-14s %16s  %25s\n", runtime::info(s.functionality).name,
+                  s.simulated ? std::to_string(*s.simulated).c_str() : "none",
+                  s.analytic ? std::to_string(*s.analytic).c_str() : "none");
+    t << line;
+  }
+  return t.str();
+}
+
+void write_crossover(const CrossoverResult& result, const Scenario& scenario,
+                     const std::filesystem::path& out_path) {
+  analysis::OutputDir out(out_path);
+  write_text(out.file("resolved_scenario.json"), scenario.resolved.dump(2) + "\n");
+  const std::vector<std::string> provenance_columns{"rsoc_version", "scenario_sha256", "seed"};
+  auto provenance = [&](analysis::CsvWriter& csv) {
+    csv.cell(std::string(kVersion)).cell(scenario.sha256).cell(scenario.params.seed);
+  };
+  {
+    std::ofstream f(out.file("crossover.csv"));
+    std::vector<std::string> columns{"functionality", "blocks",  "sw_ms",        "hw_cold_ms",
+                                     "hw_cached_ms",  "sw_kBps", "hw_cold_kBps", "hw_cached_kBps"};
+    columns.insert(columns.end(), provenance_columns.begin(), provenance_columns.end());
+    analysis::CsvWriter csv(f, columns);
+    for (const auto& r : result.rows) {
+      const double bytes = static_cast<double>(r.blocks * runtime::info(r.functionality).block_bytes);
+      csv.cell(runtime::info(r.functionality).name).cell(r.blocks);
+      csv.cell(r.sw_s * 1e3, 6).cell(r.hw_cold_s * 1e3, 6).cell(r.hw_cached_s * 1e3, 6);
+      csv.cell(bytes / r.sw_s / 1e3, 3)
+          .cell(bytes / r.hw_cold_s / 1e3, 3)
+          .cell(bytes / r.hw_cached_s / 1e3, 3);
+      provenance(csv);
+      csv.end_row();
+    }
+    if (!f) throw analysis::OutputDirError(out.file("crossover.csv").string() + ": write failed");
+  }
+  {
+    std::ofstream f(out.file("crossover_summary.csv"));
+    std::vector<std::string> columns{"functionality", "crossover_blocks", "analytic_crossover_blocks"};
+    columns.insert(columns.end(), provenance_columns.begin(), provenance_columns.end());
+    analysis::CsvWriter csv(f, columns);
+    for (const auto& s : result.summary) {
+      csv.cell(runtime::info(s.functionality).name);
+      csv.cell(s.simulated ? std::to_string(*s.simulated) : std::string());
+      csv.cell(s.analytic ? std::to_string(*s.analytic) : std::string());
+      provenance(csv);
+      csv.end_row();
+    }
+    if (!f) throw analysis::OutputDirError(out.file("crossover_summary.csv").string() + ": write failed");
+  }
+  nlohmann::json host;
+  host["wall_seconds_simulating"] = result.wall_s;
+  host["experiments"] = result.experiments;
+  host["blocks"] = result.blocks;
+  host["rsoc_version"] = kVersion;
+  host["scenario_file"] = scenario.file;
+  write_text(out.file("host.json"), host.dump(2) + "\n");
+  out.commit();
+}
+
+}  // namespace rsoc::platform

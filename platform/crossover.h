@@ -1,0 +1,51 @@
+#pragma once
+// Crossover experiments: for each functionality and block count, one request in software, one in hardware
+// with the core not resident (reconfiguration included) and one in hardware with the core cached — all inside
+// one simulation, one after the other, on the scenario's platform with its background load. The crossover is
+// the smallest block count at which hardware with reconfiguration is faster than software; beside it, the
+// analytic estimate from the scenario's parameters (runtime::CostModel from platform/estimate.cpp).
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platform/scenario.h"
+
+namespace rsoc::platform {
+
+struct CrossoverOptions {
+  std::vector<runtime::Functionality> functionalities;  // empty: every one with software and hardware
+  std::uint64_t max_blocks = 200;
+};
+
+struct CrossoverRow {
+  runtime::Functionality functionality;
+  std::uint64_t blocks = 0;
+  double sw_s = 0, hw_cold_s = 0, hw_cached_s = 0;
+};
+
+struct CrossoverSummary {
+  runtime::Functionality functionality;
+  std::optional<std::uint64_t> simulated, analytic;
+};
+
+struct CrossoverResult {
+  std::vector<CrossoverRow> rows;
+  std::vector<CrossoverSummary> summary;
+  std::uint64_t experiments = 0, blocks = 0;
+  double wall_s = 0;       // simulating (elaboration excluded)
+  double simulated_s = 0;  // simulated time
+};
+
+// Runs the experiments in this process (one elaboration). Throws ScenarioError when a functionality has no
+// software or no hardware implementation, SimulationError when the simulation fails.
+CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& options);
+// crossover.csv, crossover_summary.csv, resolved_scenario.json and host.json, atomically into `out`.
+void write_crossover(const CrossoverResult& result, const Scenario& scenario,
+                     const std::filesystem::path& out);
+// The summary as a small table.
+std::string crossover_table(const CrossoverResult& result);
+
+}  // namespace rsoc::platform

@@ -1,0 +1,52 @@
+#pragma once
+// A Simulation elaborates the platform of a scenario (models bound and mapped, bitstream images loaded), the
+// OS runtime (schedulers, manager with its cost model) and lets callers spawn the scenario's processes or
+// their own (experiments). One per process: SystemC cannot be elaborated twice.
+
+#include <memory>
+#include <vector>
+
+#include "analysis/stats.h"
+#include "platform/scenario.h"
+#include "runtime/cost_model.h"
+#include "runtime/manager.h"
+#include "runtime/scheduler.h"
+
+namespace rsoc::platform {
+
+class SimulationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Platform;
+
+class Simulation {
+ public:
+  // Elaborates; throws SimulationError when the platform cannot be built.
+  Simulation(const ScenarioParams& p, runtime::Manager::Sink sink);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // The scenario's applications; the simulation stops when the last one is done.
+  void spawn_apps();
+  // The scenario's background processes (they run until the simulation stops).
+  void spawn_background();
+  // Runs to the end; throws SimulationError on a SystemC error.
+  void run();
+
+  runtime::Manager& manager() { return *manager_; }
+  runtime::Scheduler& scheduler(unsigned hw_thread) { return *schedulers_.at(hw_thread); }
+  const runtime::CostModel& costs() const { return *costs_; }
+  std::vector<analysis::StatGroup> stats(double end_ms) const;
+
+ private:
+  const ScenarioParams& p_;
+  std::unique_ptr<Platform> platform_;
+  std::unique_ptr<runtime::CostModel> costs_;
+  std::unique_ptr<runtime::Manager> manager_;
+  std::vector<std::unique_ptr<runtime::Scheduler>> schedulers_;
+};
+
+}  // namespace rsoc::platform
