@@ -79,9 +79,16 @@ void BitstreamSink::feed_with(std::size_t n, Load load) {
       // Bulk: payload words before the checksum word only add up.
       const std::size_t bulk =
           static_cast<std::size_t>(std::min<std::uint64_t>(n - i, total_ - 1 - received_));
-      std::uint32_t sum = 0;
-      for (std::size_t k = 0; k < bulk; ++k) sum += load(i + k);
-      checksum_ += sum;
+      std::uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;  // independent sums: the loop vectorises
+      std::size_t k = 0;
+      for (; k + 4 <= bulk; k += 4) {
+        s0 += load(i + k);
+        s1 += load(i + k + 1);
+        s2 += load(i + k + 2);
+        s3 += load(i + k + 3);
+      }
+      for (; k < bulk; ++k) s0 += load(i + k);
+      checksum_ += s0 + s1 + s2 + s3;
       received_ += bulk;
       i += bulk;
       continue;

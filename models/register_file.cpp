@@ -18,16 +18,17 @@ void RegisterFile::add(const RegisterSpec& spec, ReadHook on_read, WriteHook on_
   }
   regs_.push_back(Register{spec, std::move(on_read), std::move(on_write),
                            std::vector<std::uint32_t>(spec.words, spec.reset)});
+  const std::size_t first = spec.offset / 4, end = first + spec.words;
+  if (by_word_.size() < end) by_word_.resize(end, {0, 0});
+  for (std::size_t w = first; w < end; ++w)
+    by_word_[w] = {static_cast<std::uint32_t>(regs_.size()), static_cast<std::uint32_t>(w - first)};
 }
 
 RegisterFile::Register* RegisterFile::find(std::uint64_t offset, std::uint32_t* index) {
-  for (auto& r : regs_) {
-    if (offset >= r.spec.offset && offset < r.spec.offset + 4ull * r.spec.words) {
-      *index = static_cast<std::uint32_t>((offset - r.spec.offset) / 4);
-      return &r;
-    }
-  }
-  return nullptr;
+  const std::uint64_t word = offset / 4;
+  if (offset % 4 != 0 || word >= by_word_.size() || by_word_[word].first == 0) return nullptr;
+  *index = by_word_[word].second;
+  return &regs_[by_word_[word].first - 1];
 }
 
 tlm::tlm_response_status RegisterFile::access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at) {

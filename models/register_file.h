@@ -52,6 +52,8 @@ class RegisterFile {
   Register& named(const std::string& name);
   const Register& named(const std::string& name) const;
   std::vector<Register> regs_;
+  // Word offset -> (register index + 1, word index); 0: nothing there. Built by add().
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_word_;
 };
 
 }  // namespace rsoc::models
