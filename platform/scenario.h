@@ -137,6 +137,6 @@ Scenario load_scenario_text(std::string_view text, std::string_view name, const 
 
 // The scenario `rsoc run` uses when none is given.
 std::string_view default_scenario_text();
-inline constexpr const char* kDefaultScenarioName = "<embedded default: scenarios/smoke_aes.json>";
+inline constexpr const char* kDefaultScenarioName = "<embedded default: scenarios/os_aes_des.json>";
 
 }  // namespace rsoc::platform

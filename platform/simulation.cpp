@@ -159,12 +159,16 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
           std::mt19937_64 arrivals((p.seed + 29) * 0x94D049BB133111EBull ^ a);
           sc_time next_arrival = app.start;
           for (std::uint64_t r = 0; r < app.requests; ++r) {
-            sc_time issued = sc_core::sc_time_stamp();
+            // Closed loop: the request was issued when the process woke up to issue it (it may have waited
+            // for the CPU since); open loop: at its arrival time.
+            sc_time issued = (r == 0 || app.think != sc_core::SC_ZERO_TIME) ? proc.ready_since()
+                                                                            : sc_core::sc_time_stamp();
             if (app.poisson) {
               if (r > 0)
                 next_arrival +=
                     sc_time(std::exponential_distribution<double>(app.rate_per_s)(arrivals), sc_core::SC_SEC);
-              if (next_arrival > issued) proc.sleep(next_arrival - issued);
+              const sc_time now = sc_core::sc_time_stamp();
+              if (next_arrival > now) proc.sleep(next_arrival - now);
               issued = next_arrival;
             }
             std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);

@@ -60,6 +60,7 @@ void Scheduler::requeue(Process& p, bool front) {
 }
 
 void Scheduler::acquire(Process& p) {
+  p.ready_since_ = sc_core::sc_time_stamp();
   if (running_ == nullptr && ready_.empty()) {
     running_ = &p;
   } else {

@@ -50,6 +50,9 @@ class Process {
   void sleep(const sc_core::sc_time& t);
   void wait_for(const sc_core::sc_event& event);
 
+  // When the process last asked for the CPU (after a sleep or a wait): a request it issues as soon as it runs
+  // was really issued then, and the time until it got the CPU is queueing.
+  sc_core::sc_time ready_since() const { return ready_since_; }
   sc_core::sc_time cpu_time() const { return cpu_time_; }
   std::uint64_t preemptions() const { return preemptions_; }
 
@@ -65,6 +68,7 @@ class Process {
   sc_core::sc_event interrupt_;  // someone who may preempt became ready
   sc_core::sc_time cpu_time_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time slice_start_{sc_core::SC_ZERO_TIME};
+  sc_core::sc_time ready_since_{sc_core::SC_ZERO_TIME};
   std::uint64_t preemptions_ = 0;
   bool done_ = false;
 };

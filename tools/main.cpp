@@ -103,7 +103,7 @@ int cmd_run(const std::vector<std::string>& args) {
   const std::vector<std::string> scenarios =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   const rsoc::platform::Scenario scenario = load_for(vm, "run");
-  const std::string stem = scenarios.empty() ? "smoke_aes" : fs::path(scenarios.front()).stem().string();
+  const std::string stem = scenarios.empty() ? "os_aes_des" : fs::path(scenarios.front()).stem().string();
   const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("rsoc-out") / stem;
   std::cerr << "rsoc: running " << scenario.file << "\n";
   const auto summary = rsoc::platform::run_session(scenario, out);

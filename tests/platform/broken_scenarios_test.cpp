@@ -133,11 +133,11 @@ TEST(ScenarioShipped, EveryShippedScenarioLoads) {
   EXPECT_GE(n, 1u);
 }
 
-TEST(ScenarioShipped, DefaultScenarioIsTheSmokeScenario) {
+TEST(ScenarioShipped, DefaultScenarioIsTheReferenceExperiment) {
   const auto embedded =
       rsoc::platform::load_scenario_text(rsoc::platform::default_scenario_text(), "default");
   const auto file =
-      rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json");
+      rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json");
   EXPECT_EQ(embedded.sha256, file.sha256);
 }
 
