@@ -1,0 +1,78 @@
+// Benchmark: the whole reference crossover table (AES and DES, 1..200 blocks, software / hardware with
+// reconfiguration / hardware cached: 1,200 simulated experiments) in one process, against the raw SystemC
+// kernel rate measured in the same run (by this program in a child process: SystemC elaborates once per
+// process). Prints figures; asserts nothing (speed is not a unit test).
+//   build/tests/bench_crossover [SCENARIO] [MAX_BLOCKS]
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <systemc>
+
+#include "platform/crossover.h"
+#include "platform/scenario.h"
+
+namespace {
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+// Timed waits per second of one SC_THREAD: the kernel's speed limit on this machine.
+double kernel_waits_per_s() {
+  constexpr int kWaits = 2000000;
+  double kernel_s = 0;
+  sc_core::sc_spawn([&] {
+    const double t0 = now_s();
+    for (int i = 0; i < kWaits; ++i) sc_core::wait(1, sc_core::SC_NS);
+    kernel_s = now_s() - t0;
+  });
+  sc_core::sc_start();
+  return kWaits / kernel_s;
+}
+
+int sc_main(int argc, char* argv[]) {
+  using namespace rsoc::platform;
+  if (argc > 1 && std::string(argv[1]) == "--kernel-rate") {
+    std::printf("%.0f\n", kernel_waits_per_s());
+    return 0;
+  }
+  const Scenario scenario = argc > 1 ? load_scenario_file(argv[1])
+                                     : load_scenario_text(default_scenario_text(), kDefaultScenarioName);
+  CrossoverOptions options;
+  options.max_blocks = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 200;
+  const CrossoverResult r = run_crossover(scenario, options);
+
+  double waits_per_s = 0;
+  char self[4096] = {};
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  const std::string command =
+      "'" + std::string(self, n > 0 ? static_cast<std::size_t>(n) : 0) + "' --kernel-rate";
+  if (FILE* child = ::popen(command.c_str(), "r")) {
+    if (std::fscanf(child, "%lf", &waits_per_s) != 1) waits_per_s = 0;
+    ::pclose(child);
+  }
+  std::printf("scenario                 %s\n", scenario.file.c_str());
+  std::printf("experiments              %llu\n", static_cast<unsigned long long>(r.experiments));
+  std::printf("blocks simulated         %llu\n", static_cast<unsigned long long>(r.blocks));
+  std::printf("simulated time           %.3f s\n", r.simulated_s);
+  std::printf("wall time                %.4f s\n", r.wall_s);
+  std::printf("per simulated block      %.3f us\n", r.wall_s / static_cast<double>(r.blocks) * 1e6);
+  std::printf("per experiment           %.1f us\n", r.wall_s / static_cast<double>(r.experiments) * 1e6);
+  std::printf("raw kernel timed waits   %.2f M/s\n", waits_per_s / 1e6);
+  std::printf("block cost in waits      %.1f (wall per block x kernel wait rate)\n",
+              r.wall_s / static_cast<double>(r.blocks) * waits_per_s);
+  for (const auto& s : r.summary)
+    std::printf("crossover %-14s %s (analytic %s)\n", rsoc::runtime::info(s.functionality).name,
+                s.simulated ? std::to_string(*s.simulated).c_str() : "none",
+                s.analytic ? std::to_string(*s.analytic).c_str() : "none");
+  return 0;
+}
+
+int main(int argc, char* argv[]) {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
