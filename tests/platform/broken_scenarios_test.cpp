@@ -94,6 +94,10 @@ const Case kCases[] = {
     {"hw_thread_missing.json",
      {"hw_thread_missing.json: /workload/apps/0/hw_thread: hardware thread 3 does not exist (the CPU has "
       "1)"}},
+    {"two_block_counts.json",
+     {"two_block_counts.json: /workload/apps/0: give exactly one of blocks, blocks_list and "
+      "blocks_distribution (got "
+      "2)"}},
     {"several_errors.json",
      {"several_errors.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a number (MHz) > 0 and "
       "<= "

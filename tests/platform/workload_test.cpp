@@ -1,0 +1,94 @@
+// Workload: block counts (fixed, list, distribution), closed and open (Poisson) arrivals, priorities and
+// background load, through the scenario loader and a whole simulation.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "platform/scenario.h"
+#include "platform/simulation.h"
+
+using namespace rsoc;
+
+namespace {
+
+const std::string kSmoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+
+std::vector<runtime::RequestRecord> run(const std::vector<std::string>& overrides,
+                                        std::vector<analysis::StatGroup>* stats = nullptr) {
+  platform::LoadOptions options;
+  options.overrides = overrides;
+  const auto scenario = platform::load_scenario_file(kSmoke, options);
+  std::vector<runtime::RequestRecord> records;
+  platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records.push_back(r); });
+  sim.spawn_background();
+  sim.spawn_apps();
+  sim.run();
+  if (stats) *stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
+  return records;
+}
+
+double stat(const std::vector<analysis::StatGroup>& groups, const std::string& resource,
+            const std::string& name) {
+  for (const auto& g : groups)
+    if (g.resource == resource)
+      for (const auto& s : g.stats)
+        if (s.name == name) return s.value;
+  ADD_FAILURE() << resource << "." << name << " not found";
+  return 0;
+}
+
+}  // namespace
+
+TEST(Workload, BlockListsCycle) {
+  const auto listed = run(
+      {"workload.apps.0.blocks=null", "workload.apps.0.blocks_list=[3,1,2]", "workload.apps.0.requests=7"});
+  std::vector<std::uint64_t> blocks;
+  for (const auto& r : listed) blocks.push_back(r.blocks);
+  EXPECT_EQ(blocks, (std::vector<std::uint64_t>{3, 1, 2, 3, 1, 2, 3}));
+}
+
+TEST(Workload, DistributionsStayInRange) {
+  const auto drawn = run({"workload.apps.0.blocks=null",
+                          "workload.apps.0.blocks_distribution={\"kind\":\"uniform\",\"min\":5,\"max\":9}",
+                          "workload.apps.0.requests=40"});
+  std::set<std::uint64_t> seen;
+  for (const auto& r : drawn) {
+    EXPECT_GE(r.blocks, 5u);
+    EXPECT_LE(r.blocks, 9u);
+    seen.insert(r.blocks);
+  }
+  EXPECT_EQ(seen.size(), 5u);  // 40 draws cover the 5 values
+}
+
+TEST(Workload, PoissonArrivalsQueueWhenTheyComeFasterThanService) {
+  // Hardware requests of 64 blocks take ~0.19 ms once the core is resident; 20,000 arrivals per second
+  // (every 50 us on average) queue up behind each other.
+  const auto records = run(
+      {"workload.apps.0.arrival=poisson", "workload.apps.0.rate_per_s=20000", "workload.apps.0.requests=30"});
+  ASSERT_EQ(records.size(), 30u);
+  int queued = 0;
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    EXPECT_GE(records[i].start_ps, records[i - 1].end_ps);  // served one after the other
+    if (records[i].start_ps > records[i].issue_ps) ++queued;
+    EXPECT_LT(records[i - 1].issue_ps, records[i].issue_ps);  // arrivals in order
+  }
+  EXPECT_GT(queued, 20);
+}
+
+TEST(Workload, BackgroundLoadGetsTheCpuOnlyWhenTheApplicationSleeps) {
+  // A 50 % background process at priority 0 and the application (priority 10) thinking 1 ms between requests.
+  std::vector<analysis::StatGroup> stats;
+  const auto records = run({"workload.background=[{\"name\":\"load\",\"busy_us\":500,\"idle_us\":500}]",
+                            "workload.apps.0.think_us=1000", "workload.apps.0.requests=6"},
+                           &stats);
+  ASSERT_EQ(records.size(), 6u);
+  const double app_ms = stat(stats, "process.encryptor", "cpu_ms");
+  const double load_ms = stat(stats, "process.load", "cpu_ms");
+  EXPECT_GT(load_ms, 0.5);
+  // The application's requests are not slowed by the lower-priority load beyond one 500 us activation.
+  for (std::size_t i = 1; i < records.size(); ++i)
+    EXPECT_LT(records[i].end_ps - records[i].issue_ps, 200'000'000u + 500'000'000u);
+  EXPECT_GT(app_ms, 150);  // the first request copies the bitstream (153.6 ms of CPU)
+  EXPECT_GT(stat(stats, "scheduler.thread0", "context_switches"), 5);
+}
