@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace rsoc::models {
 
@@ -28,12 +29,18 @@ void AddressMap::add(const AddressRange& range) {
   ranges_.insert(pos, range);
 }
 
-const AddressRange* AddressMap::find(std::uint64_t address, std::uint64_t length) const {
+const AddressRange* AddressMap::search(std::uint64_t address, std::uint64_t length) const {
+  if (previous_ < ranges_.size() && contains(ranges_[previous_], address, length)) {
+    std::swap(last_, previous_);
+    return &ranges_[last_];
+  }
   auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
                              [](std::uint64_t a, const AddressRange& r) { return a < r.base; });
   if (it == ranges_.begin()) return nullptr;
   --it;
-  if (address >= it->end() || length > it->end() - address) return nullptr;
+  if (!contains(*it, address, length)) return nullptr;
+  previous_ = last_;
+  last_ = static_cast<std::size_t>(it - ranges_.begin());
   return &*it;
 }
 

@@ -29,12 +29,23 @@ class AddressMap {
   // Adds a range; throws ElaborationError naming both devices when it overlaps one already mapped.
   void add(const AddressRange& range);
   // The range that contains [address, address + length), if any.
-  const AddressRange* find(std::uint64_t address, std::uint64_t length) const;
+  const AddressRange* find(std::uint64_t address, std::uint64_t length) const {
+    if (last_ < ranges_.size() && contains(ranges_[last_], address, length)) return &ranges_[last_];
+    return search(address, length);
+  }
   const std::vector<AddressRange>& ranges() const { return ranges_; }
 
  private:
+  static bool contains(const AddressRange& r, std::uint64_t address, std::uint64_t length) {
+    return address >= r.base && address < r.end() && length <= r.end() - address;
+  }
+  const AddressRange* search(std::uint64_t address, std::uint64_t length) const;
+
   std::string owner_;
   std::vector<AddressRange> ranges_;  // sorted by base
+  // Indices of the two ranges found last, tried first: accesses come in runs to one device, or alternate
+  // between two (a copy loop).
+  mutable std::size_t last_ = 0, previous_ = 0;
 };
 
 std::string hex(std::uint64_t value);

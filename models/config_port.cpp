@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "models/kernel_time.h"
 #include "models/routing_bus.h"
 #include "models/stream.h"
 
@@ -14,15 +15,16 @@ ConfigPort::ConfigPort(const sc_core::sc_module_name& name, const ConfigPortPara
     : sc_module(name), params_(params), slots_(std::move(slots)) {
   target.register_b_transport(this, &ConfigPort::b_transport);
   target.register_transport_dbg(this, &ConfigPort::transport_dbg);
-  regs_.add({"CTRL", port_reg::kCtrl, 1, RegAccess::kReadWrite, 0}, nullptr,
-            [this](std::uint32_t, std::uint32_t value, const sc_time& at) { control(value, at); });
-  regs_.add({"STATUS", port_reg::kStatus, 1, RegAccess::kReadOnly, 0});
-  regs_.add({"WORDS", port_reg::kWords, 1, RegAccess::kReadOnly, 0});
-  regs_.add({"ERROR_CODE", port_reg::kErrorCode, 1, RegAccess::kReadOnly, 0});
+  ctrl_reg_ =
+      regs_.add({"CTRL", port_reg::kCtrl, 1, RegAccess::kReadWrite, 0}, nullptr,
+                [this](std::uint32_t, std::uint32_t value, const sc_time& at) { control(value, at); });
+  status_reg_ = regs_.add({"STATUS", port_reg::kStatus, 1, RegAccess::kReadOnly, 0});
+  words_reg_ = regs_.add({"WORDS", port_reg::kWords, 1, RegAccess::kReadOnly, 0});
+  error_code_reg_ = regs_.add({"ERROR_CODE", port_reg::kErrorCode, 1, RegAccess::kReadOnly, 0});
 }
 
 void ConfigPort::control(std::uint32_t value, const sc_time& at) {
-  regs_.at("CTRL") = 0;
+  regs_.at(ctrl_reg_) = 0;
   if (value & port_reg::kCtrlAbort) {
     if (slot_) slot_->abort_configuration();
     finish(at);
@@ -38,15 +40,15 @@ void ConfigPort::control(std::uint32_t value, const sc_time& at) {
   std::string why;
   if (!slots_[index]->begin_configuration(at, &why)) {
     records_.back().error = why;
-    regs_.at("STATUS") = port_reg::kStatusDone | port_reg::kStatusError;
-    regs_.at("ERROR_CODE") = 1;
+    regs_.at(status_reg_) = port_reg::kStatusDone | port_reg::kStatusError;
+    regs_.at(error_code_reg_) = 1;
     return;
   }
   session_ = static_cast<long>(records_.size()) - 1;
   slot_ = slots_[index];
-  regs_.at("STATUS") = port_reg::kStatusBusy;
-  regs_.at("WORDS") = 0;
-  regs_.at("ERROR_CODE") = 0;
+  regs_.at(status_reg_) = port_reg::kStatusBusy;
+  regs_.at(words_reg_) = 0;
+  regs_.at(error_code_reg_) = 0;
 }
 
 void ConfigPort::finish(const sc_time& at) {
@@ -55,8 +57,8 @@ void ConfigPort::finish(const sc_time& at) {
   record->end = at;
   record->ok = !slot_->configuration_failed() && slot_->core() != nullptr;
   record->error = slot_->configuration_error();
-  regs_.at("STATUS") = port_reg::kStatusDone | (record->ok ? 0 : port_reg::kStatusError);
-  regs_.at("ERROR_CODE") = record->ok ? 0 : 2;
+  regs_.at(status_reg_) = port_reg::kStatusDone | (record->ok ? 0 : port_reg::kStatusError);
+  regs_.at(error_code_reg_) = record->ok ? 0 : 2;
   session_ = -1;
   slot_ = nullptr;
 }
@@ -70,7 +72,7 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
     return;
   }
   const std::uint64_t words = length / 4;
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = kernel_time();
   const sc_time arrival = now + delay;
   const sc_time occupancy = word_time() * static_cast<double>(words);
   const sc_time start = calendar_.reserve(arrival, occupancy, now);
@@ -88,7 +90,7 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (!record) return;  // words with no configuration in progress are dropped
   slot_->configuration_words(trans.get_data_ptr(), words, end);
   record->words += words;
-  regs_.at("WORDS") = static_cast<std::uint32_t>(record->words);
+  regs_.at(words_reg_) = static_cast<std::uint32_t>(record->words);
   if (slot_->configuration_failed() || slot_->core() != nullptr) finish(end);
 }
 
@@ -96,7 +98,7 @@ void ConfigPort::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (trans.get_address() >= port_reg::kData) return data(trans, delay);
   const sc_time cost = params_.clock_period * static_cast<double>(params_.access_cycles);
   refused_start_ = false;
-  trans.set_response_status(regs_.access(trans, sc_core::sc_time_stamp() + delay + cost));
+  trans.set_response_status(regs_.access(trans, kernel_time() + delay + cost));
   delay += cost;
   if (refused_start_ && trans.get_response_status() == tlm::TLM_OK_RESPONSE)
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);

@@ -65,6 +65,7 @@ class ConfigPort : public sc_core::sc_module {
   ConfigPortParams params_;
   std::vector<FpgaSlot*> slots_;
   RegisterFile regs_;
+  RegisterFile::Id ctrl_reg_{}, status_reg_{}, words_reg_{}, error_code_reg_{};
   ResourceCalendar calendar_;
   std::vector<ReconfigurationRecord> records_;
   ReconfigurationRecord* session() {

@@ -51,6 +51,7 @@ class DmaEngine : public sc_core::sc_module {
 
   DmaParams params_;
   RegisterFile regs_;
+  RegisterFile::Id src_reg_{}, dst_reg_{}, words_reg_{}, ctrl_reg_{}, status_reg_{};
   sc_core::sc_event start_, done_;
   std::uint64_t transfers_ = 0, words_ = 0;
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};

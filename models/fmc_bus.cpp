@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "models/kernel_time.h"
+
 namespace rsoc::models {
 
 using sc_core::sc_time;
@@ -10,7 +12,7 @@ FmcBus::FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params)
     : RoutingBus(name), params_(params) {}
 
 bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& range, sc_time& delay) {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = kernel_time();
   const sc_time bus_clk = params_.clock_period;
   const bool async = params_.mode == FmcMode::kAsync;
   const unsigned phase_cycles = async ? params_.addr_setup_cycles + params_.data_cycles + params_.hold_cycles

@@ -1,6 +1,7 @@
 #include "models/fpga_slot.h"
 
 #include "models/address_map.h"
+#include "models/kernel_time.h"
 
 namespace rsoc::models {
 
@@ -20,8 +21,7 @@ const char* to_string(SlotState state) {
 
 FpgaSlot::FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params)
     : sc_module(name), params_(params) {
-  target.register_b_transport(this, &FpgaSlot::b_transport);
-  target.register_transport_dbg(this, &FpgaSlot::transport_dbg);
+  target.bind(*this);
 }
 
 void FpgaSlot::add_candidate(std::uint32_t core_id, std::unique_ptr<IpCore> core) {
@@ -110,7 +110,23 @@ void FpgaSlot::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& de
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  active_->access(trans, sc_core::sc_time_stamp() + delay, delay);
+  active_->access(trans, kernel_time() + delay, delay);
+}
+
+tlm::tlm_sync_enum FpgaSlot::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                             sc_core::sc_time& delay) {
+  if (phase == tlm::BEGIN_REQ) {
+    b_transport(trans, delay);
+    phase = tlm::BEGIN_RESP;
+  }
+  return tlm::TLM_COMPLETED;
+}
+
+bool FpgaSlot::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.allow_none();  // registers: no direct access anywhere
+  dmi.set_start_address(0);
+  dmi.set_end_address(~sc_dt::uint64{0});
+  return false;
 }
 
 unsigned FpgaSlot::transport_dbg(tlm::tlm_generic_payload& trans) {

@@ -5,8 +5,6 @@
 // clock); accesses while the slot holds no ready core fail with TLM_GENERIC_ERROR_RESPONSE after one core
 // cycle. Configuration itself is timed by the ConfigPort that feeds the slot.
 
-#include <tlm_utils/simple_target_socket.h>
-
 #include <map>
 #include <memory>
 #include <string>
@@ -27,9 +25,11 @@ struct SlotParams {
   sc_core::sc_time clock_period{10, sc_core::SC_NS};  // fabric clock for error responses
 };
 
-class FpgaSlot : public sc_core::sc_module {
+// The slot implements the forward interface of its socket itself (rather than through simple_target_socket
+// callbacks): register accesses are the hottest path of a simulation.
+class FpgaSlot : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
  public:
-  tlm_utils::simple_target_socket<FpgaSlot> target{"target"};
+  tlm::tlm_target_socket<32> target{"target"};
 
   FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params);
 
@@ -56,8 +56,12 @@ class FpgaSlot : public sc_core::sc_module {
   sc_core::sc_time core_busy_time() const;
 
  private:
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& trans);
+  // tlm_fw_transport_if. Loosely timed: a non-blocking request completes at once (as b_transport); no DMI.
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans) override;
 
   SlotParams params_;
   std::map<std::uint32_t, std::unique_ptr<IpCore>> candidates_;

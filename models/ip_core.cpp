@@ -23,7 +23,10 @@ const char* to_string(CoreKind kind) {
   return "?";
 }
 
-IpCore::IpCore(std::string name, const CoreParams& params) : name_(std::move(name)), params_(params) {
+IpCore::IpCore(std::string name, const CoreParams& params)
+    : name_(std::move(name)),
+      params_(params),
+      word_access_(params.clock_period * static_cast<double>(params.access_cycles)) {
   const std::string kind = to_string(params.kind);
   auto word_of = [&](std::size_t i) {
     std::uint32_t w = 0;
@@ -34,25 +37,18 @@ IpCore::IpCore(std::string name, const CoreParams& params) : name_(std::move(nam
   regs_.add({"NAME0", reg::kName0, 1, RegAccess::kReadOnly, word_of(0)});
   regs_.add({"NAME1", reg::kName1, 1, RegAccess::kReadOnly, word_of(4)});
   regs_.add({"VERSION", reg::kVersion, 1, RegAccess::kReadOnly, 0x00010000});
-  regs_.add({"CTRL", reg::kCtrl, 1, RegAccess::kReadWrite, 0}, nullptr,
-            [this](std::uint32_t, std::uint32_t value, const sc_time& at) { control(value, at); });
+  ctrl_ = regs_.add({"CTRL", reg::kCtrl, 1, RegAccess::kReadWrite, 0}, nullptr,
+                    [this](std::uint32_t, std::uint32_t value, const sc_time& at) { control(value, at); });
   regs_.add({"STATUS", reg::kStatus, 1, RegAccess::kReadOnly, reg::kStatusReady},
             [this](std::uint32_t, const sc_time& at) {
               const bool ready = !busy_at(at);
               return (ready ? reg::kStatusReady : 0u) | (ready && valid_ ? reg::kStatusValid : 0u);
             });
-  regs_.add({"CONFIG", reg::kConfig, 1, RegAccess::kReadWrite, reg::kConfigEncrypt});
-}
-
-void IpCore::access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_time& latency) {
-  const sc_time cost =
-      params_.clock_period * static_cast<double>(params_.access_cycles * ((trans.get_data_length() + 3) / 4));
-  trans.set_response_status(regs_.access(trans, at + cost));
-  latency += cost;
+  config_ = regs_.add({"CONFIG", reg::kConfig, 1, RegAccess::kReadWrite, reg::kConfigEncrypt});
 }
 
 void IpCore::control(std::uint32_t value, const sc_time& at) {
-  regs_.at("CTRL") = 0;  // self-clearing command bits
+  regs_.at(ctrl_) = 0;  // self-clearing command bits
   if (!(value & (reg::kCtrlInit | reg::kCtrlNext))) return;
   if (busy_at(at)) {
     ++ignored_starts_;
@@ -75,10 +71,11 @@ void IpCore::add_result_bank(const std::string& name, std::uint32_t offset, std:
   });
 }
 
-void IpCore::publish(const std::vector<std::uint32_t>& values) {
-  previous_result_ = result_;
-  result_ = values;
-  result_.resize(previous_result_.size(), 0);
+void IpCore::publish(const std::uint32_t* values, std::size_t n) {
+  previous_result_.swap(result_);
+  const std::size_t kept = std::min(n, previous_result_.size());
+  std::copy(values, values + kept, result_.begin());
+  std::fill(result_.begin() + static_cast<std::ptrdiff_t>(kept), result_.end(), 0);
   valid_ = true;
 }
 
@@ -94,8 +91,12 @@ namespace {
 
 std::array<std::uint8_t, 16> bytes_of(const std::vector<std::uint32_t>& words, std::size_t n) {
   std::array<std::uint8_t, 16> out{};
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t b = 0; b < 4; ++b) out[4 * i + b] = static_cast<std::uint8_t>(words[i] >> (24 - 8 * b));
+  for (std::size_t i = 0; i < n; ++i) {  // big-endian: word 0 holds the first bytes
+    out[4 * i] = static_cast<std::uint8_t>(words[i] >> 24);
+    out[4 * i + 1] = static_cast<std::uint8_t>(words[i] >> 16);
+    out[4 * i + 2] = static_cast<std::uint8_t>(words[i] >> 8);
+    out[4 * i + 3] = static_cast<std::uint8_t>(words[i]);
+  }
   return out;
 }
 
@@ -107,35 +108,36 @@ std::uint64_t u64_of(const std::vector<std::uint32_t>& words, std::size_t i) {
 class AesCore : public IpCore {
  public:
   AesCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {
-    regs_.add({"KEY", reg::kKey, 4, RegAccess::kWriteOnly, 0});
-    regs_.add({"BLOCK", reg::kBlock, 4, RegAccess::kReadWrite, 0});
+    key_ = regs_.add({"KEY", reg::kKey, 4, RegAccess::kWriteOnly, 0});
+    block_ = regs_.add({"BLOCK", reg::kBlock, 4, RegAccess::kReadWrite, 0});
     add_result_bank("RESULT", reg::kResult, 4);
   }
 
  protected:
   std::uint64_t on_init(const sc_time&) override {
-    cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank("KEY"), 4));
+    cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank(key_), 4));
     return params().key_setup_cycles;
   }
   void on_reset() override { cipher_.reset(); }
   std::uint64_t on_next(const sc_time&) override {
-    if (!cipher_) cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank("KEY"), 4));
-    const auto in = bytes_of(regs_.bank("BLOCK"), 4);
+    if (!cipher_) cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank(key_), 4));
+    const auto in = bytes_of(regs_.bank(block_), 4);
     std::array<std::uint8_t, 16> out{};
-    if (regs_.at("CONFIG") & reg::kConfigEncrypt) {
+    if (regs_.at(config_) & reg::kConfigEncrypt) {
       cipher_->encrypt(in.data(), out.data());
     } else {
       cipher_->decrypt(in.data(), out.data());
     }
-    std::vector<std::uint32_t> words(4);
+    std::array<std::uint32_t, 4> words{};
     for (std::size_t i = 0; i < 4; ++i)
       words[i] = (std::uint32_t{out[4 * i]} << 24) | (std::uint32_t{out[4 * i + 1]} << 16) |
                  (std::uint32_t{out[4 * i + 2]} << 8) | out[4 * i + 3];
-    publish(words);
+    publish(words.data(), words.size());
     return params().block_cycles;
   }
 
  private:
+  RegisterFile::Id key_{}, block_{};
   std::unique_ptr<crypto::Aes128> cipher_;
 };
 
@@ -144,8 +146,8 @@ class AesCore : public IpCore {
 class DesCore : public IpCore {
  public:
   DesCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {
-    regs_.add({"KEY", reg::kKey, 6, RegAccess::kWriteOnly, 0});
-    regs_.add({"BLOCK", reg::kBlock, 2, RegAccess::kReadWrite, 0});
+    key_ = regs_.add({"KEY", reg::kKey, 6, RegAccess::kWriteOnly, 0});
+    block_ = regs_.add({"BLOCK", reg::kBlock, 2, RegAccess::kReadWrite, 0});
     add_result_bank("RESULT", reg::kResult, 2);
   }
 
@@ -156,13 +158,16 @@ class DesCore : public IpCore {
     return params().key_setup_cycles;
   }
   std::uint64_t on_next(const sc_time&) override {
-    const std::uint64_t in = u64_of(regs_.bank("BLOCK"), 0);
-    const bool encrypt = regs_.at("CONFIG") & reg::kConfigEncrypt;
-    const bool triple = regs_.at("CONFIG") & reg::kConfigTriple;
+    const std::uint64_t in = u64_of(regs_.bank(block_), 0);
+    const std::uint32_t config = regs_.at(config_);
+    const bool encrypt = config & reg::kConfigEncrypt;
+    const bool triple = config & reg::kConfigTriple;
     if (triple ? !tdes_ : !des_) schedule();
     const std::uint64_t out = triple ? (encrypt ? tdes_->encrypt(in) : tdes_->decrypt(in))
                                      : (encrypt ? des_->encrypt(in) : des_->decrypt(in));
-    publish({static_cast<std::uint32_t>(out >> 32), static_cast<std::uint32_t>(out)});
+    const std::array<std::uint32_t, 2> words{static_cast<std::uint32_t>(out >> 32),
+                                             static_cast<std::uint32_t>(out)};
+    publish(words.data(), words.size());
     return static_cast<std::uint64_t>(params().block_cycles) * (triple ? 3 : 1);
   }
   void on_reset() override {
@@ -172,10 +177,11 @@ class DesCore : public IpCore {
 
  private:
   void schedule() {
-    const auto& key = regs_.bank("KEY");
+    const auto& key = regs_.bank(key_);
     des_ = std::make_unique<crypto::Des>(u64_of(key, 0));
     tdes_ = std::make_unique<crypto::TripleDes>(u64_of(key, 0), u64_of(key, 2), u64_of(key, 4));
   }
+  RegisterFile::Id key_{}, block_{};
   std::unique_ptr<crypto::Des> des_;
   std::unique_ptr<crypto::TripleDes> tdes_;
 };
@@ -187,11 +193,12 @@ class ModexpCore : public IpCore {
  public:
   ModexpCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {
     const std::uint32_t max_words = (params.max_operand_bits + 31) / 32;
-    regs_.add({"MODULUS_WORDS", reg::kModulusWords, 1, RegAccess::kReadWrite, max_words});
-    regs_.add({"EXPONENT_BITS", reg::kExponentBits, 1, RegAccess::kReadWrite, params.max_operand_bits});
-    regs_.add({"MODULUS", reg::kModulus, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
-    regs_.add({"MESSAGE", reg::kMessage, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
-    regs_.add({"EXPONENT", reg::kExponent, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    modulus_words_ = regs_.add({"MODULUS_WORDS", reg::kModulusWords, 1, RegAccess::kReadWrite, max_words});
+    exponent_bits_ =
+        regs_.add({"EXPONENT_BITS", reg::kExponentBits, 1, RegAccess::kReadWrite, params.max_operand_bits});
+    modulus_ = regs_.add({"MODULUS", reg::kModulus, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    message_ = regs_.add({"MESSAGE", reg::kMessage, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    exponent_ = regs_.add({"EXPONENT", reg::kExponent, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
     add_result_bank("RESULT", reg::kModResult, reg::kModexpBankWords);
   }
 
@@ -199,25 +206,28 @@ class ModexpCore : public IpCore {
   std::uint64_t on_init(const sc_time&) override { return 0; }
   std::uint64_t on_next(const sc_time&) override {
     const std::uint32_t max_words = (params().max_operand_bits + 31) / 32;
-    const std::uint32_t words = std::min(std::max(regs_.at("MODULUS_WORDS"), 1u), max_words);
-    const std::uint32_t exp_bits = std::min(std::max(regs_.at("EXPONENT_BITS"), 1u), 32 * max_words);
-    auto operand = [&](const char* bank, std::size_t n) {
+    const std::uint32_t words = std::min(std::max(regs_.at(modulus_words_), 1u), max_words);
+    const std::uint32_t exp_bits = std::min(std::max(regs_.at(exponent_bits_), 1u), 32 * max_words);
+    auto operand = [&](RegisterFile::Id bank, std::size_t n) {
       std::vector<std::uint32_t> w(regs_.bank(bank).begin(), regs_.bank(bank).begin() + static_cast<long>(n));
       return crypto::BigInt::from_words(w);
     };
-    const crypto::BigInt modulus = operand("MODULUS", words);
+    const crypto::BigInt modulus = operand(modulus_, words);
     std::vector<std::uint32_t> result(words, 0);
     if (!modulus.is_zero()) {
       // Only the low exp_bits of the exponent take part, as in the hardware.
-      std::vector<std::uint32_t> e(regs_.bank("EXPONENT").begin(),
-                                   regs_.bank("EXPONENT").begin() + static_cast<long>((exp_bits + 31) / 32));
+      std::vector<std::uint32_t> e(regs_.bank(exponent_).begin(),
+                                   regs_.bank(exponent_).begin() + static_cast<long>((exp_bits + 31) / 32));
       if (exp_bits % 32 != 0) e.back() &= (1u << (exp_bits % 32)) - 1;
       const crypto::BigInt exponent = crypto::BigInt::from_words(e);
-      result = crypto::modexp(operand("MESSAGE", words), exponent, modulus).to_words(words);
+      result = crypto::modexp(operand(message_, words), exponent, modulus).to_words(words);
     }
-    publish(result);
+    publish(result.data(), result.size());
     return modexp_cycles(params(), 32 * words, exp_bits);
   }
+
+ private:
+  RegisterFile::Id modulus_words_{}, exponent_bits_{}, modulus_{}, message_{}, exponent_{};
 };
 
 }  // namespace

@@ -56,7 +56,13 @@ class IpCore {
   IpCore& operator=(const IpCore&) = delete;
 
   // A timed register access arriving at `at`; adds the access latency to `latency`.
-  void access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency);
+  void access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency) {
+    const unsigned words = (trans.get_data_length() + 3) / 4;
+    const sc_core::sc_time cost =
+        words == 1 ? word_access_ : params_.clock_period * static_cast<double>(params_.access_cycles * words);
+    trans.set_response_status(regs_.access(trans, at + cost));
+    latency += cost;
+  }
   unsigned debug(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
   // Back to reset values (a fresh configuration).
   void reset();
@@ -78,16 +84,20 @@ class IpCore {
   virtual void on_reset() {}
   // Declares the result bank `name` at `offset`: reads return the previous result until the operation ends.
   void add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words);
-  // Makes `values` the result of the operation that ends at done_at().
-  void publish(const std::vector<std::uint32_t>& values);
+  // Makes the `n` words at `values` the result of the operation that ends at done_at() (the rest of the bank
+  // reads zero).
+  void publish(const std::uint32_t* values, std::size_t n);
 
   RegisterFile regs_;
+  RegisterFile::Id config_{};  // CONFIG, for the subclasses
 
  private:
   void control(std::uint32_t value, const sc_core::sc_time& at);
 
   std::string name_;
   CoreParams params_;
+  sc_core::sc_time word_access_;  // access_cycles core cycles: the cost of a one-word access
+  RegisterFile::Id ctrl_{};
   sc_core::sc_time done_at_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
   bool valid_ = false;

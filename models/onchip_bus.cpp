@@ -1,18 +1,24 @@
 #include "models/onchip_bus.h"
 
+#include "models/kernel_time.h"
 #include "models/stream.h"
 
 namespace rsoc::models {
 
 OnChipBus::OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams& params)
-    : RoutingBus(name), params_(params) {}
+    : RoutingBus(name),
+      params_(params),
+      word_occupancy_(params.clock_period *
+                      static_cast<double>(std::uint64_t{params.latency_cycles} + params.cycles_per_word)) {}
 
 void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& range,
                           sc_core::sc_time& delay) {
   const std::uint64_t w = words_of(trans);
   const sc_core::sc_time occupancy =
-      params_.clock_period * static_cast<double>(params_.latency_cycles + w * params_.cycles_per_word);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+      w == 1
+          ? word_occupancy_
+          : params_.clock_period * static_cast<double>(params_.latency_cycles + w * params_.cycles_per_word);
+  const sc_core::sc_time now = kernel_time();
   ++transactions_;
   words_ += w;
   if (StreamExtension* stream = stream_of(trans)) {

@@ -33,6 +33,7 @@ class OnChipBus : public RoutingBus {
 
  private:
   OnChipBusParams params_;
+  sc_core::sc_time word_occupancy_;  // of a one-word access
   ResourceCalendar calendar_;
   std::uint64_t transactions_ = 0;
   std::uint64_t words_ = 0;

@@ -7,7 +7,7 @@
 
 namespace rsoc::models {
 
-void RegisterFile::add(const RegisterSpec& spec, ReadHook on_read, WriteHook on_write) {
+RegisterFile::Id RegisterFile::add(const RegisterSpec& spec, ReadHook on_read, WriteHook on_write) {
   if (spec.offset % 4 != 0 || spec.words == 0)
     throw ElaborationError("register " + spec.name + ": bad layout");
   for (const auto& r : regs_) {
@@ -22,16 +22,11 @@ void RegisterFile::add(const RegisterSpec& spec, ReadHook on_read, WriteHook on_
   if (by_word_.size() < end) by_word_.resize(end, {0, 0});
   for (std::size_t w = first; w < end; ++w)
     by_word_[w] = {static_cast<std::uint32_t>(regs_.size()), static_cast<std::uint32_t>(w - first)};
+  return static_cast<Id>(regs_.size() - 1);
 }
 
-RegisterFile::Register* RegisterFile::find(std::uint64_t offset, std::uint32_t* index) {
-  const std::uint64_t word = offset / 4;
-  if (offset % 4 != 0 || word >= by_word_.size() || by_word_[word].first == 0) return nullptr;
-  *index = by_word_[word].second;
-  return &regs_[by_word_[word].first - 1];
-}
-
-tlm::tlm_response_status RegisterFile::access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at) {
+tlm::tlm_response_status RegisterFile::access_words(tlm::tlm_generic_payload& trans,
+                                                    const sc_core::sc_time& at) {
   const std::uint64_t offset = trans.get_address();
   const unsigned length = trans.get_data_length();
   if (offset % 4 != 0 || length % 4 != 0 || length == 0 || trans.get_byte_enable_ptr() ||
@@ -40,26 +35,19 @@ tlm::tlm_response_status RegisterFile::access(tlm::tlm_generic_payload& trans, c
   const bool write = trans.is_write();
   if (!write && !trans.is_read()) return tlm::TLM_OK_RESPONSE;
   unsigned char* data = trans.get_data_ptr();
-  // Check the whole burst first so that a failing burst has no side effects.
-  for (unsigned i = 0; i < length; i += 4) {
-    std::uint32_t index = 0;
-    Register* r = find(offset + i, &index);
-    if (!r) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
-    if (write ? r->spec.access == RegAccess::kReadOnly : r->spec.access == RegAccess::kWriteOnly)
-      return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  std::uint32_t index = 0;
+  Register* r = nullptr;
+  if (length > 4) {
+    // Check the whole burst first so that a failing burst has no side effects.
+    for (unsigned i = 0; i < length; i += 4) {
+      const tlm::tlm_response_status status = lookup(offset + i, write, &r, &index);
+      if (status != tlm::TLM_OK_RESPONSE) return status;
+    }
   }
   for (unsigned i = 0; i < length; i += 4) {
-    std::uint32_t index = 0;
-    Register* r = find(offset + i, &index);
-    std::uint32_t value = 0;
-    if (write) {
-      std::memcpy(&value, data + i, 4);
-      r->values[index] = value;
-      if (r->on_write) r->on_write(index, value, at);
-    } else {
-      value = r->on_read ? r->on_read(index, at) : r->values[index];
-      std::memcpy(data + i, &value, 4);
-    }
+    const tlm::tlm_response_status status = lookup(offset + i, write, &r, &index);
+    if (status != tlm::TLM_OK_RESPONSE) return status;  // a single word (a burst has been checked)
+    apply(*r, index, write, data + i, at);
   }
   return tlm::TLM_OK_RESPONSE;
 }

@@ -6,34 +6,26 @@ namespace rsoc::models {
 
 using sc_core::sc_time;
 
-sc_time ResourceCalendar::reserve(const sc_time& arrival, const sc_time& duration, const sc_time& now) {
-  // Forget what can no longer constrain anybody (ends are sorted like starts: intervals do not overlap).
-  if (!intervals_.empty() && intervals_.front().end <= now) {
-    auto first_live = std::partition_point(intervals_.begin(), intervals_.end(),
-                                           [&](const Interval& iv) { return iv.end <= now; });
-    intervals_.erase(intervals_.begin(), first_live);
+void ResourceCalendar::forget(const sc_time& now) {
+  if (intervals_.back().end <= now) {
+    intervals_.clear();  // everything booked is over
+    return;
   }
+  // Ends are sorted like starts: intervals do not overlap.
+  auto first_live = std::partition_point(intervals_.begin(), intervals_.end(),
+                                         [&](const Interval& iv) { return iv.end <= now; });
+  intervals_.erase(intervals_.begin(), first_live);
+}
 
+sc_time ResourceCalendar::book_gap(const sc_time& arrival, const sc_time& duration) {
   sc_time start = arrival;
-  if (duration != sc_core::SC_ZERO_TIME) {
-    if (intervals_.empty() || intervals_.back().end <= arrival) {
-      intervals_.push_back(Interval{start, start + duration});  // the common case: after everything booked
-    } else {
-      auto pos = std::partition_point(intervals_.begin(), intervals_.end(),
-                                      [&](const Interval& iv) { return iv.end <= start; });
-      for (; pos != intervals_.end(); ++pos) {
-        if (start + duration <= pos->start) break;  // fits in the gap before this interval
-        start = std::max(start, pos->end);          // collides: try after it
-      }
-      intervals_.insert(pos, Interval{start, start + duration});
-    }
+  auto pos = std::partition_point(intervals_.begin(), intervals_.end(),
+                                  [&](const Interval& iv) { return iv.end <= start; });
+  for (; pos != intervals_.end(); ++pos) {
+    if (start + duration <= pos->start) break;  // fits in the gap before this interval
+    start = std::max(start, pos->end);          // collides: try after it
   }
-  busy_ += duration;
-  if (start > arrival) {
-    waited_ += start - arrival;
-    ++contended_;
-  }
-  ++count_;
+  intervals_.insert(pos, Interval{start, start + duration});
   return start;
 }
 

@@ -7,17 +7,37 @@
 #include <systemc>
 #include <vector>
 
+#include "models/kernel_time.h"
+
 namespace rsoc::models {
 
 class ResourceCalendar {
  public:
   // Reserves `duration` at the earliest free time >= `arrival`; returns the start of the reservation.
   // Reservations ending at or before `now` are forgotten first (nobody can arrive before the kernel time).
+  // Inline: buses reserve on every access.
   sc_core::sc_time reserve(const sc_core::sc_time& arrival, const sc_core::sc_time& duration,
-                           const sc_core::sc_time& now);
-  // Same, with now = sc_time_stamp().
+                           const sc_core::sc_time& now) {
+    if (!intervals_.empty() && intervals_.front().end <= now) forget(now);
+    sc_core::sc_time start = arrival;
+    if (duration != sc_core::SC_ZERO_TIME) {
+      if (intervals_.empty() || intervals_.back().end <= arrival) {
+        intervals_.push_back(Interval{start, start + duration});  // the common case: after everything booked
+      } else {
+        start = book_gap(arrival, duration);
+      }
+    }
+    busy_ += duration;
+    if (start > arrival) {
+      waited_ += start - arrival;
+      ++contended_;
+    }
+    ++count_;
+    return start;
+  }
+  // Same, with now = the kernel's time.
   sc_core::sc_time reserve(const sc_core::sc_time& arrival, const sc_core::sc_time& duration) {
-    return reserve(arrival, duration, sc_core::sc_time_stamp());
+    return reserve(arrival, duration, kernel_time());
   }
 
   const sc_core::sc_time& busy_time() const { return busy_; }
@@ -29,6 +49,11 @@ class ResourceCalendar {
   struct Interval {
     sc_core::sc_time start, end;
   };
+  // Drops the reservations that end at or before `now` (they can no longer constrain anybody).
+  void forget(const sc_core::sc_time& now);
+  // Books `duration` in the first gap at or after `arrival` that holds it, among later reservations.
+  sc_core::sc_time book_gap(const sc_core::sc_time& arrival, const sc_core::sc_time& duration);
+
   std::vector<Interval> intervals_;  // sorted by start, non-overlapping
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time waited_{sc_core::SC_ZERO_TIME};

@@ -3,8 +3,7 @@
 namespace rsoc::models {
 
 RoutingBus::RoutingBus(const sc_core::sc_module_name& name) : sc_module(name), map_(this->name()) {
-  target.register_b_transport(this, &RoutingBus::b_transport);
-  target.register_transport_dbg(this, &RoutingBus::transport_dbg);
+  target.bind(*this);
 }
 
 void RoutingBus::add_target(TargetSocket& socket, std::uint64_t base, std::uint64_t size,
@@ -14,7 +13,7 @@ void RoutingBus::add_target(TargetSocket& socket, std::uint64_t base, std::uint6
   ++ports_;
 }
 
-void RoutingBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+void RoutingBus::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   const std::uint64_t address = trans.get_address();
   const AddressRange* range = map_.find(address, trans.get_data_length());
   if (!range) {
@@ -27,7 +26,23 @@ void RoutingBus::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_t
   trans.set_address(address);
 }
 
-unsigned RoutingBus::transport_dbg(int, tlm::tlm_generic_payload& trans) {
+tlm::tlm_sync_enum RoutingBus::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                               sc_core::sc_time& delay) {
+  if (phase == tlm::BEGIN_REQ) {
+    b_transport(trans, delay);
+    phase = tlm::BEGIN_RESP;
+  }
+  return tlm::TLM_COMPLETED;
+}
+
+bool RoutingBus::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.allow_none();
+  dmi.set_start_address(0);
+  dmi.set_end_address(~sc_dt::uint64{0});
+  return false;
+}
+
+unsigned RoutingBus::transport_dbg(tlm::tlm_generic_payload& trans) {
   const std::uint64_t address = trans.get_address();
   const AddressRange* range = map_.find(address, trans.get_data_length());
   if (!range) {

@@ -4,7 +4,6 @@
 // subclasses.
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <string>
 #include <systemc>
@@ -18,9 +17,12 @@ namespace rsoc::models {
 using TargetSocket =
     tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
 
-class RoutingBus : public sc_core::sc_module {
+// The bus implements the forward interface of its target socket itself (rather than through the callbacks of
+// a multi-passthrough socket): every access crosses it. Any number of initiators bind to the one socket; the
+// bus never calls them back.
+class RoutingBus : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
  public:
-  tlm_utils::multi_passthrough_target_socket<RoutingBus> target{"target"};
+  tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 0> target{"target"};
   tlm_utils::multi_passthrough_initiator_socket<RoutingBus> initiator{"initiator"};
 
   explicit RoutingBus(const sc_core::sc_module_name& name);
@@ -47,8 +49,12 @@ class RoutingBus : public sc_core::sc_module {
   }
 
  private:
-  void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  unsigned transport_dbg(int id, tlm::tlm_generic_payload& trans);
+  // tlm_fw_transport_if. Loosely timed: a non-blocking request completes at once (as b_transport); no DMI.
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
+  unsigned transport_dbg(tlm::tlm_generic_payload& trans) override;
 
   AddressMap map_;
   unsigned ports_ = 0;

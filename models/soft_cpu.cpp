@@ -14,13 +14,14 @@ SoftCpu::SoftCpu(const sc_core::sc_module_name& name, const CpuParams& params)
   for (unsigned i = 0; i < params.hw_threads; ++i) threads_.push_back(std::make_unique<CpuThread>(*this, i));
 }
 
-CpuThread::CpuThread(SoftCpu& cpu, unsigned index) : cpu_(cpu), index_(index) {
+CpuThread::CpuThread(SoftCpu& cpu, unsigned index)
+    : cpu_(cpu), index_(index), issue_(cpu.cycles(cpu.params().mmio_cycles)) {
   qk_.reset();
 }
 
-void CpuThread::keep(const sc_time& local) {
+void CpuThread::keep(const sc_time& local, const sc_time& kernel_now) {
   qk_.set(local);
-  if (qk_.need_sync()) qk_.sync();
+  if (qk_.need_sync_at(kernel_now)) qk_.sync();
 }
 
 void CpuThread::compute(std::uint64_t cycles) {
@@ -49,44 +50,22 @@ tlm::tlm_response_status CpuThread::transport(tlm::tlm_command command, std::uin
   trans_.set_byte_enable_ptr(nullptr);
   trans_.set_dmi_allowed(false);
   trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  const sc_time issue = cpu_.cycles(cpu_.params().mmio_cycles);
   const sc_time t0 = now();
-  sc_time delay = qk_.get_local_time() + issue;
+  sc_time delay = qk_.get_local_time() + issue_;
   cpu_.initiator->b_transport(trans_, delay);
   ++accesses_;
   cycles_ += cpu_.params().mmio_cycles;
   // A target may have synchronised (wait) inside b_transport: measure the stall on the thread's clock.
-  io_time_ += sc_core::sc_time_stamp() + delay - t0;
-  keep(delay);
+  const sc_time kernel_now = kernel_time();
+  io_time_ += kernel_now + delay - t0;
+  keep(delay, kernel_now);
   return trans_.get_response_status();
 }
 
-tlm::tlm_response_status CpuThread::read(std::uint64_t address, void* data, unsigned length) {
-  return transport(tlm::TLM_READ_COMMAND, address, static_cast<unsigned char*>(data), length);
-}
-
-tlm::tlm_response_status CpuThread::write(std::uint64_t address, const void* data, unsigned length) {
-  // TLM payloads carry a non-const pointer; a write never modifies the data.
-  return transport(tlm::TLM_WRITE_COMMAND, address, static_cast<unsigned char*>(const_cast<void*>(data)),
-                   length);
-}
-
-std::uint32_t CpuThread::read32(std::uint64_t address) {
-  std::uint32_t value = 0;
-  const auto status = read(address, &value, 4);
-  if (status != tlm::TLM_OK_RESPONSE)
-    throw BusError(
-        std::string(cpu_.name()) + ": read at " + hex(address) + " failed: " + trans_.get_response_string(),
-        address, status);
-  return value;
-}
-
-void CpuThread::write32(std::uint64_t address, std::uint32_t value) {
-  const auto status = write(address, &value, 4);
-  if (status != tlm::TLM_OK_RESPONSE)
-    throw BusError(
-        std::string(cpu_.name()) + ": write at " + hex(address) + " failed: " + trans_.get_response_string(),
-        address, status);
+void CpuThread::fail(const char* access, std::uint64_t address, tlm::tlm_response_status status) const {
+  throw BusError(std::string(cpu_.name()) + ": " + access + " at " + hex(address) +
+                     " failed: " + trans_.get_response_string(),
+                 address, status);
 }
 
 tlm::tlm_response_status CpuThread::stream_copy(std::uint64_t src, std::uint64_t dst, bool dst_fixed,
@@ -97,8 +76,7 @@ tlm::tlm_response_status CpuThread::stream_copy(std::uint64_t src, std::uint64_t
   const auto result =
       stream_words(cpu_.initiator, this, std::string(cpu_.name()) + ".copy_loop", src, dst, dst_fixed, words,
                    cpu_.cycles(cycles_per_word), cpu_.params().stream_chunk_words, delay, [this](sc_time& d) {
-                     qk_.set(d);
-                     if (qk_.need_sync()) qk_.sync();
+                     keep(d);
                      d = qk_.get_local_time();
                    });
   keep(delay);

@@ -16,6 +16,8 @@
 #include <tlm>
 #include <vector>
 
+#include "models/kernel_time.h"
+
 namespace rsoc::models {
 
 struct CpuParams {
@@ -50,11 +52,25 @@ class CpuThread {
   // timed it with a kernel wait so that it could be preempted).
   void charge(const sc_core::sc_time& t);
   // Untimed-safe accessors: return the response status; data in host byte order.
-  tlm::tlm_response_status read(std::uint64_t address, void* data, unsigned length);
-  tlm::tlm_response_status write(std::uint64_t address, const void* data, unsigned length);
+  tlm::tlm_response_status read(std::uint64_t address, void* data, unsigned length) {
+    return transport(tlm::TLM_READ_COMMAND, address, static_cast<unsigned char*>(data), length);
+  }
+  tlm::tlm_response_status write(std::uint64_t address, const void* data, unsigned length) {
+    // TLM payloads carry a non-const pointer; a write never modifies the data.
+    return transport(tlm::TLM_WRITE_COMMAND, address, static_cast<unsigned char*>(const_cast<void*>(data)),
+                     length);
+  }
   // 32-bit accessors that throw BusError on an error response.
-  std::uint32_t read32(std::uint64_t address);
-  void write32(std::uint64_t address, std::uint32_t value);
+  std::uint32_t read32(std::uint64_t address) {
+    std::uint32_t value = 0;
+    const tlm::tlm_response_status status = read(address, &value, 4);
+    if (status != tlm::TLM_OK_RESPONSE) fail("read", address, status);
+    return value;
+  }
+  void write32(std::uint64_t address, std::uint32_t value) {
+    const tlm::tlm_response_status status = write(address, &value, 4);
+    if (status != tlm::TLM_OK_RESPONSE) fail("write", address, status);
+  }
   // A CPU copy loop moving `words` words from `src` to `dst` at `cycles_per_word` (see stream_words).
   tlm::tlm_response_status stream_copy(std::uint64_t src, std::uint64_t dst, bool dst_fixed,
                                        std::uint64_t words, unsigned cycles_per_word,
@@ -63,7 +79,7 @@ class CpuThread {
   // Brings the kernel to this thread's local time.
   void sync();
   // Local time: kernel time plus the thread's offset.
-  sc_core::sc_time now() const { return qk_.get_current_time(); }
+  sc_core::sc_time now() const { return kernel_time() + qk_.get_local_time(); }
   unsigned index() const { return index_; }
   SoftCpu& cpu() { return cpu_; }
 
@@ -74,13 +90,37 @@ class CpuThread {
   sc_core::sc_time busy_time() const { return compute_time_ + io_time_; }
 
  private:
+  // tlm_quantumkeeper that reads the kernel time inline and can test for a synchronisation against a kernel
+  // time the caller already has.
+  class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
+   public:
+    bool need_sync_at(const sc_core::sc_time& kernel_now) const {
+      return kernel_now + m_local_time >= m_next_sync_point;
+    }
+    void reset() override {
+      m_local_time = sc_core::SC_ZERO_TIME;
+      m_next_sync_point = kernel_time() + compute_local_quantum();
+    }
+
+   protected:
+    sc_core::sc_time compute_local_quantum() override { return global_.compute_local_quantum(); }
+
+   private:
+    tlm::tlm_global_quantum& global_ = tlm::tlm_global_quantum::instance();
+  };
+
   tlm::tlm_response_status transport(tlm::tlm_command command, std::uint64_t address, unsigned char* data,
                                      unsigned length);
-  void keep(const sc_core::sc_time& local);
+  // Throws the BusError of a failed read32() or write32() (out of line: they are inline, on every access).
+  [[noreturn]] void fail(const char* access, std::uint64_t address, tlm::tlm_response_status status) const;
+  // Sets the local offset and synchronises when it exceeds the quantum; `kernel_now` is kernel_time().
+  void keep(const sc_core::sc_time& local, const sc_core::sc_time& kernel_now);
+  void keep(const sc_core::sc_time& local) { keep(local, kernel_time()); }
 
   SoftCpu& cpu_;
   unsigned index_;
-  tlm_utils::tlm_quantumkeeper qk_;
+  sc_core::sc_time issue_;  // mmio_cycles: issuing one load/store
+  QuantumKeeper qk_;
   tlm::tlm_generic_payload trans_;
   std::uint64_t cycles_ = 0, accesses_ = 0;
   sc_core::sc_time compute_time_{sc_core::SC_ZERO_TIME}, io_time_{sc_core::SC_ZERO_TIME};

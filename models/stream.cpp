@@ -2,7 +2,7 @@
 
 namespace rsoc::models {
 
-void StreamExtension::add(const void* owner, const std::string& name, const sc_core::sc_time& occupancy) {
+void StreamExtension::add(const void* owner, const char* name, const sc_core::sc_time& occupancy) {
   for (auto& s : stages_) {
     if (s.owner == owner) {
       s.occupancy += occupancy;
@@ -18,16 +18,20 @@ sc_core::sc_time StreamExtension::occupancy_of(const void* owner) const {
   return sc_core::SC_ZERO_TIME;
 }
 
-sc_core::sc_time StreamExtension::slowest() const {
-  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  for (const auto& s : stages_) t = std::max(t, s.occupancy);
-  return t;
-}
-
-std::string StreamExtension::slowest_name() const {
+const StreamExtension::Stage* StreamExtension::slowest_stage() const {
   const Stage* best = nullptr;
   for (const auto& s : stages_)
     if (!best || s.occupancy > best->occupancy) best = &s;
+  return best;
+}
+
+sc_core::sc_time StreamExtension::slowest() const {
+  const Stage* best = slowest_stage();
+  return best ? best->occupancy : sc_core::SC_ZERO_TIME;
+}
+
+std::string StreamExtension::slowest_name() const {
+  const Stage* best = slowest_stage();
   return best ? best->name : std::string();
 }
 
@@ -45,11 +49,12 @@ StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* 
   StreamExtension ext;
   tlm::tlm_generic_payload trans;
   trans.set_extension(&ext);
+  const char* bottleneck = nullptr;  // the slowest stage of the last chunk
   for (std::uint64_t done = 0; done < words;) {
     const std::uint64_t n = std::min<std::uint64_t>(chunk_words, words - done);
     const unsigned length = static_cast<unsigned>(4 * n);
     ext.clear();
-    for (int phase = 0; phase < 2; ++phase) {
+    for (int phase = 0; phase < 2 && result.status == tlm::TLM_OK_RESPONSE; ++phase) {
       const bool read = phase == 0;
       trans.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
       trans.set_address(read ? src + 4 * done : (dst_fixed ? dst : dst + 4 * done));
@@ -59,21 +64,20 @@ StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* 
       trans.set_byte_enable_ptr(nullptr);
       trans.set_dmi_allowed(false);
       trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      if (!read) ext.add(mover, mover_name, mover_word_time * static_cast<double>(n));
+      if (!read) ext.add(mover, mover_name.c_str(), mover_word_time * static_cast<double>(n));
       socket->b_transport(trans, delay);
-      if (trans.is_response_error()) {
-        result.status = trans.get_response_status();
-        trans.clear_extension(&ext);
-        return result;
-      }
+      if (trans.is_response_error()) result.status = trans.get_response_status();
     }
-    delay += ext.slowest();
-    result.bottleneck = ext.slowest_name();
+    if (result.status != tlm::TLM_OK_RESPONSE) break;
+    const StreamExtension::Stage* slowest = ext.slowest_stage();
+    if (slowest) delay += slowest->occupancy;
+    bottleneck = slowest ? slowest->name : "";
     done += n;
     result.words_moved = done;
     if (after_chunk) after_chunk(delay);
   }
   trans.clear_extension(&ext);
+  if (bottleneck) result.bottleneck = bottleneck;
   return result;
 }
 

@@ -17,14 +17,16 @@ class StreamExtension : public tlm::tlm_extension<StreamExtension> {
  public:
   struct Stage {
     const void* owner;
-    std::string name;
+    const char* name;  // not owned: a module's name (or any string that outlives the chunk)
     sc_core::sc_time occupancy;
   };
 
   // Adds `occupancy` to the stage identified by `owner`.
-  void add(const void* owner, const std::string& name, const sc_core::sc_time& occupancy);
+  void add(const void* owner, const char* name, const sc_core::sc_time& occupancy);
   // What `owner` has accumulated so far in this chunk (zero when it has not taken part yet).
   sc_core::sc_time occupancy_of(const void* owner) const;
+  // The slowest stage (the first of equals), nullptr when there is none.
+  const Stage* slowest_stage() const;
   // The slowest stage's accumulated occupancy, and its name.
   sc_core::sc_time slowest() const;
   std::string slowest_name() const;

@@ -14,6 +14,12 @@ namespace {
 std::uint32_t be32(const std::uint8_t* p) {
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
 }
+void store_be32(std::uint8_t* p, std::uint32_t w) {
+  p[0] = static_cast<std::uint8_t>(w >> 24);
+  p[1] = static_cast<std::uint8_t>(w >> 16);
+  p[2] = static_cast<std::uint8_t>(w >> 8);
+  p[3] = static_cast<std::uint8_t>(w);
+}
 }  // namespace
 
 void CipherDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask) {
@@ -53,10 +59,8 @@ std::vector<std::uint8_t> CipherDriver::run(Process& p, std::uint64_t base, Func
     for (unsigned i = 0; i < words; ++i) cpu.write32(base + reg::kBlock + 4 * i, be32(&data[off + 4 * i]));
     cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
     wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
-    for (unsigned i = 0; i < words; ++i) {
-      const std::uint32_t w = cpu.read32(base + reg::kResult + 4 * i);
-      for (unsigned b = 0; b < 4; ++b) out[off + 4 * i + b] = static_cast<std::uint8_t>(w >> (24 - 8 * b));
-    }
+    for (unsigned i = 0; i < words; ++i)
+      store_be32(&out[off + 4 * i], cpu.read32(base + reg::kResult + 4 * i));
   }
   return out;
 }

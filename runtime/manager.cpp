@@ -1,5 +1,7 @@
 #include "runtime/manager.h"
 
+#include "models/kernel_time.h"
+
 namespace rsoc::runtime {
 
 using sc_core::sc_time;
@@ -74,7 +76,7 @@ RequestView Manager::view_of(Functionality f, std::uint64_t blocks, const CoreDe
   v.resident_idle = table_.resident_idle(id);
   bool usable = false, any = false;
   sc_time wait = sc_core::SC_ZERO_TIME;
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = models::kernel_time();
   for (std::size_t i = 0; i < table_.size(); ++i) {
     if (!table_.could_host(i, id, d->bitstream_bytes, reconfiguration_ != nullptr)) continue;
     if (!table_[i].in_use) usable = true;
@@ -85,6 +87,17 @@ RequestView Manager::view_of(Functionality f, std::uint64_t blocks, const CoreDe
   if (!any) v.has_hardware = false;  // no slot can ever host it
   if (!usable) v.slot_wait_s = wait.to_seconds();
   return v;
+}
+
+std::shared_ptr<const Manager::Reference> Manager::reference(Functionality f,
+                                                             const std::vector<std::uint8_t>& key,
+                                                             const std::vector<std::uint8_t>& data,
+                                                             bool encrypt) {
+  if (!reference_ || reference_->f != f || reference_->encrypt != encrypt || reference_->key != key ||
+      reference_->data != data)
+    reference_ = std::make_shared<const Reference>(
+        Reference{f, encrypt, key, data, reference_cipher(f, key, data, encrypt)});
+  return reference_;
 }
 
 RequestOutcome Manager::request(Process& p, const std::string& app, Functionality f,
@@ -100,7 +113,8 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   r.bytes = data.size();
   r.blocks = data.size() / info(f).block_bytes;
   r.issue_ps = ps(issued ? *issued : cpu.now());
-  const std::vector<std::uint8_t> expected = reference_cipher(f, key, data, encrypt);
+  const std::shared_ptr<const Reference> reference_result = reference(f, key, data, encrypt);
+  const std::vector<std::uint8_t>& expected = reference_result->output;
   const CoreDesign* design = design_for(f);
 
   const Decision decision =

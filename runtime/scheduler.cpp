@@ -1,6 +1,8 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "runtime/scheduler.h"
 
+#include "models/kernel_time.h"
+
 namespace rsoc::runtime {
 
 using sc_core::sc_time;
@@ -39,7 +41,7 @@ bool Scheduler::contended(const Process&) const {
 
 sc_time Scheduler::slice_left(const Process& p) const {
   const sc_time end = p.slice_start_ + params_.time_slice;
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = models::kernel_time();
   return end > now ? end - now : SC_ZERO_TIME;
 }
 
@@ -60,7 +62,7 @@ void Scheduler::requeue(Process& p, bool front) {
 }
 
 void Scheduler::acquire(Process& p) {
-  p.ready_since_ = sc_core::sc_time_stamp();
+  p.ready_since_ = models::kernel_time();
   if (running_ == nullptr && ready_.empty()) {
     running_ = &p;
   } else {
@@ -78,7 +80,7 @@ void Scheduler::on_acquired(Process& p) {
     cpu_.sync();
   }
   last_ = &p;
-  p.slice_start_ = sc_core::sc_time_stamp();
+  p.slice_start_ = models::kernel_time();
 }
 
 void Scheduler::release(Process& p) {
@@ -116,9 +118,9 @@ void Process::compute(std::uint64_t cycles) {
     sc_time run = remaining;
     if (!sched_.ready_.empty() && sched_.ready_.front()->priority_ == priority_)
       run = std::min(run, sched_.slice_left(*this));
-    const sc_time t0 = sc_core::sc_time_stamp();
+    const sc_time t0 = models::kernel_time();
     sc_core::wait(run, interrupt_);
-    const sc_time ran = sc_core::sc_time_stamp() - t0;
+    const sc_time ran = models::kernel_time() - t0;
     cpu.charge(ran);
     remaining -= ran;
   }
