@@ -132,6 +132,13 @@ models::CpuThread& Process::cpu() {
 
 void Process::preemption_point() {
   if (!sched_.contended(*this)) return;
+  // What the kernel has made ready so far (the CPU thread synchronises at least every quantum), and the slice
+  // measured at the process's local time: no kernel event unless a switch is due.
+  if (sched_.ready_.empty()) return;
+  const Process& next = *sched_.ready_.front();
+  const bool due = next.priority_ > priority_ ||
+                   (next.priority_ == priority_ && sched_.cpu_.now() >= slice_start_ + sched_.params_.time_slice);
+  if (!due) return;
   sched_.cpu_.sync();
   if (!sched_.should_yield(*this)) return;
   const bool preempted = sched_.ready_.front()->priority_ > priority_;
