@@ -107,12 +107,7 @@ void Process::compute(std::uint64_t cycles) {
   sc_time remaining = cpu.cpu().cycles(cycles);
   while (remaining > SC_ZERO_TIME) {
     if (sched_.should_yield(*this)) {
-      const bool preempted = sched_.ready_.front()->priority_ > priority_;
-      ++preemptions_;
-      sched_.release(*this);
-      sched_.requeue(*this, preempted);
-      while (sched_.running_ != this) sc_core::wait(wake_);
-      sched_.on_acquired(*this);
+      preempt();
       continue;
     }
     sc_time run = remaining;
@@ -136,15 +131,24 @@ void Process::preemption_point() {
   // measured at the process's local time: no kernel event unless a switch is due.
   if (sched_.ready_.empty()) return;
   const Process& next = *sched_.ready_.front();
-  const bool due = next.priority_ > priority_ ||
-                   (next.priority_ == priority_ && sched_.cpu_.now() >= slice_start_ + sched_.params_.time_slice);
+  const bool due =
+      next.priority_ > priority_ ||
+      (next.priority_ == priority_ && sched_.cpu_.now() >= slice_start_ + sched_.params_.time_slice);
   if (!due) return;
   sched_.cpu_.sync();
-  if (!sched_.should_yield(*this)) return;
-  const bool preempted = sched_.ready_.front()->priority_ > priority_;
+  if (sched_.should_yield(*this)) preempt();
+}
+
+void Process::preempt() {
+  // A higher priority keeps its place at the front of this priority; an expired slice goes to the back.
+  const bool by_higher = sched_.ready_.front()->priority_ > priority_;
   ++preemptions_;
+  switch_away(by_higher);
+}
+
+void Process::switch_away(bool front) {
   sched_.release(*this);
-  sched_.requeue(*this, preempted);
+  sched_.requeue(*this, front);
   while (sched_.running_ != this) sc_core::wait(wake_);
   sched_.on_acquired(*this);
 }
@@ -152,10 +156,7 @@ void Process::preemption_point() {
 void Process::yield() {
   sched_.cpu_.sync();
   if (sched_.ready_.empty() || sched_.ready_.front()->priority_ < priority_) return;
-  sched_.release(*this);
-  sched_.requeue(*this, false);
-  while (sched_.running_ != this) sc_core::wait(wake_);
-  sched_.on_acquired(*this);
+  switch_away(false);
 }
 
 void Process::poll_pause() {

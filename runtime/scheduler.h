@@ -58,6 +58,8 @@ class Process {
 
  private:
   friend class Scheduler;
+  void preempt();                // give the CPU to the process that must run now
+  void switch_away(bool front);  // release, queue again (at the front of its priority or the back), reacquire
   Process(Scheduler& sched, std::string name, int priority)
       : sched_(sched), name_(std::move(name)), priority_(priority) {}
 
