@@ -90,8 +90,8 @@ class CpuThread {
   sc_core::sc_time busy_time() const { return compute_time_ + io_time_; }
 
  private:
-  // tlm_quantumkeeper that reads the kernel time inline and can test for a synchronisation against a kernel
-  // time the caller already has.
+  // tlm_quantumkeeper that reads the kernel time inline, keeps the global quantum at hand, and can test for a
+  // synchronisation against a kernel time the caller already has. Same synchronisation points.
   class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
    public:
     bool need_sync_at(const sc_core::sc_time& kernel_now) const {
@@ -103,10 +103,10 @@ class CpuThread {
     }
 
    protected:
-    sc_core::sc_time compute_local_quantum() override { return global_.compute_local_quantum(); }
+    sc_core::sc_time compute_local_quantum() override { return global_->compute_local_quantum(); }
 
    private:
-    tlm::tlm_global_quantum& global_ = tlm::tlm_global_quantum::instance();
+    tlm::tlm_global_quantum* global_ = &tlm::tlm_global_quantum::instance();
   };
 
   tlm::tlm_response_status transport(tlm::tlm_command command, std::uint64_t address, unsigned char* data,
