@@ -152,7 +152,8 @@ class DesCore : public IpCore {
   }
 
  protected:
-  // The key schedule is computed at INIT (key_setup_cycles), as in the hardware.
+  // The key is taken at INIT (key_setup_cycles), as in the hardware; the 3DES schedule is computed from it
+  // when first used.
   std::uint64_t on_init(const sc_time&) override {
     schedule();
     return params().key_setup_cycles;
@@ -162,7 +163,8 @@ class DesCore : public IpCore {
     const std::uint32_t config = regs_.at(config_);
     const bool encrypt = config & reg::kConfigEncrypt;
     const bool triple = config & reg::kConfigTriple;
-    if (triple ? !tdes_ : !des_) schedule();
+    if (!des_) schedule();
+    if (triple && !tdes_) tdes_ = std::make_unique<crypto::TripleDes>(keys_[0], keys_[1], keys_[2]);
     const std::uint64_t out = triple ? (encrypt ? tdes_->encrypt(in) : tdes_->decrypt(in))
                                      : (encrypt ? des_->encrypt(in) : des_->decrypt(in));
     const std::array<std::uint32_t, 2> words{static_cast<std::uint32_t>(out >> 32),
@@ -178,10 +180,12 @@ class DesCore : public IpCore {
  private:
   void schedule() {
     const auto& key = regs_.bank(key_);
-    des_ = std::make_unique<crypto::Des>(u64_of(key, 0));
-    tdes_ = std::make_unique<crypto::TripleDes>(u64_of(key, 0), u64_of(key, 2), u64_of(key, 4));
+    keys_ = {u64_of(key, 0), u64_of(key, 2), u64_of(key, 4)};
+    des_ = std::make_unique<crypto::Des>(keys_[0]);
+    tdes_.reset();
   }
   RegisterFile::Id key_{}, block_{};
+  std::array<std::uint64_t, 3> keys_{};  // K1, K2, K3 as taken by the last schedule()
   std::unique_ptr<crypto::Des> des_;
   std::unique_ptr<crypto::TripleDes> tdes_;
 };
