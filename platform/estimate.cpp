@@ -107,7 +107,9 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
     const runtime::Functionality f = *runtime::functionality_from_name(name);
     const auto& fi = runtime::info(f);
     for (const auto& c : p.cores) {
-      if (c.params.kind != fi.core) continue;
+      if (c.params.kind != fi.core ||
+          (fi.core == models::CoreKind::kModexp && fi.operand_bits > c.params.max_operand_bits))
+        continue;
       // The slot it would run in: one that hosts it at boot, else the first reconfigurable one it fits.
       std::size_t slot = p.slots.size();
       for (std::size_t i = 0; i < p.slots.size() && slot == p.slots.size(); ++i)
@@ -121,11 +123,14 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
       auto polls = [&](double busy_s) {
         return 1 + (busy_s > a.read_s ? std::ceil((busy_s - a.read_s) / poll) : 0);
       };
+      const runtime::CoreInterface core = runtime::core_interface(f, true);
       const double words = fi.block_bytes / 4.0;
-      const double core_block = sec(c.params.clock_period) * c.params.block_cycles *
-                                (f == runtime::Functionality::kTripleDes ? 3 : 1);
+      const double core_block =
+          sec(c.params.clock_period) * static_cast<double>(runtime::core_cycles_per_block(f, c.params));
       runtime::HardwareCost hw;
-      hw.request_s = cpu * drv.cycles_per_request + (fi.key_bytes / 4.0 + 2) * a.write_s +
+      // key words, set-up writes and CTRL.INIT
+      const double setup_writes = fi.key_bytes / 4.0 + static_cast<double>(core.setup.size()) + 1;
+      hw.request_s = cpu * drv.cycles_per_request + setup_writes * a.write_s +
                      polls(sec(c.params.clock_period) * c.params.key_setup_cycles) * poll;
       hw.block_s =
           cpu * drv.cycles_per_block + (words + 1) * a.write_s + polls(core_block) * poll + words * a.read_s;

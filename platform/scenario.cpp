@@ -485,16 +485,20 @@ class Resolver {
       if (a["key_hex"].is_null()) {
         std::mt19937_64 rng(p.seed * 0x9E3779B97F4A7C15ull + i);
         for (unsigned b = 0; b < fi.key_bytes; ++b) s.key.push_back(static_cast<std::uint8_t>(rng()));
+        runtime::shape_key(s.functionality, s.key);
       } else {
         auto key = parse_hex(a["key_hex"].get<std::string>());
-        if (!key || key->size() != fi.key_bytes)
+        if (!key)
           issues_.add(ptr + "/key_hex", "expected " + std::to_string(2 * fi.key_bytes) + " hex digits (a " +
                                             std::to_string(fi.key_bytes) + "-byte " + fi.name + " key)");
+        else if (const std::string problem = runtime::key_problem(s.functionality, *key); !problem.empty())
+          issues_.add(ptr + "/key_hex", problem);
         else
           s.key = *key;
       }
-      const bool has_core = std::any_of(p.cores.begin(), p.cores.end(),
-                                        [&](const CoreSpec& c) { return c.params.kind == fi.core; });
+      const bool has_core = std::any_of(p.cores.begin(), p.cores.end(), [&](const CoreSpec& c) {
+        return c.params.kind == fi.core && fi.operand_bits <= c.params.max_operand_bits;
+      });
       const bool has_sw = p.runtime.software.count(s.functionality) > 0;
       if (p.runtime.policy == runtime::PolicyKind::kSoftware && !has_sw)
         issues_.add(ptr + "/functionality", std::string("the software policy needs /software/") + fi.name +

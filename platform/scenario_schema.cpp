@@ -1,5 +1,7 @@
 #include "platform/scenario_schema.h"
 
+#include "runtime/functionality.h"
+
 namespace rsoc::platform {
 
 namespace {
@@ -205,7 +207,7 @@ Schema build() {
            .doc("how the manager chooses the implementation of each request (see scenarios/README.md)")},
       {"thresholds",
        Schema::map(Schema::integer().unit("blocks").min(1).max(1e12).doc("hardware from this many blocks"))
-           .key_enum({"aes128", "des", "3des"})
+           .key_enum(runtime::functionality_names())
            .key_name("functionality")
            .default_value(nlohmann::json::object())
            .doc("policy threshold: block count from which hardware is chosen, by functionality")},
@@ -233,7 +235,7 @@ Schema build() {
 
   Schema app = Schema::object({
       {"name", name_field("application")},
-      {"functionality", Schema::enumeration({"aes128", "des", "3des"}).doc("what it asks the manager for")},
+      {"functionality", Schema::enumeration(runtime::functionality_names()).doc("what it asks the manager for")},
       {"priority",
        Schema::integer().min(0).max(99).default_value(10).doc("process priority (higher runs first)")},
       {"blocks", Schema::integer().unit("blocks").min(1).max(1e9).nullable().default_value(nullptr).doc(
@@ -299,7 +301,7 @@ Schema build() {
                    .doc("seed of every random choice (data, keys)")},
       {"platform", platform.doc("the hardware")},
       {"software", Schema::map(sw_cost.doc("software implementation cost"))
-                       .key_enum({"aes128", "des", "3des"})
+                       .key_enum(runtime::functionality_names())
                        .key_name("functionality")
                        .default_value(nlohmann::json::object())
                        .doc("software implementations, by functionality")},

@@ -109,7 +109,8 @@ std::unique_ptr<runtime::Manager> make_manager(const ScenarioParams& p, Platform
   std::vector<runtime::CoreDesign> designs;
   for (const auto& c : p.cores)
     designs.push_back(
-        runtime::CoreDesign{c.name, c.id, c.params.kind, c.bitstream_address, c.bitstream_bytes});
+        runtime::CoreDesign{c.name, c.id, c.params.kind, c.bitstream_address, c.bitstream_bytes,
+                            c.params.kind == models::CoreKind::kModexp ? c.params.max_operand_bits : 0});
   std::unique_ptr<runtime::ReconfigurationDriver> reconf;
   if (p.config_port) {
     runtime::ReconfigurationFeed feed;
@@ -174,6 +175,7 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
             std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);
             std::vector<std::uint8_t> data(blocks_of(app.blocks, r, sizes) * fi.block_bytes);
             for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+            runtime::shape_data(app.functionality, data);
             manager.request(proc, app.name, app.functionality, app.key, data, app.encrypt, issued);
             if (!app.poisson && app.think != sc_core::SC_ZERO_TIME) proc.sleep(app.think);
           }

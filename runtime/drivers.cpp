@@ -20,9 +20,23 @@ void store_be32(std::uint8_t* p, std::uint32_t w) {
   p[2] = static_cast<std::uint8_t>(w >> 8);
   p[3] = static_cast<std::uint8_t>(w);
 }
+// Where word i of the bank `field` starts in the key or block.
+unsigned byte_of_word(const BankField& field, unsigned i) {
+  return field.byte_offset + (field.lsw_first ? field.bytes - 4 * (i + 1) : 4 * i);
+}
+
+void write_field(models::CpuThread& cpu, std::uint64_t base, const BankField& field, const std::uint8_t* bytes) {
+  for (unsigned i = 0; i < field.bytes / 4; ++i)
+    cpu.write32(base + field.offset + 4 * i, be32(bytes + byte_of_word(field, i)));
+}
+
+void read_field(models::CpuThread& cpu, std::uint64_t base, const BankField& field, std::uint8_t* bytes) {
+  for (unsigned i = 0; i < field.bytes / 4; ++i)
+    store_be32(bytes + byte_of_word(field, i), cpu.read32(base + field.offset + 4 * i));
+}
 }  // namespace
 
-void CipherDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask) {
+void CoreDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask) {
   models::CpuThread& cpu = p.cpu();
   for (std::uint64_t n = 0; n < costs_.max_polls; ++n) {
     if (n > 0) p.poll_pause();
@@ -34,33 +48,31 @@ void CipherDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mas
                     std::to_string(costs_.max_polls) + " status polls");
 }
 
-std::vector<std::uint8_t> CipherDriver::run(Process& p, std::uint64_t base, Functionality f,
-                                            const std::vector<std::uint8_t>& key,
-                                            const std::vector<std::uint8_t>& data, bool encrypt) {
+std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functionality f,
+                                          const std::vector<std::uint8_t>& key,
+                                          const std::vector<std::uint8_t>& data, bool encrypt) {
   const FunctionalityInfo& fi = info(f);
+  const CoreInterface core = core_interface(f, encrypt);
   models::CpuThread& cpu = p.cpu();
   cpu.compute(costs_.cycles_per_request);
   const auto held = loaded_.find(base);
   if (held == loaded_.end() || held->second.f != f || held->second.key != key ||
       held->second.encrypt != encrypt) {
-    for (unsigned i = 0; i < fi.key_bytes / 4; ++i) cpu.write32(base + reg::kKey + 4 * i, be32(&key[4 * i]));
-    cpu.write32(base + reg::kConfig, (encrypt ? reg::kConfigEncrypt : 0u) |
-                                         (f == Functionality::kTripleDes ? reg::kConfigTriple : 0u));
+    for (const BankField& field : core.key) write_field(cpu, base, field, key.data());
+    for (const auto& [offset, value] : core.setup) cpu.write32(base + offset, value);
     cpu.write32(base + reg::kCtrl, reg::kCtrlInit);
     wait_status(p, base, reg::kStatusReady);
     loaded_[base] = Loaded{f, key, encrypt};
   }
 
   std::vector<std::uint8_t> out(data.size());
-  const unsigned words = fi.block_bytes / 4;
   for (std::size_t off = 0; off < data.size(); off += fi.block_bytes) {
     if (off > 0) p.preemption_point();
     cpu.compute(costs_.cycles_per_block);
-    for (unsigned i = 0; i < words; ++i) cpu.write32(base + reg::kBlock + 4 * i, be32(&data[off + 4 * i]));
+    write_field(cpu, base, core.block, &data[off]);
     cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
     wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
-    for (unsigned i = 0; i < words; ++i)
-      store_be32(&out[off + 4 * i], cpu.read32(base + reg::kResult + 4 * i));
+    read_field(cpu, base, core.result, &out[off]);
   }
   return out;
 }

@@ -27,10 +27,12 @@ class DriverError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Programmed-I/O driver of the AES/DES/3DES cores (register map in models/ip_core.h).
-class CipherDriver {
+// Programmed-I/O driver of the cores (register maps in models/ip_core.h, programmed as core_interface() of the
+// functionality says): loads the key and runs INIT when the core holds another key or direction, then for
+// every block writes it, starts the core, polls STATUS and reads the result.
+class CoreDriver {
  public:
-  explicit CipherDriver(const DriverCosts& costs) : costs_(costs) {}
+  explicit CoreDriver(const DriverCosts& costs) : costs_(costs) {}
   // Processes `data` (whole blocks) on the core at `base` for process `p`; returns the output. Between blocks
   // and between status polls the scheduler may run another process. Throws BusError or DriverError.
   std::vector<std::uint8_t> run(Process& p, std::uint64_t base, Functionality f,

@@ -5,14 +5,18 @@
 
 #include "models/crypto/aes128.h"
 #include "models/crypto/des.h"
+#include "models/crypto/modexp.h"
 
 namespace rsoc::runtime {
 
 namespace {
-const std::array<FunctionalityInfo, 3> kInfo{{
-    {Functionality::kAes128, "aes128", 16, 16, models::CoreKind::kAes128},
-    {Functionality::kDes, "des", 8, 8, models::CoreKind::kDes},
-    {Functionality::kTripleDes, "3des", 8, 24, models::CoreKind::kDes},
+const std::array<FunctionalityInfo, 6> kInfo{{
+    {Functionality::kAes128, "aes128", 16, 16, models::CoreKind::kAes128, 0},
+    {Functionality::kDes, "des", 8, 8, models::CoreKind::kDes, 0},
+    {Functionality::kTripleDes, "3des", 8, 24, models::CoreKind::kDes, 0},
+    {Functionality::kModexp1024, "modexp1024", 128, 256, models::CoreKind::kModexp, 1024},
+    {Functionality::kModexp2048, "modexp2048", 256, 512, models::CoreKind::kModexp, 2048},
+    {Functionality::kModexp4096, "modexp4096", 512, 1024, models::CoreKind::kModexp, 4096},
 }};
 
 std::uint64_t be64(const std::uint8_t* p) {
@@ -43,12 +47,81 @@ std::vector<std::string> functionality_names() {
   return out;
 }
 
-std::vector<std::uint8_t> reference_cipher(Functionality f, const std::vector<std::uint8_t>& key,
+CoreInterface core_interface(Functionality f, bool encrypt) {
+  namespace reg = models::reg;
+  const FunctionalityInfo& fi = info(f);
+  CoreInterface c;
+  if (fi.core == models::CoreKind::kModexp) {
+    const unsigned n = fi.block_bytes;
+    c.key = {{reg::kModulus, 0, n, true}, {reg::kExponent, n, n, true}};
+    c.setup = {{reg::kModulusWords, n / 4}, {reg::kExponentBits, fi.operand_bits}};
+    c.block = {reg::kMessage, 0, n, true};
+    c.result = {reg::kModResult, 0, n, true};
+    return c;
+  }
+  c.key = {{reg::kKey, 0, fi.key_bytes, false}};
+  c.setup = {{reg::kConfig, (encrypt ? reg::kConfigEncrypt : 0u) |
+                                (f == Functionality::kTripleDes ? reg::kConfigTriple : 0u)}};
+  c.block = {reg::kBlock, 0, fi.block_bytes, false};
+  c.result = {reg::kResult, 0, fi.block_bytes, false};
+  return c;
+}
+
+std::uint64_t core_cycles_per_block(Functionality f, const models::CoreParams& params) {
+  const FunctionalityInfo& fi = info(f);
+  switch (fi.core) {
+    case models::CoreKind::kModexp:
+      return models::modexp_cycles(params, fi.operand_bits, fi.operand_bits);
+    case models::CoreKind::kDes:
+      return std::uint64_t{params.block_cycles} * (f == Functionality::kTripleDes ? 3 : 1);
+    case models::CoreKind::kAes128:
+      break;
+  }
+  return params.block_cycles;
+}
+
+std::string key_problem(Functionality f, const std::vector<std::uint8_t>& key) {
+  const FunctionalityInfo& fi = info(f);
+  if (key.size() != fi.key_bytes)
+    return "expected a " + std::to_string(fi.key_bytes) + "-byte " + fi.name + " key" +
+           (fi.operand_bits ? " (modulus then exponent, " + std::to_string(fi.block_bytes) + " bytes each)"
+                            : std::string()) +
+           ", got " + std::to_string(key.size()) + " bytes";
+  if (fi.operand_bits && (!(key.front() & 0x80) || !(key[fi.block_bytes - 1] & 1)))
+    return std::string("the modulus of a ") + fi.name + " key must be odd with its top bit set";
+  return "";
+}
+
+void shape_key(Functionality f, std::vector<std::uint8_t>& key) {
+  const FunctionalityInfo& fi = info(f);
+  if (!fi.operand_bits || key.size() != fi.key_bytes) return;
+  key.front() |= 0x80;
+  key[fi.block_bytes - 1] |= 1;
+}
+
+void shape_data(Functionality f, std::vector<std::uint8_t>& data) {
+  const FunctionalityInfo& fi = info(f);
+  if (!fi.operand_bits) return;
+  for (std::size_t i = 0; i < data.size(); i += fi.block_bytes) data[i] = 0;
+}
+
+std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<std::uint8_t>& key,
                                            const std::vector<std::uint8_t>& data, bool encrypt) {
   const auto& fi = info(f);
   if (key.size() != fi.key_bytes || data.size() % fi.block_bytes != 0)
-    throw std::invalid_argument("reference_cipher: bad key or data size");
+    throw std::invalid_argument("reference_output: bad key or data size");
   std::vector<std::uint8_t> out(data.size());
+  if (fi.operand_bits) {
+    const std::size_t n = fi.block_bytes;
+    const crypto::BigInt modulus = crypto::BigInt::from_bytes_be(key.data(), n);
+    const crypto::BigInt exponent = crypto::BigInt::from_bytes_be(key.data() + n, n);
+    for (std::size_t i = 0; i < data.size(); i += n) {
+      const auto r =
+          crypto::modexp(crypto::BigInt::from_bytes_be(&data[i], n), exponent, modulus).to_bytes_be(n);
+      std::copy(r.begin(), r.end(), out.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    return out;
+  }
   auto each_block = [&](const auto& cipher) {
     for (std::size_t i = 0; i < data.size(); i += fi.block_bytes) {
       if (encrypt) {
@@ -77,6 +150,8 @@ std::vector<std::uint8_t> reference_cipher(Functionality f, const std::vector<st
       break;
     case Functionality::kTripleDes:
       each_block64(crypto::TripleDes(be64(key.data()), be64(key.data() + 8), be64(key.data() + 16)));
+      break;
+    default:
       break;
   }
   return out;

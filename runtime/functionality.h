@@ -1,16 +1,23 @@
 #pragma once
-// The functionalities the runtime knows: their block sizes, key sizes and the core type that implements them.
+// The functionalities the runtime knows: their block and key sizes, the core type that implements them, how a
+// driver programs that core, and the reference implementation every output is checked against.
+//
+// Ciphers (aes128, des, 3des): a block is one cipher block; the key is the cipher key.
+// Modular exponentiation (modexp1024, modexp2048, modexp4096): a block is one message of the operand size; the
+// key is the modulus followed by the exponent, each operand-sized and big-endian (a private or public RSA
+// key); the output of a block is message ^ exponent mod modulus. The modulus must be odd with its top bit set.
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/ip_core.h"
 
 namespace rsoc::runtime {
 
-enum class Functionality { kAes128, kDes, kTripleDes };
+enum class Functionality { kAes128, kDes, kTripleDes, kModexp1024, kModexp2048, kModexp4096 };
 
 struct FunctionalityInfo {
   Functionality id;
@@ -18,14 +25,47 @@ struct FunctionalityInfo {
   unsigned block_bytes;
   unsigned key_bytes;
   models::CoreKind core;
+  unsigned operand_bits;  // modexp: modulus and exponent size (0 for the ciphers)
 };
 
 const FunctionalityInfo& info(Functionality f);
 std::optional<Functionality> functionality_from_name(const std::string& name);
 std::vector<std::string> functionality_names();
 
-// Reference encryption/decryption of whole blocks with the plain-C++ ciphers.
-std::vector<std::uint8_t> reference_cipher(Functionality f, const std::vector<std::uint8_t>& key,
+// A run of bytes of the key (or of a block) and the register bank that takes it. Bytes are grouped in
+// big-endian 32-bit words; a `lsw_first` bank holds the word of the last four bytes at its lowest address (a
+// number, least-significant word first), otherwise the first four bytes.
+struct BankField {
+  std::uint32_t offset = 0;  // register offset of word 0
+  unsigned byte_offset = 0;  // where the field starts in the key or block
+  unsigned bytes = 0;
+  bool lsw_first = false;
+};
+
+// How a driver programs the core of a functionality (register map in models/ip_core.h): the key fields and the
+// set-up writes (register, value) before CTRL.INIT, where a block is written and where its result is read.
+struct CoreInterface {
+  std::vector<BankField> key;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> setup;
+  BankField block, result;
+};
+CoreInterface core_interface(Functionality f, bool encrypt);
+
+// Core cycles of one block on a core with `params` (modexp: the constant-time formula at the operand size).
+std::uint64_t core_cycles_per_block(Functionality f, const models::CoreParams& params);
+
+// Why `key` cannot be used for `f` ("" when it can): its size, and for modexp an odd modulus with its top bit
+// set and an exponent below 2^operand_bits.
+std::string key_problem(Functionality f, const std::vector<std::uint8_t>& key);
+// Makes random bytes a usable key of `f` (modexp: sets the modulus's top and bottom bits).
+void shape_key(Functionality f, std::vector<std::uint8_t>& key);
+// Makes random bytes usable input blocks of `f` (modexp: clears each message's top byte, so it is below the
+// modulus).
+void shape_data(Functionality f, std::vector<std::uint8_t>& data);
+
+// Reference output of whole blocks with the plain-C++ implementations (models/crypto); `encrypt` is ignored
+// by modexp.
+std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<std::uint8_t>& key,
                                            const std::vector<std::uint8_t>& data, bool encrypt);
 
 }  // namespace rsoc::runtime

@@ -34,7 +34,7 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
       reconfiguration_(std::move(reconfiguration)),
       model_(model),
       policy_(make_policy(params.policy, params.thresholds, model)),
-      cipher_(params.driver),
+      driver_(params.driver),
       sink_(std::move(sink)) {
   for (std::size_t i = 0; i < slots_.size(); ++i)
     for (const auto& d : designs_)
@@ -48,7 +48,7 @@ const CoreDesign* Manager::design_for(Functionality f) const {
   // A resident design first, else the first registered one.
   const CoreDesign* first = nullptr;
   for (const auto& d : designs_) {
-    if (d.kind != info(f).core) continue;
+    if (d.kind != info(f).core || info(f).operand_bits > d.max_operand_bits) continue;
     if (table_.resident(index_of(&d))) return &d;
     if (!first) first = &d;
   }
@@ -96,7 +96,7 @@ std::shared_ptr<const Manager::Reference> Manager::reference(Functionality f,
   if (!reference_ || reference_->f != f || reference_->encrypt != encrypt || reference_->key != key ||
       reference_->data != data)
     reference_ = std::make_shared<const Reference>(
-        Reference{f, encrypt, key, data, reference_cipher(f, key, data, encrypt)});
+        Reference{f, encrypt, key, data, reference_output(f, key, data, encrypt)});
   return reference_;
 }
 
@@ -113,6 +113,17 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   r.bytes = data.size();
   r.blocks = data.size() / info(f).block_bytes;
   r.issue_ps = ps(issued ? *issued : cpu.now());
+  std::string problem = key_problem(f, key);
+  if (problem.empty() && data.size() % info(f).block_bytes != 0)
+    problem = std::to_string(data.size()) + " bytes of data are not whole " + info(f).name + " blocks";
+  if (!problem.empty()) {  // nothing runs
+    r.ok = false;
+    r.error = problem;
+    r.decision = "none";
+    r.start_ps = r.end_ps = ps(cpu.now());
+    if (sink_) sink_(r);
+    return out;
+  }
   const std::shared_ptr<const Reference> reference_result = reference(f, key, data, encrypt);
   const std::vector<std::uint8_t>& expected = reference_result->output;
   const CoreDesign* design = design_for(f);
@@ -183,7 +194,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         port_released_.notify(sc_core::SC_ZERO_TIME);
         r.reconfigured = true;
         r.reconfig_ps = ps(cpu.now() - t0);
-        cipher_.forget(view.base);
+        driver_.forget(view.base);
         if (!ok) {
           table_.configuration_failed(s);
           throw DriverError(error);
@@ -192,7 +203,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         ++hits_;
       }
       const sc_time t1 = cpu.now();
-      out.output = cipher_.run(p, view.base, f, key, data, encrypt);
+      out.output = driver_.run(p, view.base, f, key, data, encrypt);
       r.exec_ps = ps(cpu.now() - t1);
     } else {
       r.decision = "software";

@@ -34,6 +34,7 @@ struct CoreDesign {
   models::CoreKind kind = models::CoreKind::kAes128;
   std::uint64_t bitstream_address = 0;
   std::uint64_t bitstream_bytes = 0;
+  unsigned max_operand_bits = 0;  // modexp cores: the largest modulus it takes
 };
 
 // A slot as the OS sees it.
@@ -88,7 +89,7 @@ class Manager {
   std::string resident(std::size_t slot) const;  // design name the OS believes is in the slot ("" if none)
 
  private:
-  // The output of reference_cipher() for its inputs.
+  // The output of reference_output() for its inputs.
   struct Reference {
     Functionality f;
     bool encrypt;
@@ -112,7 +113,7 @@ class Manager {
   std::unique_ptr<ReconfigurationDriver> reconfiguration_;
   const CostModel* model_;
   std::unique_ptr<SelectionPolicy> policy_;
-  CipherDriver cipher_;
+  CoreDriver driver_;
   std::shared_ptr<const Reference> reference_;  // the last one computed
   Sink sink_;
   sc_core::sc_event slot_released_, port_released_;

@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "models/bitstream.h"
+#include "models/crypto/modexp.h"
 #include "models/config_port.h"
 #include "models/memory.h"
 #include "models/onchip_bus.h"
@@ -21,8 +22,7 @@ using sc_core::sc_time;
 
 namespace {
 
-// CPU (two hardware threads) + bus + DDR holding an AES, a DES and a second AES-type bitstream + port +
-// slots.
+// CPU (two hardware threads) + bus + DDR holding an AES, a DES and a modexp bitstream + port + slots.
 struct Bench {
   models::SoftCpu cpu{"cpu", models::CpuParams{sc_time(10, SC_NS), 2, 1, 1024}};
   models::OnChipBus bus{"bus", models::OnChipBusParams{}};
@@ -39,12 +39,14 @@ struct Bench {
     tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_US));
     bus.add_initiator(cpu.initiator);
     bus.add_target(ddr.target, 0, 16 << 20, "ddr");
-    const models::CoreKind kinds[] = {models::CoreKind::kAes128, models::CoreKind::kDes};
-    for (std::uint32_t id = 0; id < 2; ++id) {
+    const models::CoreKind kinds[] = {models::CoreKind::kAes128, models::CoreKind::kDes,
+                                      models::CoreKind::kModexp};
+    const char* names[] = {"aes", "des", "modexp"};
+    for (std::uint32_t id = 0; id < 3; ++id) {
       const std::uint64_t addr = 0x100000 * (id + 1), bytes = 4096;  // 1024 words at 10 cycles: 102.4 us
       const auto image = models::make_bitstream(id, bytes);
       ddr.load(addr, image.data(), image.size());
-      designs.push_back({id == 0 ? "aes" : "des", id, kinds[id], addr, bytes});
+      designs.push_back({names[id], id, kinds[id], addr, bytes, kinds[id] == models::CoreKind::kModexp ? 2048u : 0u});
     }
     std::vector<models::FpgaSlot*> raw;
     for (unsigned i = 0; i < n_slots; ++i) {
@@ -70,6 +72,8 @@ struct Bench {
     p.software[Functionality::kAes128] = {1000, 2000};
     p.software[Functionality::kDes] = {1000, 1500};
     p.software[Functionality::kTripleDes] = {1000, 4000};
+    p.software[Functionality::kModexp1024] = {1000, 5000000};
+    p.software[Functionality::kModexp2048] = {1000, 40000000};
     return p;
   }
 
@@ -90,11 +94,21 @@ std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
+std::vector<std::uint8_t> random_key(Functionality f, std::uint64_t seed) {
+  auto key = random_bytes(runtime::info(f).key_bytes, seed);
+  runtime::shape_key(f, key);
+  return key;
+}
+
+std::vector<std::uint8_t> input_blocks(Functionality f, std::uint64_t blocks, std::uint64_t seed) {
+  auto data = random_bytes(runtime::info(f).block_bytes * blocks, seed);
+  runtime::shape_data(f, data);
+  return data;
+}
+
 runtime::RequestOutcome ask(runtime::Manager& m, runtime::Process& p, Functionality f, std::uint64_t blocks,
                             std::uint64_t seed = 1) {
-  const auto& fi = runtime::info(f);
-  return m.request(p, "app", f, random_bytes(fi.key_bytes, seed),
-                   random_bytes(fi.block_bytes * blocks, seed + 1), true);
+  return m.request(p, "app", f, random_key(f, seed), input_blocks(f, blocks, seed + 1), true);
 }
 
 }  // namespace
@@ -125,6 +139,65 @@ TEST(RuntimeManager, HardwareAndSoftwareGiveIdenticalBytes) {
   EXPECT_EQ(checked, 6);
   EXPECT_EQ(hw->cache_misses(), 2u);  // 3DES runs on the DES core
   EXPECT_EQ(hw->cache_hits(), 4u);
+}
+
+TEST(RuntimeManager, ModexpOnTheCoreEqualsSoftwareAndTakesTheFormulaTime) {
+  Bench bench(1);
+  runtime::RuntimeParams params = bench.params(runtime::PolicyKind::kHardware);
+  params.driver.poll_loop_cycles = 500;  // the driver polls every 5 us during the 168 ms of a 2048-bit modexp
+  auto hw = bench.manager(params);
+  auto sw = bench.manager(bench.params(runtime::PolicyKind::kSoftware));
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    for (auto f : {Functionality::kModexp1024, Functionality::kModexp2048}) {
+      const auto key = random_key(f, 5);
+      const auto data = input_blocks(f, 3, 6);
+      const auto a = hw->request(p, "app", f, key, data, true);
+      const auto b = sw->request(p, "app", f, key, data, true);
+      ASSERT_TRUE(a.record.ok) << a.record.error;
+      EXPECT_EQ(a.record.decision, "hardware");
+      EXPECT_TRUE(a.record.verified);
+      EXPECT_EQ(a.output, b.output);
+      // Spot check one block by its definition: message ^ exponent mod modulus, all big-endian.
+      const std::size_t n = runtime::info(f).block_bytes;
+      const auto expect = crypto::modexp(crypto::BigInt::from_bytes_be(&data[n], n),
+                                         crypto::BigInt::from_bytes_be(&key[n], n),
+                                         crypto::BigInt::from_bytes_be(key.data(), n));
+      EXPECT_EQ(crypto::BigInt::from_bytes_be(&a.output[n], n), expect);
+      // Three exponentiations at the core's formula bound the execution from below; the driver's words
+      // and polls add less than 10 %.
+      const double core_s = 3 * 10e-9 * static_cast<double>(models::modexp_cycles(models::CoreParams{},
+                                                                                   8 * n, 8 * n));
+      const double exec_s = static_cast<double>(a.record.exec_ps) * 1e-12;
+      EXPECT_GT(exec_s, core_s);
+      EXPECT_LT(exec_s, core_s * 1.1);
+    }
+    // A modulus wider than the core takes: no hardware implementation, so the hardware policy cannot run it.
+    const auto big = hw->request(p, "app", Functionality::kModexp4096, random_key(Functionality::kModexp4096, 1),
+                                 input_blocks(Functionality::kModexp4096, 1, 2), true);
+    EXPECT_NE(big.record.decision, "hardware");
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(hw->cache_misses(), 1u);  // one modexp core serves both sizes
+}
+
+TEST(RuntimeManager, MalformedInputIsARecordedFailureNotACrash) {
+  Bench bench(1);
+  auto m = bench.manager(bench.params(runtime::PolicyKind::kHardware));
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    auto key = random_key(Functionality::kModexp1024, 1);
+    key[127] &= 0xFE;  // even modulus
+    const auto even = m->request(p, "app", Functionality::kModexp1024, key,
+                                 input_blocks(Functionality::kModexp1024, 1, 2), true);
+    EXPECT_FALSE(even.record.ok);
+    EXPECT_EQ(even.record.error, "the modulus of a modexp1024 key must be odd with its top bit set");
+    const auto ragged = m->request(p, "app", Functionality::kAes128, random_key(Functionality::kAes128, 1),
+                                   random_bytes(20, 2), true);
+    EXPECT_FALSE(ragged.record.ok);
+    EXPECT_EQ(ragged.record.error, "20 bytes of data are not whole aes128 blocks");
+  });
+  sc_core::sc_start();
+  ASSERT_EQ(bench.log.size(), 2u);
+  EXPECT_EQ(bench.log[0].decision, "none");
 }
 
 TEST(RuntimeManager, CacheHitSkipsReconfigurationAndCachingOffDoesNot) {
