@@ -1,5 +1,6 @@
 #include "models/config_port.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "models/kernel_time.h"
@@ -65,7 +66,8 @@ void ConfigPort::finish(const sc_time& at) {
 
 void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const unsigned length = trans.get_data_length();
-  if (!trans.is_write() || trans.get_address() + length > port_reg::kData + port_reg::kDataBytes ||
+  const unsigned span = std::min(length, trans.get_streaming_width());  // a streaming burst repeats one word
+  if (!trans.is_write() || trans.get_address() + span > port_reg::kData + port_reg::kDataBytes ||
       length % 4 != 0 || trans.get_address() % 4 != 0) {
     trans.set_response_status(trans.is_write() ? tlm::TLM_BURST_ERROR_RESPONSE
                                                : tlm::TLM_COMMAND_ERROR_RESPONSE);

@@ -36,14 +36,15 @@ void DmaEngine::run() {
     sc_core::wait(start_);
     const sc_time begin = kernel_time();
     sc_time delay = params_.clock_period * static_cast<double>(params_.setup_cycles);
-    const bool dst_fixed = regs_.at(ctrl_reg_) & dma_reg::kCtrlDstFixed;
-    const auto result = stream_words(initiator, this, name(), regs_.at(src_reg_), regs_.at(dst_reg_),
-                                     dst_fixed, regs_.at(words_reg_),
-                                     params_.clock_period * static_cast<double>(params_.cycles_per_word),
-                                     params_.chunk_words, delay, [](sc_time& d) {
-                                       sc_core::wait(d);
-                                       d = sc_core::SC_ZERO_TIME;
-                                     });
+    const std::uint32_t ctrl = regs_.at(ctrl_reg_);
+    const auto result =
+        stream_words(initiator, this, name(), regs_.at(src_reg_), ctrl & dma_reg::kCtrlSrcFixed,
+                     regs_.at(dst_reg_), ctrl & dma_reg::kCtrlDstFixed, regs_.at(words_reg_),
+                     params_.clock_period * static_cast<double>(params_.cycles_per_word), params_.chunk_words,
+                     delay, [](sc_time& d) {
+                       sc_core::wait(d);
+                       d = sc_core::SC_ZERO_TIME;
+                     });
     sc_core::wait(delay);
     words_ += result.words_moved;
     ++transfers_;

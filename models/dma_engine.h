@@ -1,9 +1,10 @@
 #pragma once
 // DmaEngine: a memory-to-device DMA on the on-chip bus, programmed through registers SRC, DST, WORDS, CTRL
-// (START, DST_FIXED for FIFO windows) and STATUS (BUSY, DONE, ERROR); raises an interrupt event when done.
-// Timing contract: START takes effect at the CPU's local time of the write; setup_cycles DMA cycles later the
-// engine streams chunks whose time is the slowest stage per word (its own: cycles_per_word at its clock;
-// memory, bus, target) — one wait() per chunk, so other initiators interleave at chunk granularity.
+// (START; SRC_FIXED, DST_FIXED for FIFO windows) and STATUS (BUSY, DONE, ERROR); raises an interrupt event
+// when done. Timing contract: START takes effect at the CPU's local time of the write; setup_cycles DMA
+// cycles later the engine streams chunks whose time is the slowest stage per word (its own: cycles_per_word
+// at its clock; memory, bus, target) — one wait() per chunk, so other initiators interleave at chunk
+// granularity.
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -26,7 +27,7 @@ struct DmaParams {
 namespace dma_reg {
 inline constexpr std::uint32_t kSrc = 0x00, kDst = 0x04, kWords = 0x08, kCtrl = 0x0C, kStatus = 0x10,
                                kSize = 0x20;
-inline constexpr std::uint32_t kCtrlStart = 1u << 0, kCtrlDstFixed = 1u << 1;
+inline constexpr std::uint32_t kCtrlStart = 1u << 0, kCtrlDstFixed = 1u << 1, kCtrlSrcFixed = 1u << 2;
 inline constexpr std::uint32_t kStatusBusy = 1u << 0, kStatusDone = 1u << 1, kStatusError = 1u << 2;
 }  // namespace dma_reg
 

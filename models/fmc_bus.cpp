@@ -61,7 +61,7 @@ void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& rang
   trans.set_data_length(4);
   trans.set_streaming_width(4);
   for (std::uint64_t i = 0; i < n && status == tlm::TLM_OK_RESPONSE; ++i) {
-    trans.set_address(base + 4 * i);
+    trans.set_address(base + (streaming_width != 0 ? (4 * i) % streaming_width : 4 * i));  // FIFO: repeats
     trans.set_data_ptr(data + 4 * i);
     for (int r = 0; r < reads_per_word && status == tlm::TLM_OK_RESPONSE; ++r) {
       if (!access_word(trans, range, delay)) {

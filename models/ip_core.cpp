@@ -1,11 +1,14 @@
 #include "models/ip_core.h"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "models/address_map.h"
 #include "models/crypto/aes128.h"
 #include "models/crypto/des.h"
 #include "models/crypto/modexp.h"
+#include "models/stream.h"
 
 namespace rsoc::models {
 
@@ -45,6 +48,13 @@ IpCore::IpCore(std::string name, const CoreParams& params)
               return (ready ? reg::kStatusReady : 0u) | (ready && valid_ ? reg::kStatusValid : 0u);
             });
   config_ = regs_.add({"CONFIG", reg::kConfig, 1, RegAccess::kReadWrite, reg::kConfigEncrypt});
+  regs_.add({"FIFO_WORDS", reg::kFifoWords, 1, RegAccess::kReadOnly, params.fifo_words});
+  regs_.add({"OUT_WORDS", reg::kOutWords, 1, RegAccess::kReadOnly, 0},
+            [this](std::uint32_t, const sc_time& at) {
+              std::uint32_t ready = 0;
+              for (const auto& word : stream_out_) ready += word.second <= at ? 1 : 0;
+              return ready;
+            });
 }
 
 void IpCore::control(std::uint32_t value, const sc_time& at) {
@@ -56,11 +66,84 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
   }
   std::uint64_t cycles = 0;
   if (value & reg::kCtrlInit) cycles += on_init(at);
-  if (value & reg::kCtrlNext) cycles += on_next(at);
+  if (value & reg::kCtrlNext) cycles += next();
   const sc_time busy = params_.clock_period * static_cast<double>(cycles);
   done_at_ = at + busy;
   busy_ += busy;
   ++operations_;
+}
+
+std::uint64_t IpCore::next() {
+  const unsigned words = block_words();
+  std::vector<std::uint32_t> out(words);
+  const std::uint64_t cycles = compute(regs_.bank(block_).data(), out.data());
+  publish(out.data(), out.size());
+  return cycles;
+}
+
+void IpCore::occupy(tlm::tlm_generic_payload& trans, const sc_time& at, const sc_time& ready,
+                    const sc_time& occupancy, sc_time& latency) {
+  const sc_time wait = ready > at ? ready - at : sc_core::SC_ZERO_TIME;
+  if (StreamExtension* stream = stream_of(trans)) {
+    latency += wait;  // waiting for the core is annotated; its occupancy is its stage of the chunk
+    stream->add(this, name_.c_str(), occupancy);
+  } else {
+    latency += wait + occupancy;
+  }
+}
+
+void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_time& latency) {
+  const std::uint64_t address = trans.get_address();
+  const unsigned length = trans.get_data_length();
+  const bool in = address < reg::kStreamOut;
+  if (length % 4 != 0 || address % 4 != 0 || address >= reg::kStreamOut + reg::kStreamWindowBytes ||
+      trans.is_write() != in) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  const std::size_t words = length / 4;
+  const sc_time access = word_access_ * static_cast<double>(words);
+  unsigned char* data = trans.get_data_ptr();
+  if (!in) {
+    if (words > stream_out_.size()) {  // underflow
+      trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+      return;
+    }
+    occupy(trans, at, stream_out_[words - 1].second, access, latency);
+    for (std::size_t i = 0; i < words; ++i) {
+      std::memcpy(data + 4 * i, &stream_out_.front().first, 4);
+      stream_out_.pop_front();
+    }
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (stream_in_.size() + stream_out_.size() + words > params_.fifo_words) {  // overflow
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  // Every block this write completes is computed now; its results are ready when the core's occupancy ends.
+  const unsigned block = block_words();
+  std::vector<std::uint32_t> out(block);
+  std::uint64_t cycles = 0;
+  std::size_t first_result = stream_out_.size();
+  for (std::size_t i = 0; i < words; ++i) {
+    std::uint32_t w = 0;
+    std::memcpy(&w, data + 4 * i, 4);
+    stream_in_.push_back(w);
+    if (stream_in_.size() < block) continue;
+    cycles += compute(stream_in_.data(), out.data());
+    ++operations_;
+    stream_in_.clear();
+    for (std::uint32_t r : out) stream_out_.emplace_back(r, sc_core::SC_ZERO_TIME);
+  }
+  const sc_time compute_time = params_.clock_period * static_cast<double>(cycles);
+  const sc_time occupancy = std::max(access, compute_time);
+  const sc_time start = std::max(at, done_at_);
+  occupy(trans, at, done_at_, occupancy, latency);
+  done_at_ = start + occupancy;
+  busy_ += compute_time;
+  for (std::size_t i = first_result; i < stream_out_.size(); ++i) stream_out_[i].second = done_at_;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 void IpCore::add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words) {
@@ -85,11 +168,13 @@ void IpCore::reset() {
   std::fill(result_.begin(), result_.end(), 0);
   std::fill(previous_result_.begin(), previous_result_.end(), 0);
   valid_ = false;
+  stream_in_.clear();
+  stream_out_.clear();
 }
 
 namespace {
 
-std::array<std::uint8_t, 16> bytes_of(const std::vector<std::uint32_t>& words, std::size_t n) {
+std::array<std::uint8_t, 16> bytes_of(const std::uint32_t* words, std::size_t n) {
   std::array<std::uint8_t, 16> out{};
   for (std::size_t i = 0; i < n; ++i) {  // big-endian: word 0 holds the first bytes
     out[4 * i] = static_cast<std::uint8_t>(words[i] >> 24);
@@ -100,7 +185,7 @@ std::array<std::uint8_t, 16> bytes_of(const std::vector<std::uint32_t>& words, s
   return out;
 }
 
-std::uint64_t u64_of(const std::vector<std::uint32_t>& words, std::size_t i) {
+std::uint64_t u64_of(const std::uint32_t* words, std::size_t i) {
   return (static_cast<std::uint64_t>(words[i]) << 32) | words[i + 1];
 }
 
@@ -112,32 +197,31 @@ class AesCore : public IpCore {
     block_ = regs_.add({"BLOCK", reg::kBlock, 4, RegAccess::kReadWrite, 0});
     add_result_bank("RESULT", reg::kResult, 4);
   }
+  unsigned block_words() const override { return 4; }
 
  protected:
   std::uint64_t on_init(const sc_time&) override {
-    cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank(key_), 4));
+    cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank(key_).data(), 4));
     return params().key_setup_cycles;
   }
   void on_reset() override { cipher_.reset(); }
-  std::uint64_t on_next(const sc_time&) override {
-    if (!cipher_) cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank(key_), 4));
-    const auto in = bytes_of(regs_.bank(block_), 4);
+  std::uint64_t compute(const std::uint32_t* in_words, std::uint32_t* out_words) override {
+    if (!cipher_) cipher_ = std::make_unique<crypto::Aes128>(bytes_of(regs_.bank(key_).data(), 4));
+    const auto in = bytes_of(in_words, 4);
     std::array<std::uint8_t, 16> out{};
     if (regs_.at(config_) & reg::kConfigEncrypt) {
       cipher_->encrypt(in.data(), out.data());
     } else {
       cipher_->decrypt(in.data(), out.data());
     }
-    std::array<std::uint32_t, 4> words{};
     for (std::size_t i = 0; i < 4; ++i)
-      words[i] = (std::uint32_t{out[4 * i]} << 24) | (std::uint32_t{out[4 * i + 1]} << 16) |
-                 (std::uint32_t{out[4 * i + 2]} << 8) | out[4 * i + 3];
-    publish(words.data(), words.size());
+      out_words[i] = (std::uint32_t{out[4 * i]} << 24) | (std::uint32_t{out[4 * i + 1]} << 16) |
+                     (std::uint32_t{out[4 * i + 2]} << 8) | out[4 * i + 3];
     return params().block_cycles;
   }
 
  private:
-  RegisterFile::Id key_{}, block_{};
+  RegisterFile::Id key_{};
   std::unique_ptr<crypto::Aes128> cipher_;
 };
 
@@ -150,6 +234,7 @@ class DesCore : public IpCore {
     block_ = regs_.add({"BLOCK", reg::kBlock, 2, RegAccess::kReadWrite, 0});
     add_result_bank("RESULT", reg::kResult, 2);
   }
+  unsigned block_words() const override { return 2; }
 
  protected:
   // The key is taken at INIT (key_setup_cycles), as in the hardware; the 3DES schedule is computed from it
@@ -158,8 +243,8 @@ class DesCore : public IpCore {
     schedule();
     return params().key_setup_cycles;
   }
-  std::uint64_t on_next(const sc_time&) override {
-    const std::uint64_t in = u64_of(regs_.bank(block_), 0);
+  std::uint64_t compute(const std::uint32_t* in_words, std::uint32_t* out_words) override {
+    const std::uint64_t in = u64_of(in_words, 0);
     const std::uint32_t config = regs_.at(config_);
     const bool encrypt = config & reg::kConfigEncrypt;
     const bool triple = config & reg::kConfigTriple;
@@ -167,9 +252,8 @@ class DesCore : public IpCore {
     if (triple && !tdes_) tdes_ = std::make_unique<crypto::TripleDes>(keys_[0], keys_[1], keys_[2]);
     const std::uint64_t out = triple ? (encrypt ? tdes_->encrypt(in) : tdes_->decrypt(in))
                                      : (encrypt ? des_->encrypt(in) : des_->decrypt(in));
-    const std::array<std::uint32_t, 2> words{static_cast<std::uint32_t>(out >> 32),
-                                             static_cast<std::uint32_t>(out)};
-    publish(words.data(), words.size());
+    out_words[0] = static_cast<std::uint32_t>(out >> 32);
+    out_words[1] = static_cast<std::uint32_t>(out);
     return static_cast<std::uint64_t>(params().block_cycles) * (triple ? 3 : 1);
   }
   void on_reset() override {
@@ -179,12 +263,12 @@ class DesCore : public IpCore {
 
  private:
   void schedule() {
-    const auto& key = regs_.bank(key_);
+    const std::uint32_t* key = regs_.bank(key_).data();
     keys_ = {u64_of(key, 0), u64_of(key, 2), u64_of(key, 4)};
     des_ = std::make_unique<crypto::Des>(keys_[0]);
     tdes_.reset();
   }
-  RegisterFile::Id key_{}, block_{};
+  RegisterFile::Id key_{};
   std::array<std::uint64_t, 3> keys_{};  // K1, K2, K3 as taken by the last schedule()
   std::unique_ptr<crypto::Des> des_;
   std::unique_ptr<crypto::TripleDes> tdes_;
@@ -201,16 +285,20 @@ class ModexpCore : public IpCore {
     exponent_bits_ =
         regs_.add({"EXPONENT_BITS", reg::kExponentBits, 1, RegAccess::kReadWrite, params.max_operand_bits});
     modulus_ = regs_.add({"MODULUS", reg::kModulus, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
-    message_ = regs_.add({"MESSAGE", reg::kMessage, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    block_ = regs_.add({"MESSAGE", reg::kMessage, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
     exponent_ = regs_.add({"EXPONENT", reg::kExponent, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
     add_result_bank("RESULT", reg::kModResult, reg::kModexpBankWords);
   }
 
  protected:
   std::uint64_t on_init(const sc_time&) override { return 0; }
-  std::uint64_t on_next(const sc_time&) override {
+  unsigned block_words() const override {
     const std::uint32_t max_words = (params().max_operand_bits + 31) / 32;
-    const std::uint32_t words = std::min(std::max(regs_.at(modulus_words_), 1u), max_words);
+    return std::min(std::max(regs_.at(modulus_words_), 1u), max_words);
+  }
+  std::uint64_t compute(const std::uint32_t* in, std::uint32_t* out) override {
+    const std::uint32_t max_words = (params().max_operand_bits + 31) / 32;
+    const std::uint32_t words = block_words();
     const std::uint32_t exp_bits = std::min(std::max(regs_.at(exponent_bits_), 1u), 32 * max_words);
     auto operand = [&](RegisterFile::Id bank, std::size_t n) {
       std::vector<std::uint32_t> w(regs_.bank(bank).begin(), regs_.bank(bank).begin() + static_cast<long>(n));
@@ -224,14 +312,14 @@ class ModexpCore : public IpCore {
                                    regs_.bank(exponent_).begin() + static_cast<long>((exp_bits + 31) / 32));
       if (exp_bits % 32 != 0) e.back() &= (1u << (exp_bits % 32)) - 1;
       const crypto::BigInt exponent = crypto::BigInt::from_words(e);
-      result = crypto::modexp(operand(message_, words), exponent, modulus).to_words(words);
+      result = crypto::modexp(crypto::BigInt::from_words(in, words), exponent, modulus).to_words(words);
     }
-    publish(result.data(), result.size());
+    std::copy(result.begin(), result.end(), out);
     return modexp_cycles(params(), 32 * words, exp_bits);
   }
 
  private:
-  RegisterFile::Id modulus_words_{}, exponent_bits_{}, modulus_{}, message_{}, exponent_{};
+  RegisterFile::Id modulus_words_{}, exponent_bits_{}, modulus_{}, exponent_{};
 };
 
 }  // namespace

@@ -6,12 +6,22 @@
 // 3DES), or the modexp formula in ModexpCore. STATUS.READY is clear while busy; results read before the
 // operation ends are the previous results. A start while busy is ignored (counted). A key written to KEY
 // takes effect at CTRL.INIT (or at the first NEXT after a configuration).
+// Streaming interface (for DMA): words written to the STREAM_IN window queue up; every complete block (as the
+// core is set up: 4 words for AES, 2 for DES/3DES, MODULUS_WORDS for modexp, in bank word order) is computed
+// and its result words join the output FIFO, read from the STREAM_OUT window. A write waits until the core
+// has finished what it had, then occupies it for max(access time, compute time of the blocks it completes); a
+// read waits until the results it takes are ready. Inside a pipelined stream (StreamExtension) those
+// occupancies are the core's stage and the waits are annotated. Input and output words held together may not
+// exceed FIFO_WORDS (TLM_BURST_ERROR_RESPONSE); reading more than OUT_WORDS is an error too.
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
+#include <utility>
+#include <vector>
 
 #include "models/register_file.h"
 
@@ -31,6 +41,7 @@ struct CoreParams {
   unsigned montmul_overhead_cycles = 0;
   unsigned setup_cycles = 0;
   unsigned max_operand_bits = 4096;
+  unsigned fifo_words = 1024;  // streaming interface: words the core holds (input and results)
 };
 
 // Register layout shared by the cipher cores (byte offsets).
@@ -40,6 +51,9 @@ inline constexpr std::uint32_t kCtrl = 0x20, kStatus = 0x24, kConfig = 0x28;
 inline constexpr std::uint32_t kCtrlInit = 1u << 0, kCtrlNext = 1u << 1;
 inline constexpr std::uint32_t kStatusReady = 1u << 0, kStatusValid = 1u << 1;
 inline constexpr std::uint32_t kConfigEncrypt = 1u << 0, kConfigTriple = 1u << 1;
+// streaming interface: capacity and results waiting (read-only), FIFO windows (any address inside one)
+inline constexpr std::uint32_t kFifoWords = 0x38, kOutWords = 0x3C;
+inline constexpr std::uint32_t kStreamIn = 0x1800, kStreamOut = 0x1C00, kStreamWindowBytes = 0x400;
 // cipher banks: 32-bit words, word 0 holds the most significant bytes (big-endian block order)
 inline constexpr std::uint32_t kKey = 0x40, kBlock = 0x80, kResult = 0xC0;
 // modexp: lengths and operand banks; bank word 0 is the least significant word
@@ -57,6 +71,7 @@ class IpCore {
 
   // A timed register access arriving at `at`; adds the access latency to `latency`.
   void access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency) {
+    if (trans.get_address() >= reg::kStreamIn) return stream_access(trans, at, latency);
     const unsigned words = (trans.get_data_length() + 3) / 4;
     const sc_core::sc_time cost =
         words == 1 ? word_access_ : params_.clock_period * static_cast<double>(params_.access_cycles * words);
@@ -77,9 +92,12 @@ class IpCore {
   RegisterFile& registers() { return regs_; }
 
  protected:
-  // Called on CTRL writes while idle; return the busy cycles of the operation started (0: none).
+  // Called on CTRL.INIT while idle; returns the busy cycles of the operation started (0: none).
   virtual std::uint64_t on_init(const sc_core::sc_time& at) = 0;
-  virtual std::uint64_t on_next(const sc_core::sc_time& at) = 0;
+  // Words of one block as the core is set up.
+  virtual unsigned block_words() const = 0;
+  // Computes one block (block_words() words in bank order) into `out` (as many words); returns its cycles.
+  virtual std::uint64_t compute(const std::uint32_t* in, std::uint32_t* out) = 0;
   // A fresh configuration: forget any internal state (key schedules).
   virtual void on_reset() {}
   // Declares the result bank `name` at `offset`: reads return the previous result until the operation ends.
@@ -90,9 +108,16 @@ class IpCore {
 
   RegisterFile regs_;
   RegisterFile::Id config_{};  // CONFIG, for the subclasses
+  RegisterFile::Id block_{};   // the bank CTRL.NEXT takes its block from (set by the subclasses)
 
  private:
   void control(std::uint32_t value, const sc_core::sc_time& at);
+  std::uint64_t next();  // CTRL.NEXT: computes the block in the block bank and publishes its result
+  void stream_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency);
+  // Leaves `occupancy` of the core to the access at `at` after any wait for it: on the stream, or in
+  // `latency`.
+  void occupy(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, const sc_core::sc_time& ready,
+              const sc_core::sc_time& occupancy, sc_core::sc_time& latency);
 
   std::string name_;
   CoreParams params_;
@@ -102,6 +127,8 @@ class IpCore {
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
   bool valid_ = false;
   std::vector<std::uint32_t> result_, previous_result_;
+  std::vector<std::uint32_t> stream_in_;                               // words of an incomplete block
+  std::deque<std::pair<std::uint32_t, sc_core::sc_time>> stream_out_;  // result words and when they are ready
   std::uint64_t operations_ = 0, ignored_starts_ = 0;
 };
 

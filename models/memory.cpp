@@ -56,7 +56,8 @@ void Memory::peek(std::uint64_t offset, std::uint8_t* data, std::size_t length) 
 }
 
 bool Memory::check(tlm::tlm_generic_payload& trans) const {
-  if (trans.get_address() + trans.get_data_length() > params_.size_bytes) {
+  const unsigned width = trans.get_streaming_width();
+  if (trans.get_address() + std::min(trans.get_data_length(), width) > params_.size_bytes) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
@@ -64,11 +65,21 @@ bool Memory::check(tlm::tlm_generic_payload& trans) const {
     trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     return false;
   }
-  if (trans.get_streaming_width() < trans.get_data_length()) {
+  if (width == 0 || (width < trans.get_data_length() && trans.get_data_length() % width != 0)) {
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return false;
   }
   return true;
+}
+
+void Memory::move(tlm::tlm_generic_payload& trans) {
+  // A streaming burst (width < length) repeats the same `width` bytes of memory, beat after beat.
+  const unsigned length = trans.get_data_length();
+  const unsigned width = std::min(trans.get_streaming_width(), length);
+  for (unsigned at = 0; at < length; at += width) {
+    if (trans.is_write()) write_bytes(trans.get_address(), trans.get_data_ptr() + at, width);
+    if (trans.is_read()) read_bytes(trans.get_address(), trans.get_data_ptr() + at, width);
+  }
 }
 
 void Memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -78,11 +89,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& dela
     trans.set_response_status(tlm::TLM_OK_RESPONSE);  // ignore command
     return;
   }
-  if (write) {
-    write_bytes(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
-  } else {
-    read_bytes(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
-  }
+  move(trans);
   const std::uint64_t w = words_of(trans);
   (write ? writes_ : reads_) += w;
   const sc_core::sc_time data_time = params_.clock_period * static_cast<double>(w * params_.cycles_per_word);
@@ -97,8 +104,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& dela
 
 unsigned Memory::transport_dbg(tlm::tlm_generic_payload& trans) {
   if (!check(trans)) return 0;
-  if (trans.is_write()) write_bytes(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
-  if (trans.is_read()) read_bytes(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+  move(trans);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   return trans.get_data_length();
 }

@@ -41,6 +41,7 @@ class Memory : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& trans);
   bool check(tlm::tlm_generic_payload& trans) const;
+  void move(tlm::tlm_generic_payload& trans);  // the data of a checked read or write
   void write_bytes(std::uint64_t offset, const std::uint8_t* data, std::size_t length);
   void read_bytes(std::uint64_t offset, std::uint8_t* data, std::size_t length) const;
 

@@ -55,6 +55,7 @@ class RegisterFile {
   std::vector<std::uint32_t>& bank(const std::string& name);
   // The same by id (as returned by add()); word 0 of a register, or its whole bank.
   std::uint32_t& at(Id id) { return bank(id).front(); }
+  std::uint32_t at(Id id) const { return bank(id).front(); }
   const std::vector<std::uint32_t>& bank(Id id) const { return regs_[static_cast<std::size_t>(id)].values; }
   std::vector<std::uint32_t>& bank(Id id) { return regs_[static_cast<std::size_t>(id)].values; }
   void reset();

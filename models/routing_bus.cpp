@@ -13,9 +13,18 @@ void RoutingBus::add_target(TargetSocket& socket, std::uint64_t base, std::uint6
   ++ports_;
 }
 
+namespace {
+// The bytes of the address space a payload touches: a streaming burst (a FIFO window) repeats its first
+// streaming_width bytes.
+std::uint64_t span_of(const tlm::tlm_generic_payload& trans) {
+  const unsigned width = trans.get_streaming_width();
+  return width != 0 && width < trans.get_data_length() ? width : trans.get_data_length();
+}
+}  // namespace
+
 void RoutingBus::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   const std::uint64_t address = trans.get_address();
-  const AddressRange* range = map_.find(address, trans.get_data_length());
+  const AddressRange* range = map_.find(address, span_of(trans));
   if (!range) {
     ++unmapped_;
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -44,7 +53,7 @@ bool RoutingBus::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi
 
 unsigned RoutingBus::transport_dbg(tlm::tlm_generic_payload& trans) {
   const std::uint64_t address = trans.get_address();
-  const AddressRange* range = map_.find(address, trans.get_data_length());
+  const AddressRange* range = map_.find(address, span_of(trans));
   if (!range) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return 0;

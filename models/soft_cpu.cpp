@@ -68,17 +68,41 @@ void CpuThread::fail(const char* access, std::uint64_t address, tlm::tlm_respons
                  address, status);
 }
 
+namespace {
+unsigned debug_access(tlm::tlm_base_initiator_socket<>& socket, tlm::tlm_command command,
+                      std::uint64_t address, unsigned char* data, unsigned length) {
+  tlm::tlm_generic_payload trans;
+  trans.set_command(command);
+  trans.set_address(address);
+  trans.set_data_ptr(data);
+  trans.set_data_length(length);
+  trans.set_streaming_width(length);
+  return socket->transport_dbg(trans);
+}
+}  // namespace
+
+unsigned CpuThread::debug_write(std::uint64_t address, const void* data, unsigned length) {
+  // TLM payloads carry a non-const pointer; a write never modifies the data.
+  return debug_access(cpu_.initiator, tlm::TLM_WRITE_COMMAND, address,
+                      static_cast<unsigned char*>(const_cast<void*>(data)), length);
+}
+
+unsigned CpuThread::debug_read(std::uint64_t address, void* data, unsigned length) {
+  return debug_access(cpu_.initiator, tlm::TLM_READ_COMMAND, address, static_cast<unsigned char*>(data),
+                      length);
+}
+
 tlm::tlm_response_status CpuThread::stream_copy(std::uint64_t src, std::uint64_t dst, bool dst_fixed,
                                                 std::uint64_t words, unsigned cycles_per_word,
                                                 std::string* bottleneck) {
   sc_time delay = qk_.get_local_time();
   const sc_time start = now();
-  const auto result =
-      stream_words(cpu_.initiator, this, std::string(cpu_.name()) + ".copy_loop", src, dst, dst_fixed, words,
-                   cpu_.cycles(cycles_per_word), cpu_.params().stream_chunk_words, delay, [this](sc_time& d) {
-                     keep(d);
-                     d = qk_.get_local_time();
-                   });
+  const auto result = stream_words(cpu_.initiator, this, std::string(cpu_.name()) + ".copy_loop", src, false,
+                                   dst, dst_fixed, words, cpu_.cycles(cycles_per_word),
+                                   cpu_.params().stream_chunk_words, delay, [this](sc_time& d) {
+                                     keep(d);
+                                     d = qk_.get_local_time();
+                                   });
   keep(delay);
   cycles_ += result.words_moved * cycles_per_word;
   io_time_ += now() - start;

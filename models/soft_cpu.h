@@ -76,6 +76,11 @@ class CpuThread {
                                        std::uint64_t words, unsigned cycles_per_word,
                                        std::string* bottleneck = nullptr);
 
+  // Untimed debug access through the buses (TLM transport_dbg): data software already holds in memory, placed
+  // or taken at no simulated cost. Returns the bytes moved.
+  unsigned debug_write(std::uint64_t address, const void* data, unsigned length);
+  unsigned debug_read(std::uint64_t address, void* data, unsigned length);
+
   // Brings the kernel to this thread's local time.
   void sync();
   // Local time: kernel time plus the thread's offset.

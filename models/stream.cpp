@@ -40,9 +40,9 @@ std::string StreamExtension::slowest_name() const {
 namespace rsoc::models {
 
 StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* mover,
-                          const std::string& mover_name, std::uint64_t src, std::uint64_t dst, bool dst_fixed,
-                          std::uint64_t words, const sc_core::sc_time& mover_word_time, unsigned chunk_words,
-                          sc_core::sc_time& delay,
+                          const std::string& mover_name, std::uint64_t src, bool src_fixed, std::uint64_t dst,
+                          bool dst_fixed, std::uint64_t words, const sc_core::sc_time& mover_word_time,
+                          unsigned chunk_words, sc_core::sc_time& delay,
                           const std::function<void(sc_core::sc_time&)>& after_chunk) {
   StreamResult result;
   std::vector<unsigned char> buffer(4ull * std::min<std::uint64_t>(words, chunk_words));
@@ -57,10 +57,10 @@ StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* 
     for (int phase = 0; phase < 2 && result.status == tlm::TLM_OK_RESPONSE; ++phase) {
       const bool read = phase == 0;
       trans.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-      trans.set_address(read ? src + 4 * done : (dst_fixed ? dst : dst + 4 * done));
+      trans.set_address(read ? (src_fixed ? src : src + 4 * done) : (dst_fixed ? dst : dst + 4 * done));
       trans.set_data_ptr(buffer.data());
       trans.set_data_length(length);
-      trans.set_streaming_width(length);
+      trans.set_streaming_width((read ? src_fixed : dst_fixed) ? 4 : length);  // a FIFO window: one word wide
       trans.set_byte_enable_ptr(nullptr);
       trans.set_dmi_allowed(false);
       trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);

@@ -56,41 +56,83 @@ AccessEstimate estimate_access(const ScenarioParams& p, std::size_t slot, const 
   return AccessEstimate{word_access_s(p, path, target, true), word_access_s(p, path, target, false)};
 }
 
-double estimate_reconfiguration_s(const ScenarioParams& p, const CoreSpec& core) {
-  if (!p.config_port) return 0;
-  const ConfigPortSpec& port = *p.config_port;
-  const double words = static_cast<double>(core.bitstream_bytes / 4);
-  const MemorySpec* mem = nullptr;
+namespace {
+
+const MemorySpec* memory_named(const ScenarioParams& p, const std::string& name) {
   for (const auto& m : p.memories)
-    if (m.name == core.memory) mem = &m;
-  double stage = sec(port.params.clock_period) * 32.0 / port.params.width_bits;  // port
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+const DmaSpec* dma_named(const ScenarioParams& p, const std::string& name) {
+  for (const auto& d : p.dmas)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+// Per word of a pipelined stream between memory `mem` and a device on `device_bus`: the slowest of the
+// memory, the mover (`mover_s`), the device (`device_s`) and every bus crossed (held for the read and for the
+// write when both ends share it; its per-chunk latency spread over `chunk_words`).
+double stream_word_s(const ScenarioParams& p, const MemorySpec* mem, const std::string& device_bus,
+                     double mover_s, double device_s, unsigned chunk_words) {
+  double stage = std::max(mover_s, device_s);
   if (mem) stage = std::max(stage, sec(mem->params.clock_period) * mem->params.cycles_per_word);
-  const unsigned chunk = port.dma_feed ? 0 : p.cpus.front().params.stream_chunk_words;
-  double mover = 0, setup = 0;
-  unsigned chunk_words = chunk;
-  if (port.dma_feed) {
-    for (const auto& d : p.dmas)
-      if (d.name == port.dma) {
-        mover = sec(d.params.clock_period) * d.params.cycles_per_word;
-        setup = sec(d.params.clock_period) * d.params.setup_cycles;
-        chunk_words = d.params.chunk_words;
-      }
-  } else {
-    mover = sec(p.cpus.front().params.clock_period) * port.cpu_copy_cycles_per_word;
-  }
-  stage = std::max(stage, mover);
-  // Every bus the chunk crosses is held for the read and for the write when both ends share it.
-  const auto read_path = path_to(p, mem ? mem->bus : port.bus);
-  const auto write_path = path_to(p, port.bus);
-  for (const BusSpec* b : read_path) {
+  const auto mem_path = path_to(p, mem ? mem->bus : device_bus);
+  const auto device_path = path_to(p, device_bus);
+  for (const BusSpec* b : mem_path) {
     if (b->fmc) continue;
-    const bool twice = std::find(write_path.begin(), write_path.end(), b) != write_path.end();
+    const bool twice = std::find(device_path.begin(), device_path.end(), b) != device_path.end();
     const double per_word =
         sec(b->onchip.clock_period) *
         (b->onchip.cycles_per_word + static_cast<double>(b->onchip.latency_cycles) / chunk_words);
     stage = std::max(stage, per_word * (twice ? 2 : 1));
   }
+  return stage;
+}
+
+// One block over the DMA data path: its words streamed in (the core's stage: the larger of the access and its
+// share of the compute) and out, plus its share of each piece's two DMA programmings (four register writes,
+// one status read, the engine's set-up).
+double dma_block_s(const ScenarioParams& p, const SlotSpec& slot, const models::CoreParams& core,
+                   double words, double core_block_s) {
+  const DataPathSpec& path = *p.data_dma;
+  const DmaSpec* d = dma_named(p, path.engine);
+  const MemorySpec* mem = memory_named(p, path.memory);
+  const double mover = sec(d->params.clock_period) * d->params.cycles_per_word;
+  const double access = sec(core.clock_period) * core.access_cycles;
+  const unsigned chunk = d->params.chunk_words;
+  const double in = stream_word_s(p, mem, slot.bus, mover, std::max(access, core_block_s / words), chunk);
+  const double out = stream_word_s(p, mem, slot.bus, mover, access, chunk);
+  const auto dma_path = path_to(p, d->bus);
+  const double reg_access = sec(d->params.clock_period) * d->params.access_cycles;
+  const double program = 4 * word_access_s(p, dma_path, reg_access, false) +
+                         word_access_s(p, dma_path, reg_access, true) +
+                         sec(d->params.clock_period) * d->params.setup_cycles;
+  const double blocks_per_piece = std::floor(std::min(static_cast<double>(core.fifo_words) / words,
+                                                      static_cast<double>(path.buffer_bytes) / (8 * words)));
+  return words * (in + out) + 2 * program / std::max(blocks_per_piece, 1.0);
+}
+
+}  // namespace
+
+double estimate_reconfiguration_s(const ScenarioParams& p, const CoreSpec& core) {
+  if (!p.config_port) return 0;
+  const ConfigPortSpec& port = *p.config_port;
+  const double words = static_cast<double>(core.bitstream_bytes / 4);
+  const double port_word = sec(port.params.clock_period) * 32.0 / port.params.width_bits;
+  double mover = 0, setup = 0;
+  unsigned chunk_words = p.cpus.front().params.stream_chunk_words;
+  if (const DmaSpec* d = port.dma_feed ? dma_named(p, port.dma) : nullptr) {
+    mover = sec(d->params.clock_period) * d->params.cycles_per_word;
+    setup = sec(d->params.clock_period) * d->params.setup_cycles;
+    chunk_words = d->params.chunk_words;
+  } else {
+    mover = sec(p.cpus.front().params.clock_period) * port.cpu_copy_cycles_per_word;
+  }
+  const double stage =
+      stream_word_s(p, memory_named(p, core.memory), port.bus, mover, port_word, chunk_words);
   // Around the stream: START, (DMA programming), status reads.
+  const auto write_path = path_to(p, port.bus);
   const double access =
       word_access_s(p, write_path, sec(port.params.clock_period) * port.params.access_cycles, false);
   const double registers = access * (port.dma_feed ? 7 : 2);
@@ -132,8 +174,13 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
       const double setup_writes = fi.key_bytes / 4.0 + static_cast<double>(core.setup.size()) + 1;
       hw.request_s = cpu * drv.cycles_per_request + setup_writes * a.write_s +
                      polls(sec(c.params.clock_period) * c.params.key_setup_cycles) * poll;
-      hw.block_s =
-          cpu * drv.cycles_per_block + (words + 1) * a.write_s + polls(core_block) * poll + words * a.read_s;
+      if (p.data_dma) {
+        hw.block_s = cpu * drv.cycles_per_block + dma_block_s(p, p.slots[slot], c.params, words, core_block);
+        hw.request_s += a.read_s;  // FIFO_WORDS
+      } else {
+        hw.block_s = cpu * drv.cycles_per_block + (words + 1) * a.write_s + polls(core_block) * poll +
+                     words * a.read_s;
+      }
       m.hardware[f] = hw;
       m.reconfiguration_s[f] = p.slots[slot].params.reconfigurable ? estimate_reconfiguration_s(p, c) : 0;
       break;

@@ -263,6 +263,7 @@ class Resolver {
       s.params.montmul_overhead_cycles = u(c["montmul_overhead_cycles"]);
       s.params.setup_cycles = u(c["setup_cycles"]);
       s.params.max_operand_bits = u(c["max_operand_bits"]);
+      s.params.fifo_words = u(c["fifo_words"]);
       const json& bs = c["bitstream"];
       s.memory = bs["memory"];
       s.bitstream_address = u64(bs["address"]);
@@ -390,6 +391,36 @@ class Resolver {
     }
   }
 
+  void data_path(const json& d, ScenarioParams& p) {
+    const std::string ptr = "/runtime/driver/dma";
+    if (d["data_path"] != "dma") return;
+    const json& dma = d["dma"];
+    if (dma.is_null()) {
+      issues_.add(ptr, "data_path \"dma\" needs the DMA engine and its buffer (got null)");
+      return;
+    }
+    DataPathSpec s;
+    s.engine = dma["engine"];
+    s.memory = dma["memory"];
+    s.buffer = u64(dma["address"]);
+    s.buffer_bytes = kib_bytes(dma["size_kib"]);
+    known("dmas", s.engine, ptr + "/engine", "DMA engine");
+    if (known("memories", s.memory, ptr + "/memory", "memory")) {
+      for (const auto& m : p.memories)
+        if (m.name == s.memory &&
+            (s.buffer < m.base || s.buffer + s.buffer_bytes > m.base + m.params.size_bytes))
+          issues_.add(ptr + "/address",
+                      "buffer [" + models::hex(s.buffer) + ", " + models::hex(s.buffer + s.buffer_bytes) +
+                          ") lies outside memory \"" + m.name + "\" [" + models::hex(m.base) + ", " +
+                          models::hex(m.base + m.params.size_bytes) + ")");
+      for (const auto& c : p.cores)
+        if (c.memory == s.memory && s.buffer < c.bitstream_address + c.bitstream_bytes &&
+            c.bitstream_address < s.buffer + s.buffer_bytes)
+          issues_.add(ptr + "/address", "buffer overlaps the bitstream of core \"" + c.name + "\"");
+    }
+    p.data_dma = s;
+  }
+
   void runtime(ScenarioParams& p) {
     const json& rt = doc_["runtime"];
     const std::string policy = rt["policy"];
@@ -411,6 +442,7 @@ class Resolver {
     p.runtime.driver.cycles_per_block = u64(d["cycles_per_block"]);
     p.runtime.driver.poll_loop_cycles = u64(d["poll_loop_cycles"]);
     p.runtime.driver.max_polls = u64(d["max_polls"]);
+    data_path(d, p);
     const json& s = rt["scheduler"];
     p.scheduler.mode = s["mode"] == "cooperative" ? runtime::SchedulingMode::kCooperative
                                                   : runtime::SchedulingMode::kPreemptive;

@@ -103,6 +103,12 @@ struct BackgroundSpec {
   unsigned hw_thread = 0;
 };
 
+// The DMA data path of the core drivers (runtime.driver.dma).
+struct DataPathSpec {
+  std::string engine, memory;
+  std::uint64_t buffer = 0, buffer_bytes = 0;
+};
+
 struct ScenarioParams {
   std::uint64_t seed = 1;
   sc_core::sc_time quantum;
@@ -114,6 +120,7 @@ struct ScenarioParams {
   std::vector<SlotSpec> slots;
   std::vector<CoreSpec> cores;
   runtime::RuntimeParams runtime;
+  std::optional<DataPathSpec> data_dma;  // set when runtime.driver.data_path is dma
   runtime::SchedulerParams scheduler;
   std::vector<AppSpec> apps;
   std::vector<BackgroundSpec> background;

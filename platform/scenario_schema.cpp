@@ -148,6 +148,8 @@ Schema build() {
       {"setup_cycles", cycles(0).doc("modexp: core cycles of precomputation per operation")},
       {"max_operand_bits",
        Schema::integer().unit("bits").min(32).max(4096).default_value(4096).doc("modexp: widest operand")},
+      {"fifo_words", Schema::integer().unit("words").min(2).max(1 << 20).default_value(1024).doc(
+                         "streaming interface: input and result words the core holds")},
       {"bitstream", bitstream.doc("the partial bitstream that configures this core")},
   });
 
@@ -187,6 +189,22 @@ Schema build() {
       {"poll_loop_cycles", cycles(0, 1000000).doc("CPU cycles around each core status read")},
       {"max_polls",
        Schema::integer().min(1).max(1e12).default_value(1000000).doc("status reads before a request fails")},
+      {"data_path", Schema::enumeration({"pio", "dma"})
+                        .default_value("pio")
+                        .doc("how blocks reach the cores: the CPU writes and reads the core's registers "
+                             "(pio), or a DMA engine streams them through the core's FIFO windows (dma)")},
+      {"dma", Schema::object(
+                  {
+                      {"engine", Schema::string().doc("name of the DMA engine")},
+                      {"memory", Schema::string().doc("name of the memory holding the buffer")},
+                      {"address", Schema::address().doc("CPU address of the buffer (input, then results)")},
+                      {"size_kib",
+                       Schema::number().unit("KiB").exclusive_min(0).max(1048576).default_value(16.0).doc(
+                           "buffer size: a piece of a request is at most half of it")},
+                  })
+                  .nullable()
+                  .default_value(nullptr)
+                  .doc("data_path dma: the engine and the RAM buffer it moves blocks through")},
   });
 
   Schema scheduler = Schema::object({
@@ -235,7 +253,8 @@ Schema build() {
 
   Schema app = Schema::object({
       {"name", name_field("application")},
-      {"functionality", Schema::enumeration(runtime::functionality_names()).doc("what it asks the manager for")},
+      {"functionality",
+       Schema::enumeration(runtime::functionality_names()).doc("what it asks the manager for")},
       {"priority",
        Schema::integer().min(0).max(99).default_value(10).doc("process priority (higher runs first)")},
       {"blocks", Schema::integer().unit("blocks").min(1).max(1e9).nullable().default_value(nullptr).doc(

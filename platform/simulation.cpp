@@ -30,6 +30,7 @@ struct Platform {
   std::map<std::string, models::FmcBus*> fmc;
   std::map<std::string, std::unique_ptr<models::Memory>> memories;
   std::map<std::string, std::unique_ptr<models::DmaEngine>> dmas;
+  std::map<std::string, std::unique_ptr<runtime::DmaChannel>> dma_channels;  // the OS view of each engine
   std::vector<std::unique_ptr<models::FpgaSlot>> slots;
   std::unique_ptr<models::ConfigPort> port;
 
@@ -69,6 +70,7 @@ struct Platform {
       auto dma = std::make_unique<models::DmaEngine>(d.name.c_str(), d.params);
       map(d.bus, dma->target, d.base, models::dma_reg::kSize, d.name);
       buses.at(d.bus)->add_initiator(dma->initiator);
+      dma_channels[d.name] = std::make_unique<runtime::DmaChannel>(d.base, *dma);
       dmas[d.name] = std::move(dma);
     }
     for (const auto& c : p.cores) {  // bitstream images in their memories
@@ -114,17 +116,18 @@ std::unique_ptr<runtime::Manager> make_manager(const ScenarioParams& p, Platform
   std::unique_ptr<runtime::ReconfigurationDriver> reconf;
   if (p.config_port) {
     runtime::ReconfigurationFeed feed;
-    feed.dma = p.config_port->dma_feed;
+    if (p.config_port->dma_feed) feed.dma = pf.dma_channels.at(p.config_port->dma).get();
     feed.cpu_copy_cycles_per_word = p.config_port->cpu_copy_cycles_per_word;
-    if (feed.dma) {
-      for (const auto& d : p.dmas)
-        if (d.name == p.config_port->dma) feed.dma_base = d.base;
-      feed.engine = pf.dmas.at(p.config_port->dma).get();
-    }
     reconf = std::make_unique<runtime::ReconfigurationDriver>(p.config_port->base, feed);
   }
+  runtime::DataPath path;
+  if (p.data_dma) {
+    path.dma = pf.dma_channels.at(p.data_dma->engine).get();
+    path.buffer = p.data_dma->buffer;
+    path.buffer_bytes = p.data_dma->buffer_bytes;
+  }
   return std::make_unique<runtime::Manager>(p.runtime, views, designs, std::move(reconf), costs,
-                                            std::move(sink));
+                                            std::move(sink), path);
 }
 
 // Block count of request `r` of an application.

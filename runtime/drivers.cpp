@@ -1,5 +1,7 @@
 #include "runtime/drivers.h"
 
+#include <algorithm>
+
 #include "models/address_map.h"
 #include "models/config_port.h"
 #include "models/ip_core.h"
@@ -25,7 +27,8 @@ unsigned byte_of_word(const BankField& field, unsigned i) {
   return field.byte_offset + (field.lsw_first ? field.bytes - 4 * (i + 1) : 4 * i);
 }
 
-void write_field(models::CpuThread& cpu, std::uint64_t base, const BankField& field, const std::uint8_t* bytes) {
+void write_field(models::CpuThread& cpu, std::uint64_t base, const BankField& field,
+                 const std::uint8_t* bytes) {
   for (unsigned i = 0; i < field.bytes / 4; ++i)
     cpu.write32(base + field.offset + 4 * i, be32(bytes + byte_of_word(field, i)));
 }
@@ -66,6 +69,10 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
   }
 
   std::vector<std::uint8_t> out(data.size());
+  if (path_.dma) {
+    run_dma(p, base, fi, core, data, out);
+    return out;
+  }
   for (std::size_t off = 0; off < data.size(); off += fi.block_bytes) {
     if (off > 0) p.preemption_point();
     cpu.compute(costs_.cycles_per_block);
@@ -77,18 +84,76 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
   return out;
 }
 
+void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi,
+                         const CoreInterface& core, const std::vector<std::uint8_t>& data,
+                         std::vector<std::uint8_t>& out) {
+  models::CpuThread& cpu = p.cpu();
+  const unsigned block_words = fi.block_bytes / 4;
+  const std::uint64_t fifo_words = cpu.read32(base + reg::kFifoWords);
+  // Input and results of a piece share the buffer; the core holds a piece's input and results at once.
+  const std::uint64_t blocks_per_piece =
+      std::min<std::uint64_t>(fifo_words / block_words, path_.buffer_bytes / (2 * fi.block_bytes));
+  if (blocks_per_piece == 0)
+    throw DriverError("DMA data path: a " + std::string(fi.name) + " block does not fit the core's FIFO (" +
+                      std::to_string(fifo_words) + " words) or the buffer (" +
+                      std::to_string(path_.buffer_bytes) + " bytes)");
+  const std::uint64_t blocks = data.size() / fi.block_bytes;
+  std::vector<std::uint32_t> words;
+  for (std::uint64_t first = 0; first < blocks; first += blocks_per_piece) {
+    if (first > 0) p.preemption_point();
+    const std::uint64_t n = std::min(blocks_per_piece, blocks - first);
+    cpu.compute(costs_.cycles_per_block * n);
+    words.resize(n * block_words);
+    for (std::uint64_t b = 0; b < n; ++b)
+      for (unsigned i = 0; i < block_words; ++i)
+        words[b * block_words + i] = be32(&data[(first + b) * fi.block_bytes + byte_of_word(core.block, i)]);
+    const unsigned bytes = static_cast<unsigned>(4 * words.size());
+    const std::uint64_t in = path_.buffer, results = path_.buffer + bytes;
+    DmaChannel::Lease lease(*path_.dma, p);  // the buffer is ours until the results are read
+    if (cpu.debug_write(in, words.data(), bytes) != bytes)
+      throw DriverError("DMA data path: the buffer at " + models::hex(in) + " is not writable memory");
+    if (!lease.transfer(in, false, base + reg::kStreamIn, true, words.size()) ||
+        !lease.transfer(base + reg::kStreamOut, true, results, false, words.size()))
+      throw DriverError("DMA transfer to or from the core at " + models::hex(base) + " failed");
+    if (cpu.debug_read(results, words.data(), bytes) != bytes)
+      throw DriverError("DMA data path: the buffer at " + models::hex(results) + " is not readable memory");
+    for (std::uint64_t b = 0; b < n; ++b)
+      for (unsigned i = 0; i < block_words; ++i)
+        store_be32(&out[(first + b) * fi.block_bytes + byte_of_word(core.result, i)],
+                   words[b * block_words + i]);
+  }
+}
+
+DmaChannel::Lease::Lease(DmaChannel& channel, Process& p) : channel_(channel), p_(p) {
+  while (channel_.busy_) p_.wait_for(channel_.released_);
+  channel_.busy_ = true;
+}
+
+DmaChannel::Lease::~Lease() {
+  channel_.busy_ = false;
+  channel_.released_.notify(sc_core::SC_ZERO_TIME);
+}
+
+bool DmaChannel::Lease::transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed,
+                                 std::uint64_t words) {
+  models::CpuThread& cpu = p_.cpu();
+  const std::uint64_t base = channel_.base_;
+  cpu.write32(base + dma_reg::kSrc, static_cast<std::uint32_t>(src));
+  cpu.write32(base + dma_reg::kDst, static_cast<std::uint32_t>(dst));
+  cpu.write32(base + dma_reg::kWords, static_cast<std::uint32_t>(words));
+  cpu.write32(base + dma_reg::kCtrl, dma_reg::kCtrlStart | (src_fixed ? dma_reg::kCtrlSrcFixed : 0u) |
+                                         (dst_fixed ? dma_reg::kCtrlDstFixed : 0u));
+  p_.wait_for(channel_.engine_.done_event());  // sleep until the interrupt
+  return !(cpu.read32(base + dma_reg::kStatus) & dma_reg::kStatusError);
+}
+
 bool ReconfigurationDriver::configure(Process& p, unsigned slot_index, std::uint64_t address,
                                       std::uint64_t bytes, std::string* error) const {
   const std::uint64_t words = bytes / 4;
   models::CpuThread& cpu = p.cpu();
   cpu.write32(port_ + port_reg::kCtrl, port_reg::kCtrlStart | slot_index);
   if (feed_.dma) {
-    cpu.write32(feed_.dma_base + dma_reg::kSrc, static_cast<std::uint32_t>(address));
-    cpu.write32(feed_.dma_base + dma_reg::kDst, static_cast<std::uint32_t>(port_ + port_reg::kData));
-    cpu.write32(feed_.dma_base + dma_reg::kWords, static_cast<std::uint32_t>(words));
-    cpu.write32(feed_.dma_base + dma_reg::kCtrl, dma_reg::kCtrlStart | dma_reg::kCtrlDstFixed);
-    p.wait_for(feed_.engine->done_event());  // sleep until the DMA interrupt
-    if (cpu.read32(feed_.dma_base + dma_reg::kStatus) & dma_reg::kStatusError) {
+    if (!DmaChannel::Lease(*feed_.dma, p).transfer(address, false, port_ + port_reg::kData, true, words)) {
       *error = "DMA transfer of the bitstream failed";
       return false;
     }

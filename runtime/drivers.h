@@ -27,12 +27,51 @@ class DriverError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Programmed-I/O driver of the cores (register maps in models/ip_core.h, programmed as core_interface() of the
-// functionality says): loads the key and runs INIT when the core holds another key or direction, then for
-// every block writes it, starts the core, polls STATUS and reads the result.
+// A DMA engine as the OS shares it between drivers: one user at a time (a lease, which a driver holds across
+// the transfers that use its buffer), the caller sleeping until the engine's interrupt.
+class DmaChannel {
+ public:
+  DmaChannel(std::uint64_t base, models::DmaEngine& engine) : base_(base), engine_(engine) {}
+
+  // Holds the channel for process `p` until destroyed (waits while another process holds it).
+  class Lease {
+   public:
+    Lease(DmaChannel& channel, Process& p);
+    ~Lease();
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    // Moves `words` 32-bit words (a fixed address is a FIFO window); returns false when the engine reports
+    // an error.
+    bool transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed, std::uint64_t words);
+
+   private:
+    DmaChannel& channel_;
+    Process& p_;
+  };
+
+ private:
+  std::uint64_t base_;
+  models::DmaEngine& engine_;
+  bool busy_ = false;
+  sc_core::sc_event released_;
+};
+
+// How block data reaches the cores: programmed I/O by the CPU, or DMA through the cores' streaming windows
+// with `buffer` (a RAM region of `buffer_bytes`) holding the input and the results.
+struct DataPath {
+  DmaChannel* dma = nullptr;  // null: PIO
+  std::uint64_t buffer = 0;
+  std::uint64_t buffer_bytes = 0;
+};
+
+// Driver of the cores (register maps in models/ip_core.h, programmed as core_interface() of the
+// functionality says): loads the key and runs INIT when the core holds another key or direction. Then, by
+// PIO, for every block: cycles_per_block, write the block, CTRL.NEXT, poll STATUS, read the result. By DMA,
+// in pieces the core's FIFO_WORDS and the buffer hold: cycles_per_block per block, the input placed in the
+// buffer, one DMA transfer into STREAM_IN and one out of STREAM_OUT, the process asleep during each.
 class CoreDriver {
  public:
-  explicit CoreDriver(const DriverCosts& costs) : costs_(costs) {}
+  explicit CoreDriver(const DriverCosts& costs, const DataPath& path = {}) : costs_(costs), path_(path) {}
   // Processes `data` (whole blocks) on the core at `base` for process `p`; returns the output. Between blocks
   // and between status polls the scheduler may run another process. Throws BusError or DriverError.
   std::vector<std::uint8_t> run(Process& p, std::uint64_t base, Functionality f,
@@ -49,7 +88,10 @@ class CoreDriver {
     bool encrypt;
   };
   void wait_status(Process& p, std::uint64_t base, std::uint32_t mask);
+  void run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi, const CoreInterface& core,
+               const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out);
   DriverCosts costs_;
+  DataPath path_;
   std::uint64_t polls_ = 0;
   // What each core holds: the driver loads the key, the direction and runs INIT only when they change.
   std::map<std::uint64_t, Loaded> loaded_;
@@ -57,10 +99,8 @@ class CoreDriver {
 
 // How bitstream words reach the configuration port.
 struct ReconfigurationFeed {
-  bool dma = false;
+  DmaChannel* dma = nullptr;                // null: the CPU copies
   unsigned cpu_copy_cycles_per_word = 120;  // CPU copy loop
-  std::uint64_t dma_base = 0;               // DMA registers, when dma
-  models::DmaEngine* engine = nullptr;      // its interrupt line
 };
 
 class ReconfigurationDriver {

@@ -3,9 +3,10 @@
 // driver programs that core, and the reference implementation every output is checked against.
 //
 // Ciphers (aes128, des, 3des): a block is one cipher block; the key is the cipher key.
-// Modular exponentiation (modexp1024, modexp2048, modexp4096): a block is one message of the operand size; the
-// key is the modulus followed by the exponent, each operand-sized and big-endian (a private or public RSA
-// key); the output of a block is message ^ exponent mod modulus. The modulus must be odd with its top bit set.
+// Modular exponentiation (modexp1024, modexp2048, modexp4096): a block is one message of the operand size;
+// the key is the modulus followed by the exponent, each operand-sized and big-endian (a private or public RSA
+// key); the output of a block is message ^ exponent mod modulus. The modulus must be odd with its top bit
+// set.
 
 #include <cstdint>
 #include <optional>
@@ -42,8 +43,9 @@ struct BankField {
   bool lsw_first = false;
 };
 
-// How a driver programs the core of a functionality (register map in models/ip_core.h): the key fields and the
-// set-up writes (register, value) before CTRL.INIT, where a block is written and where its result is read.
+// How a driver programs the core of a functionality (register map in models/ip_core.h): the key fields and
+// the set-up writes (register, value) before CTRL.INIT, where a block is written and where its result is
+// read.
 struct CoreInterface {
   std::vector<BankField> key;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> setup;

@@ -25,7 +25,8 @@ std::vector<SlotTable::Slot> table_slots(const std::vector<SlotView>& views) {
 }  // namespace
 
 Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::vector<CoreDesign> designs,
-                 std::unique_ptr<ReconfigurationDriver> reconfiguration, const CostModel* model, Sink sink)
+                 std::unique_ptr<ReconfigurationDriver> reconfiguration, const CostModel* model, Sink sink,
+                 const DataPath& path)
     : params_(params),
       slots_(std::move(slots)),
       designs_(std::move(designs)),
@@ -34,7 +35,7 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
       reconfiguration_(std::move(reconfiguration)),
       model_(model),
       policy_(make_policy(params.policy, params.thresholds, model)),
-      driver_(params.driver),
+      driver_(params.driver, path),
       sink_(std::move(sink)) {
   for (std::size_t i = 0; i < slots_.size(); ++i)
     for (const auto& d : designs_)

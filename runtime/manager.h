@@ -67,8 +67,10 @@ class Manager {
   using Sink = std::function<void(const RequestRecord&)>;
 
   // `model` predicts latencies for the cost_model policy and for slot waits (may be null for other policies).
+  // `path`: how the core driver moves blocks (PIO unless it names a DMA channel).
   Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::vector<CoreDesign> designs,
-          std::unique_ptr<ReconfigurationDriver> reconfiguration, const CostModel* model, Sink sink);
+          std::unique_ptr<ReconfigurationDriver> reconfiguration, const CostModel* model, Sink sink,
+          const DataPath& path = {});
 
   // Runs one request for process `p` and records it. `issued`: when the application asked (default: now).
   // `force_hardware` bypasses the policy (experiments that measure one implementation).

@@ -12,6 +12,7 @@
 #include "models/fpga_slot.h"
 #include "models/onchip_bus.h"
 #include "models/soft_cpu.h"
+#include "models/stream.h"
 #include "tests/models/model_test_support.h"
 
 namespace rsoc::models {
@@ -375,6 +376,75 @@ TEST(ModelIpCore, DirectAccessTimingWithoutAKernel) {
   core->reset();
   access(tlm::TLM_READ_COMMAND, reg::kStatus, status, ns(1000));
   EXPECT_EQ(status, reg::kStatusReady);  // no valid result after a reset
+}
+
+// The streaming interface without a kernel: FIPS-197 through STREAM_IN/STREAM_OUT, the core's occupancy, the
+// wait for results, FIFO overflow and underflow, and a chunk of a pipelined stream.
+TEST(ModelIpCore, StreamWindowsComputeBlocksAndTimeTheCore) {
+  auto core =
+      make_core("aes", CoreParams{CoreKind::kAes128, ns(10), 1, 0, 40, 32, 0, 0, 4096, /*fifo_words=*/8});
+  auto access = [&](tlm::tlm_command cmd, std::uint32_t offset, std::vector<std::uint32_t>& words,
+                    sc_core::sc_time at, StreamExtension* stream = nullptr) {
+    tlm::tlm_generic_payload p;
+    p.set_command(cmd);
+    p.set_address(offset);
+    p.set_data_ptr(reinterpret_cast<unsigned char*>(words.data()));
+    p.set_data_length(static_cast<unsigned>(4 * words.size()));
+    p.set_streaming_width(static_cast<unsigned>(4 * words.size()));
+    if (stream) p.set_extension(stream);
+    sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
+    core->access(p, at, latency);
+    if (stream) p.clear_extension(stream);
+    return std::make_pair(p.get_response_status(), latency);
+  };
+  std::vector<std::uint32_t> key = kAesKey, config{reg::kConfigEncrypt}, init{reg::kCtrlInit};
+  access(tlm::TLM_WRITE_COMMAND, reg::kKey, key, ns(0));
+  access(tlm::TLM_WRITE_COMMAND, reg::kConfig, config, ns(0));
+  access(tlm::TLM_WRITE_COMMAND, reg::kCtrl, init, ns(0));
+  std::vector<std::uint32_t> fifo(1);
+  access(tlm::TLM_READ_COMMAND, reg::kFifoWords, fifo, ns(0));
+  EXPECT_EQ(fifo[0], 8u);
+
+  // Two blocks in one write at 1000 ns: 8 words (80 ns of access) but 2 x 40 cycles of compute = 800 ns.
+  std::vector<std::uint32_t> two = kAesPlain;
+  two.insert(two.end(), kAesPlain.begin(), kAesPlain.end());
+  auto [status, latency] = access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, two, ns(1000));
+  EXPECT_EQ(status, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(latency, ns(800));
+  EXPECT_EQ(core->done_at(), ns(1800));
+  // The FIFO holds 8 words: one more word overflows.
+  std::vector<std::uint32_t> extra{1};
+  EXPECT_EQ(access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn + 0x10, extra, ns(1000)).first,
+            tlm::TLM_BURST_ERROR_RESPONSE);
+  std::vector<std::uint32_t> waiting(1);
+  access(tlm::TLM_READ_COMMAND, reg::kOutWords, waiting, ns(1700));
+  EXPECT_EQ(waiting[0], 0u);  // computed, not ready before 1800 ns
+  access(tlm::TLM_READ_COMMAND, reg::kOutWords, waiting, ns(1800));
+  EXPECT_EQ(waiting[0], 8u);
+  // Reading at 1500 ns waits until 1800 ns, then 4 words of access.
+  std::vector<std::uint32_t> out(4);
+  std::tie(status, latency) = access(tlm::TLM_READ_COMMAND, reg::kStreamOut, out, ns(1500));
+  EXPECT_EQ(latency, ns(300 + 40));
+  EXPECT_EQ(out, kAesCipher);
+  // Inside a stream the wait is annotated and the access is the core's stage.
+  StreamExtension ext;
+  std::tie(status, latency) = access(tlm::TLM_READ_COMMAND, reg::kStreamOut, out, ns(1800), &ext);
+  EXPECT_EQ(latency, sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(ext.occupancy_of(core.get()), ns(40));
+  EXPECT_EQ(out, kAesCipher);
+  // Nothing left: underflow; writes to the output window and reads of the input window are refused.
+  EXPECT_EQ(access(tlm::TLM_READ_COMMAND, reg::kStreamOut, out, ns(2000)).first,
+            tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(access(tlm::TLM_WRITE_COMMAND, reg::kStreamOut, out, ns(2000)).first,
+            tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(access(tlm::TLM_READ_COMMAND, reg::kStreamIn, out, ns(2000)).first,
+            tlm::TLM_COMMAND_ERROR_RESPONSE);
+  // A write while the core computes waits for it: one block at 1000 ns on a core busy until 1800 + 400 ns.
+  std::vector<std::uint32_t> one = kAesPlain;
+  access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, one, ns(1800));  // busy until 2200 ns
+  std::tie(status, latency) = access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, one, ns(2000));
+  EXPECT_EQ(latency, ns(200 + 400));
+  EXPECT_EQ(core->operations(), 5u);  // INIT and four blocks
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 #include <systemc>
 
 #include "models/bitstream.h"
-#include "models/crypto/modexp.h"
 #include "models/config_port.h"
+#include "models/crypto/modexp.h"
 #include "models/memory.h"
 #include "models/onchip_bus.h"
 
@@ -46,7 +46,8 @@ struct Bench {
       const std::uint64_t addr = 0x100000 * (id + 1), bytes = 4096;  // 1024 words at 10 cycles: 102.4 us
       const auto image = models::make_bitstream(id, bytes);
       ddr.load(addr, image.data(), image.size());
-      designs.push_back({names[id], id, kinds[id], addr, bytes, kinds[id] == models::CoreKind::kModexp ? 2048u : 0u});
+      designs.push_back(
+          {names[id], id, kinds[id], addr, bytes, kinds[id] == models::CoreKind::kModexp ? 2048u : 0u});
     }
     std::vector<models::FpgaSlot*> raw;
     for (unsigned i = 0; i < n_slots; ++i) {
@@ -165,15 +166,16 @@ TEST(RuntimeManager, ModexpOnTheCoreEqualsSoftwareAndTakesTheFormulaTime) {
       EXPECT_EQ(crypto::BigInt::from_bytes_be(&a.output[n], n), expect);
       // Three exponentiations at the core's formula bound the execution from below; the driver's words
       // and polls add less than 10 %.
-      const double core_s = 3 * 10e-9 * static_cast<double>(models::modexp_cycles(models::CoreParams{},
-                                                                                   8 * n, 8 * n));
+      const double core_s =
+          3 * 10e-9 * static_cast<double>(models::modexp_cycles(models::CoreParams{}, 8 * n, 8 * n));
       const double exec_s = static_cast<double>(a.record.exec_ps) * 1e-12;
       EXPECT_GT(exec_s, core_s);
       EXPECT_LT(exec_s, core_s * 1.1);
     }
     // A modulus wider than the core takes: no hardware implementation, so the hardware policy cannot run it.
-    const auto big = hw->request(p, "app", Functionality::kModexp4096, random_key(Functionality::kModexp4096, 1),
-                                 input_blocks(Functionality::kModexp4096, 1, 2), true);
+    const auto big =
+        hw->request(p, "app", Functionality::kModexp4096, random_key(Functionality::kModexp4096, 1),
+                    input_blocks(Functionality::kModexp4096, 1, 2), true);
     EXPECT_NE(big.record.decision, "hardware");
   });
   sc_core::sc_start();
