@@ -58,23 +58,30 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
   const unsigned thread = p.apps.empty() ? 0 : p.apps.front().hw_thread;
   runtime::Manager& manager = sim.manager();
   sim.spawn_background();
+  std::string failure;  // the first request that failed: no table is better than a wrong one
   sim.scheduler(thread).spawn("crossover", priority, [&](runtime::Process& proc) {
     std::mt19937_64 rng(p.seed);
     for (Functionality f : chosen) {
       const auto& fi = runtime::info(f);
       std::vector<std::uint8_t> key(fi.key_bytes);
       for (auto& b : key) b = static_cast<std::uint8_t>(rng());
-      for (std::uint64_t n = 1; n <= options.max_blocks; ++n) {
+      runtime::shape_key(f, key);
+      for (std::uint64_t n = 1; n <= options.max_blocks && failure.empty(); ++n) {
         std::vector<std::uint8_t> data(n * fi.block_bytes);
         for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+        runtime::shape_data(f, data);
         CrossoverRow row{f, n};
-        row.sw_s =
-            seconds(manager.request(proc, "crossover", f, key, data, true, std::nullopt, false).record);
+        auto measure = [&](bool hardware, const char* mode) {
+          const auto record =
+              manager.request(proc, "crossover", f, key, data, true, std::nullopt, hardware).record;
+          if (!record.ok && failure.empty())
+            failure = std::string(fi.name) + ", " + std::to_string(n) + " blocks, " + mode + ": " + record.error;
+          return seconds(record);
+        };
+        row.sw_s = measure(false, "software");
         manager.unload_idle();
-        row.hw_cold_s =
-            seconds(manager.request(proc, "crossover", f, key, data, true, std::nullopt, true).record);
-        row.hw_cached_s =
-            seconds(manager.request(proc, "crossover", f, key, data, true, std::nullopt, true).record);
+        row.hw_cold_s = measure(true, "hardware with reconfiguration");
+        row.hw_cached_s = measure(true, "hardware cached");
         result.rows.push_back(row);
         result.experiments += 3;
         result.blocks += 3 * n;
@@ -86,6 +93,7 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
   sim.run();
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.simulated_s = sc_core::sc_time_stamp().to_seconds();
+  if (!failure.empty()) throw SimulationError("crossover experiment failed (" + failure + ")");
   for (Functionality f : chosen) {
     CrossoverSummary s{f, std::nullopt, sim.costs().crossover_blocks(f, options.max_blocks)};
     for (const auto& row : result.rows)

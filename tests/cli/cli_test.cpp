@@ -253,3 +253,28 @@ TEST(Cli, FailedRequestsExitOneWithCompleteResultsThatSaySo) {
             std::string::npos)
       << csv;
 }
+
+TEST(Cli, CrossoverWithAFailingRequestWritesNoTable) {
+  const fs::path dir = scratch("crossover_failing");
+  Result r = rsoc("crossover " + kScenarios +
+                      "/smoke_aes.json --set runtime.driver.max_polls=1 --set platform.cores.0.block_cycles=100000 "
+                      "--max-blocks 3 --out x",
+                  dir);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("crossover experiment failed (aes128, 1 blocks, hardware with reconfiguration: core at "
+                       "0x80000000 did not become ready after 1 status polls)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "x"));
+}
+
+TEST(Cli, ModexpCrossoverMatchesItsEstimate) {
+  // 1024-bit exponentiations: 95.2 ms in software, 21.3 ms on the core, 153.6 ms to configure it: hardware
+  // with reconfiguration wins from 3 exponentiations, simulated and estimated.
+  const fs::path dir = scratch("modexp");
+  Result r = rsoc("crossover " + kScenarios + "/smoke_modexp.json --max-blocks 6 --out x", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "functionality  crossover_blocks  analytic_crossover_blocks\nmodexp1024                    3     "
+            "                     3\n");
+}
