@@ -74,10 +74,9 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
 }
 
 std::uint64_t IpCore::next() {
-  const unsigned words = block_words();
-  std::vector<std::uint32_t> out(words);
-  const std::uint64_t cycles = compute(regs_.bank(block_).data(), out.data());
-  publish(out.data(), out.size());
+  scratch_.resize(block_words());
+  const std::uint64_t cycles = compute(regs_.bank(block_).data(), scratch_.data());
+  publish(scratch_.data(), scratch_.size());
   return cycles;
 }
 

@@ -126,7 +126,7 @@ class IpCore {
   sc_core::sc_time done_at_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
   bool valid_ = false;
-  std::vector<std::uint32_t> result_, previous_result_;
+  std::vector<std::uint32_t> result_, previous_result_, scratch_;
   std::vector<std::uint32_t> stream_in_;                               // words of an incomplete block
   std::deque<std::pair<std::uint32_t, sc_core::sc_time>> stream_out_;  // result words and when they are ready
   std::uint64_t operations_ = 0, ignored_starts_ = 0;

@@ -1,6 +1,7 @@
 #include "platform/crossover.h"
 
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -67,8 +68,11 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
       for (auto& b : key) b = static_cast<std::uint8_t>(rng());
       runtime::shape_key(f, key);
       for (std::uint64_t n = 1; n <= options.max_blocks && failure.empty(); ++n) {
-        std::vector<std::uint8_t> data(n * fi.block_bytes);
-        for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+        std::vector<std::uint8_t> data(n * fi.block_bytes);  // whole blocks: a multiple of 8 bytes
+        for (std::size_t i = 0; i < data.size(); i += 8) {
+          const std::uint64_t r = rng();
+          std::memcpy(&data[i], &r, 8);
+        }
         runtime::shape_data(f, data);
         CrossoverRow row{f, n};
         auto measure = [&](bool hardware, const char* mode) {
