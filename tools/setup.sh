@@ -14,6 +14,8 @@ packages=(
   libssl-dev                         # SHA-256 provenance; reference ciphers in tests
   libgmp-dev                         # modexp arithmetic
   libgtest-dev libbenchmark-dev      # tests and benchmarks
+  python3-matplotlib                 # tools/plot.py (run with /usr/bin/python3)
+  parallel                           # GNU Parallel: rsoc sweep --emit parallel (and its test)
 )
 
 missing=()
