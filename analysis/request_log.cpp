@@ -79,18 +79,30 @@ void RequestLog::add(const runtime::RequestRecord& r) {
   }
 }
 
+std::vector<RequestLog::SummaryRow> RequestLog::summary() const {
+  std::vector<SummaryRow> rows;
+  for (const auto& [key, g] : groups_) {
+    SummaryRow r{key.first, key.second, g.count, g.failed, g.blocks, g.bytes, g.reconfigurations};
+    r.latency_mean_ms = ps_to_ms(g.latency_total_ps) / static_cast<double>(g.count);
+    r.latency_p50_ms = ps_to_ms(percentile(g.latency_ps, 50));
+    r.latency_p99_ms = ps_to_ms(percentile(g.latency_ps, 99));
+    r.throughput_kBps = kbps(g.bytes, g.latency_total_ps);
+    rows.push_back(r);
+  }
+  return rows;
+}
+
 void RequestLog::write_summary(const std::string& path) const {
   std::ofstream out(path);
   if (!out) throw std::runtime_error(path + ": cannot write");
   CsvWriter csv(out, {"functionality", "decision", "count", "failed", "blocks", "bytes", "reconfigurations",
                       "latency_mean_ms", "latency_p50_ms", "latency_p99_ms", "throughput_kBps",
                       "rsoc_version", "scenario_sha256", "seed"});
-  for (const auto& [key, g] : groups_) {
-    csv.cell(key.first).cell(key.second).cell(g.count).cell(g.failed).cell(g.blocks).cell(g.bytes);
-    csv.cell(g.reconfigurations);
-    csv.cell(ps_to_ms(g.latency_total_ps) / static_cast<double>(g.count), 6);
-    csv.cell(ps_to_ms(percentile(g.latency_ps, 50)), 6).cell(ps_to_ms(percentile(g.latency_ps, 99)), 6);
-    csv.cell(kbps(g.bytes, g.latency_total_ps), 3);
+  for (const SummaryRow& r : summary()) {
+    csv.cell(r.functionality).cell(r.decision).cell(r.count).cell(r.failed).cell(r.blocks).cell(r.bytes);
+    csv.cell(r.reconfigurations);
+    csv.cell(r.latency_mean_ms, 6).cell(r.latency_p50_ms, 6).cell(r.latency_p99_ms, 6);
+    csv.cell(r.throughput_kBps, 3);
     csv.cell(provenance_.version).cell(provenance_.scenario_sha256).cell(provenance_.seed);
     csv.end_row();
   }

@@ -35,6 +35,14 @@ class RequestLog {
   };
   const std::map<std::pair<std::string, std::string>, Group>& groups() const { return groups_; }
 
+  // One line of summary.csv: a (functionality, decision) group with its latency statistics.
+  struct SummaryRow {
+    std::string functionality, decision;
+    std::uint64_t count = 0, failed = 0, blocks = 0, bytes = 0, reconfigurations = 0;
+    double latency_mean_ms = 0, latency_p50_ms = 0, latency_p99_ms = 0, throughput_kBps = 0;
+  };
+  std::vector<SummaryRow> summary() const;
+
  private:
   Provenance provenance_;
   std::ofstream file_;

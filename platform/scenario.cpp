@@ -89,6 +89,8 @@ class Resolver {
   }
 
  private:
+  std::set<std::string> expanded_slots_;  // names made by a slot's count
+
   struct Device {
     std::string name, bus, pointer;
     std::uint64_t base, size;
@@ -308,7 +310,6 @@ class Resolver {
       s.params.reconfigurable = sl["reconfigurable"].get<bool>();
       s.params.clock_period = period_of(sl["clock_mhz"].get<double>());
       if (!sl["core"].is_null()) s.core = sl["core"];
-      device(s.name, s.bus, ptr, s.base, s.window_bytes);
       if (!s.core.empty() && known("cores", s.core, ptr + "/core", "core")) {
         for (const auto& c : p.cores)
           if (c.name == s.core && c.bitstream_bytes > s.params.capacity_bytes)
@@ -320,8 +321,23 @@ class Resolver {
       if (!s.params.reconfigurable && s.core.empty())
         issues_.add(ptr + "/core",
                     "a static slot (reconfigurable: false) needs the core it is configured with");
-      p.slots.push_back(s);
+      // `count` identical slots: <name>0, <name>1, ... in consecutive windows.
+      const std::uint64_t count = u64(sl["count"]);
+      for (std::uint64_t k = 0; k < count; ++k) {
+        SlotSpec copy = s;
+        if (count > 1) copy.name += std::to_string(k);
+        copy.base = s.base + k * s.window_bytes;
+        // Clashes between plain names are reported with the other duplicates (collect_names).
+        const bool clash = std::any_of(p.slots.begin(), p.slots.end(),
+                                       [&](const SlotSpec& other) { return other.name == copy.name; });
+        if (clash && (count > 1 || expanded_slots_.count(copy.name)))
+          issues_.add(ptr + "/name", "slot name \"" + copy.name + "\" is taken by another slot");
+        if (count > 1) expanded_slots_.insert(copy.name);
+        device(copy.name, copy.bus, ptr, copy.base, copy.window_bytes);
+        p.slots.push_back(copy);
+      }
     }
+
     // Every core must fit somewhere it can go.
     for (std::size_t i = 0; i < p.cores.size(); ++i) {
       bool fits = false, any = false;

@@ -118,6 +118,9 @@ Schema build() {
       {"base", Schema::address().doc("CPU address of the slot's register window")},
       {"window_kib",
        Schema::integer().unit("KiB").min(1).max(1048576).default_value(8).doc("size of the register window")},
+      {"count", Schema::integer().min(1).max(64).default_value(1).doc(
+                    "identical slots this entry stands for: with count > 1 they are named <name>0, <name>1, ... "
+                    "and their windows follow one another from base")},
       {"capacity_kib", Schema::number().unit("KiB").exclusive_min(0).max(1048576).doc(
                            "largest partial bitstream the region takes")},
       {"reconfigurable",

@@ -60,18 +60,27 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   summary.requests = log.completed() + log.failed();
   summary.failed = log.failed();
   summary.simulated_ms = end_ms;
+  summary.metrics = {{"requests", static_cast<double>(summary.requests)},
+                     {"failed", static_cast<double>(summary.failed)},
+                     {"simulated_ms", end_ms}};
   std::ostringstream t;
   t << "functionality  decision   count  failed  latency_mean_ms  throughput_kBps\n";
-  for (const auto& [key, g] : log.groups()) {
+  for (const auto& r : log.summary()) {
     char line[160];
-    std::snprintf(line, sizeof line, "%-14s %-10s %5llu  %6llu  %15.3f  %15.1f\n", key.first.c_str(),
-                  key.second.c_str(), static_cast<unsigned long long>(g.count),
-                  static_cast<unsigned long long>(g.failed),
-                  analysis::ps_to_ms(g.latency_total_ps) / static_cast<double>(g.count),
-                  g.latency_total_ps
-                      ? static_cast<double>(g.bytes) / (static_cast<double>(g.latency_total_ps) * 1e-12) / 1e3
-                      : 0.0);
+    std::snprintf(line, sizeof line, "%-14s %-10s %5llu  %6llu  %15.3f  %15.1f\n", r.functionality.c_str(),
+                  r.decision.c_str(), static_cast<unsigned long long>(r.count),
+                  static_cast<unsigned long long>(r.failed), r.latency_mean_ms, r.throughput_kBps);
     t << line;
+    const std::string group = r.functionality + "." + r.decision + ".";
+    summary.metrics.insert(summary.metrics.end(),
+                           {{group + "count", static_cast<double>(r.count)},
+                            {group + "failed", static_cast<double>(r.failed)},
+                            {group + "blocks", static_cast<double>(r.blocks)},
+                            {group + "reconfigurations", static_cast<double>(r.reconfigurations)},
+                            {group + "latency_mean_ms", r.latency_mean_ms},
+                            {group + "latency_p50_ms", r.latency_p50_ms},
+                            {group + "latency_p99_ms", r.latency_p99_ms},
+                            {group + "throughput_kBps", r.throughput_kBps}});
   }
   summary.table = t.str();
   return summary;

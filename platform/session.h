@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "platform/scenario.h"
 #include "platform/simulation.h"
@@ -16,6 +18,9 @@ struct RunSummary {
   std::uint64_t requests = 0, failed = 0;
   double simulated_ms = 0;
   std::string table;  // a short human-readable summary
+  // The run's figures as named numbers (a sweep's metric columns): requests, failed, simulated_ms, then per
+  // functionality and decision "<f>.<decision>.<figure>" for the figures of summary.csv.
+  std::vector<std::pair<std::string, double>> metrics;
 };
 
 // Runs `scenario` and writes requests.csv, summary.csv, stats.json, resolved_scenario.json (and host.json

@@ -1,5 +1,9 @@
 // rsoc — the command line of the reconfigurable-SoC simulator.
 //   rsoc run [SCENARIO] [--set path=value]... [--out DIR] [--seed N]
+//   rsoc crossover [SCENARIO] [--functionality NAME]... [--max-blocks N] [--param GRID]... --out DIR
+//   rsoc sweep SCENARIO --param GRID... --out DIR [--jobs N] [--resume] [--emit parallel|slurm]
+//   rsoc point DIR INDEX        (one point of a prepared sweep)
+//   rsoc merge DIR
 //   rsoc validate SCENARIO...
 //   rsoc schema [--markdown]
 // Exit codes: 0 success; 2 usage or scenario error; 1 simulation failure.
@@ -7,10 +11,13 @@
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <systemc>
+#include <thread>
 #include <vector>
 
 #include "analysis/output_dir.h"
@@ -18,7 +25,9 @@
 #include "platform/scenario.h"
 #include "platform/scenario_schema.h"
 #include "platform/session.h"
+#include "platform/sweep.h"
 #include "rsoc/version.h"
+#include "tools/sweep_runner.h"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -37,6 +46,9 @@ const char* kToolHelp =
     "  run [SCENARIO]       simulate a scenario (the embedded default when none is given) and write results\n"
     "  validate SCENARIO... check scenario files and report every problem\n"
     "  crossover [SCENARIO] where hardware overtakes software: latency per block count, three modes\n"
+    "  sweep SCENARIO       run the scenario over a grid of parameter values, one process per point\n"
+    "  point DIR INDEX      run one point of a prepared sweep (what job lists and job arrays call)\n"
+    "  merge DIR            build DIR/sweep.csv from the finished points of a sweep\n"
     "  schema               print every scenario key with its type, unit, default and range\n"
     "\n"
     "options:\n"
@@ -113,6 +125,177 @@ int cmd_run(const std::vector<std::string>& args) {
   return summary.failed ? kSimulationFailure : kOk;
 }
 
+// Options shared by `sweep` and `crossover --param`.
+void add_sweep_options(po::options_description& opts) {
+  opts.add_options()("param,p", po::value<std::vector<std::string>>()->composing(),
+                     "a swept parameter: path=v1,v2,... or path=start:stop:step (stop included); repeatable, "
+                     "the grid is their Cartesian product")(
+      "jobs,j", po::value<unsigned>(), "points run at once (default: the number of cores)")(
+      "resume", "keep the finished points of the same sweep in --out and run the others")(
+      "emit", po::value<std::string>(),
+      "do not run: write a job list for GNU Parallel (parallel) or a Slurm job-array script (slurm) into "
+      "--out");
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Prepares the sweep in `dir`, then runs its points here or writes what runs them elsewhere.
+int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir) {
+  const bool resume = vm.count("resume") > 0;
+  rsoc::platform::prepare_sweep(spec, dir, resume);
+  const std::size_t n = rsoc::platform::point_count(spec);
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!rsoc::platform::point_finished(spec, dir, i)) todo.push_back(i);
+  const fs::path abs_dir = fs::absolute(dir);
+  const std::string exe = shell_quote(rsoc::tools::self_executable().string());
+  if (vm.count("emit")) {
+    const std::string emit = vm["emit"].as<std::string>();
+    if (emit == "parallel") {
+      std::ofstream jobs(dir / "jobs.txt");
+      for (std::size_t i : todo)
+        jobs << exe << " point " << shell_quote(abs_dir.string()) << " " << i << "\n";
+      if (!jobs) throw rsoc::platform::SweepError((dir / "jobs.txt").string() + ": write failed");
+      std::cout << "parallel --jobs " << std::max(1u, std::thread::hardware_concurrency()) << " < "
+                << shell_quote((abs_dir / "jobs.txt").string())
+                << "    # --sshlogin host1,host2 to spread it over hosts that share the folder\n"
+                << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
+                << "\n";
+    } else if (emit == "slurm") {
+      std::ostringstream array;
+      for (std::size_t k = 0; k < todo.size(); ++k) array << (k ? "," : "") << todo[k];
+      if (todo.size() == n && n > 0) array.str("0-" + std::to_string(n - 1));
+      std::ofstream script(dir / "sweep.slurm");
+      script << "#!/bin/bash\n"
+             << "# rsoc sweep of " << spec.scenario_name << ": " << n << " points, one array task each.\n"
+             << "# Submit: sbatch " << (abs_dir / "sweep.slurm").string() << "   then: rsoc merge "
+             << abs_dir.string() << "\n"
+             << "#SBATCH --job-name=rsoc-sweep\n"
+             << "#SBATCH --array=" << (todo.empty() ? std::string("0") : array.str())
+             << (vm.count("jobs") ? "%" + std::to_string(vm["jobs"].as<unsigned>()) : std::string()) << "\n"
+             << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
+             << "#SBATCH --output=" << (abs_dir / "logs" / "slurm-%a.log").string() << "\n"
+             << "exec " << exe << " point " << shell_quote(abs_dir.string()) << " \"$SLURM_ARRAY_TASK_ID\"\n";
+      if (!script) throw rsoc::platform::SweepError((dir / "sweep.slurm").string() + ": write failed");
+      std::cout << "sbatch " << shell_quote((abs_dir / "sweep.slurm").string()) << "\n"
+                << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
+                << "\n";
+    } else {
+      throw UsageError("--emit " + emit + ": expected parallel or slurm");
+    }
+    std::cerr << "rsoc: " << todo.size() << " of " << n << " points to run; job description in "
+              << dir.string() << "\n";
+    return kOk;
+  }
+  const unsigned jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>() : std::thread::hardware_concurrency();
+  if (jobs == 0) throw UsageError("--jobs must be at least 1");
+  std::cerr << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs << " at a time\n";
+  const auto run = rsoc::tools::run_points(spec, dir, jobs);
+  const std::size_t missing = rsoc::platform::merge_sweep(dir);
+  std::size_t failed = 0;
+  {
+    std::ifstream csv(dir / "sweep.csv");
+    std::string line;
+    std::getline(csv, line);
+    while (std::getline(csv, line))
+      if (line.find(",failed,") != std::string::npos) ++failed;
+  }
+  std::cerr << "rsoc: " << n << " points (" << run.skipped << " kept from before, " << failed << " failed"
+            << (missing ? ", " + std::to_string(missing) + " missing" : std::string()) << "); table in "
+            << (dir / "sweep.csv").string() << "\n";
+  return failed || missing ? kSimulationFailure : kOk;
+}
+
+// The sweep of `command` over the scenario named on the command line (or the default one).
+rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::string& command) {
+  rsoc::platform::SweepSpec spec;
+  spec.command = command;
+  const std::vector<std::string> scenarios =
+      vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (scenarios.size() > 1)
+    throw UsageError(command + " takes one scenario, got " + std::to_string(scenarios.size()));
+  if (scenarios.empty()) {
+    spec.scenario_name = rsoc::platform::kDefaultScenarioName;
+    spec.scenario_text = std::string(rsoc::platform::default_scenario_text());
+  } else {
+    load_for(vm, command.c_str());  // the scenario and --set are checked before any point runs
+    std::ifstream in(scenarios.front());
+    std::stringstream text;
+    text << in.rdbuf();
+    spec.scenario_name = fs::path(scenarios.front()).filename().string();
+    spec.scenario_text = text.str();
+  }
+  if (vm.count("set")) spec.overrides = vm["set"].as<std::vector<std::string>>();
+  if (vm.count("seed")) spec.seed = vm["seed"].as<std::uint64_t>();
+  try {
+    for (const auto& p : vm["param"].as<std::vector<std::string>>())
+      spec.parameters.push_back(rsoc::platform::parse_parameter(p));
+  } catch (const rsoc::platform::SweepError& e) {
+    throw UsageError(e.what());
+  }
+  return spec;
+}
+
+int cmd_sweep(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "rsoc sweep SCENARIO --param GRID... --out DIR [options]\n\nRuns SCENARIO at every point of the grid "
+      "of "
+      "parameter values, each point its own\n`rsoc point` process, and writes DIR/sweep.csv: a row per "
+      "point, a "
+      "column per swept\nparameter and per metric. Point results stay in DIR/points/. A failing point is\n"
+      "recorded as failed; the others are kept.\n\noptions");
+  opts.add_options()("help,h", "this help")("set", po::value<std::vector<std::string>>()->composing(),
+                                            "override a scenario value for every point (as in run)")(
+      "seed", po::value<std::uint64_t>(), "override the scenario seed")("out,o", po::value<std::string>(),
+                                                                        "sweep folder (required)");
+  add_sweep_options(opts);
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const po::variables_map& vm = *parsed;
+  if (!vm.count("scenario")) throw UsageError("sweep needs a scenario file");
+  if (!vm.count("param")) throw UsageError("sweep needs at least one --param");
+  if (!vm.count("out")) throw UsageError("sweep needs --out DIR");
+  return run_sweep(sweep_spec(vm, "run"), vm, fs::path(vm["out"].as<std::string>()));
+}
+
+int cmd_point(const std::vector<std::string>& args) {
+  if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
+    std::cout
+        << "rsoc point DIR INDEX\n\nRuns point INDEX of the sweep prepared in DIR (by rsoc sweep or rsoc "
+           "crossover --param)\nand records its outcome in DIR/points/. Exit 0 when the point succeeded.\n";
+    return kOk;
+  }
+  if (args.size() != 2) throw UsageError("point takes a sweep folder and a point index");
+  std::size_t index = 0;
+  try {
+    std::size_t used = 0;
+    index = std::stoul(args[1], &used);
+    if (used != args[1].size()) throw std::invalid_argument("trailing characters");
+  } catch (const std::exception&) {
+    throw UsageError("point index " + args[1] + ": expected a non-negative integer");
+  }
+  const auto point = rsoc::platform::run_point(fs::path(args[0]), index);
+  if (point.status != "ok") std::cerr << "rsoc: point " << index << " failed: " << point.error << "\n";
+  return point.status == "ok" ? kOk : kSimulationFailure;
+}
+
+int cmd_merge(const std::vector<std::string>& args) {
+  if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
+    std::cout << "rsoc merge DIR\n\nBuilds DIR/sweep.csv from the points of the sweep in DIR that have "
+                 "finished;\npoints without an outcome are listed with status missing (exit 1).\n";
+    return kOk;
+  }
+  if (args.size() != 1) throw UsageError("merge takes one sweep folder");
+  const std::size_t missing = rsoc::platform::merge_sweep(fs::path(args[0]));
+  std::cerr << "rsoc: " << (fs::path(args[0]) / "sweep.csv").string()
+            << (missing ? " (" + std::to_string(missing) + " points missing)" : std::string()) << "\n";
+  return missing ? kSimulationFailure : kOk;
+}
+
 int cmd_crossover(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc crossover [SCENARIO] [options]\n\nFor each functionality and block count 1..N, simulates one "
@@ -124,13 +307,14 @@ int cmd_crossover(const std::vector<std::string>& args) {
       "which hardware with reconfiguration wins, and the analytic\nestimate from the parameters) and prints "
       "the "
       "summary. Without a scenario: the reference.\n\noptions");
-  opts.add_options()("help,h", "this help")("functionality,f",
-                                            po::value<std::vector<std::string>>()->composing(),
-                                            "only this functionality (aes128, des, 3des); repeatable")(
+  opts.add_options()("help,h", "this help")(
+      "functionality,f", po::value<std::vector<std::string>>()->composing(),
+      "only this functionality (aes128, des, 3des, modexp1024, ...); repeatable")(
       "max-blocks", po::value<std::uint64_t>()->default_value(200), "largest block count")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a scenario value (as in run)")(
       "seed", po::value<std::uint64_t>(), "override the scenario seed")("out,o", po::value<std::string>(),
                                                                         "output folder (required)");
+  add_sweep_options(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
@@ -142,9 +326,21 @@ int cmd_crossover(const std::vector<std::string>& args) {
   if (vm.count("functionality"))
     for (const auto& name : vm["functionality"].as<std::vector<std::string>>()) {
       const auto f = rsoc::runtime::functionality_from_name(name);
-      if (!f) throw UsageError("--functionality " + name + ": not one of aes128, des, 3des");
+      if (!f) {
+        std::string known;
+        for (const auto& n : rsoc::runtime::functionality_names()) known += (known.empty() ? "" : ", ") + n;
+        throw UsageError("--functionality " + name + ": not one of " + known);
+      }
       options.functionalities.push_back(*f);
     }
+  if (vm.count("param")) {  // a crossover at every point of a grid: one sweep
+    auto spec = sweep_spec(vm, "crossover");
+    spec.max_blocks = options.max_blocks;
+    if (vm.count("functionality")) spec.functionalities = vm["functionality"].as<std::vector<std::string>>();
+    return run_sweep(spec, vm, fs::path(vm["out"].as<std::string>()));
+  }
+  if (vm.count("resume") || vm.count("emit") || vm.count("jobs"))
+    throw UsageError("--jobs, --resume and --emit go with --param (a crossover sweep)");
   const auto scenario = load_for(vm, "crossover");
   std::cerr << "rsoc: crossover experiments on " << scenario.file << "\n";
   const auto result = rsoc::platform::run_crossover(scenario, options);
@@ -231,8 +427,11 @@ int sc_main(int argc, char* argv[]) {
     if (command == "validate") return cmd_validate(args);
     if (command == "schema") return cmd_schema(args);
     if (command == "crossover") return cmd_crossover(args);
+    if (command == "sweep") return cmd_sweep(args);
+    if (command == "point") return cmd_point(args);
+    if (command == "merge") return cmd_merge(args);
     throw UsageError("unknown command \"" + command +
-                     "\" (commands: run, validate, crossover, schema; see rsoc --help)");
+                     "\" (commands: run, crossover, sweep, point, merge, validate, schema; see rsoc --help)");
   } catch (const UsageError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kUsage;
@@ -240,6 +439,9 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << e.what() << "\n";
     return kUsage;
   } catch (const rsoc::analysis::OutputDirError& e) {
+    std::cerr << "rsoc: " << e.what() << "\n";
+    return kUsage;
+  } catch (const rsoc::platform::SweepError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kUsage;
   } catch (const rsoc::platform::SimulationError& e) {

@@ -256,14 +256,16 @@ TEST(Cli, FailedRequestsExitOneWithCompleteResultsThatSaySo) {
 
 TEST(Cli, CrossoverWithAFailingRequestWritesNoTable) {
   const fs::path dir = scratch("crossover_failing");
-  Result r = rsoc("crossover " + kScenarios +
-                      "/smoke_aes.json --set runtime.driver.max_polls=1 --set platform.cores.0.block_cycles=100000 "
-                      "--max-blocks 3 --out x",
-                  dir);
+  Result r =
+      rsoc("crossover " + kScenarios +
+               "/smoke_aes.json --set runtime.driver.max_polls=1 --set platform.cores.0.block_cycles=100000 "
+               "--max-blocks 3 --out x",
+           dir);
   EXPECT_EQ(r.code, 1) << r.err;
-  EXPECT_NE(r.err.find("crossover experiment failed (aes128, 1 blocks, hardware with reconfiguration: core at "
-                       "0x80000000 did not become ready after 1 status polls)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("crossover experiment failed (aes128, 1 blocks, hardware with reconfiguration: core at "
+                 "0x80000000 did not become ready after 1 status polls)"),
+      std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(dir / "x"));
 }
@@ -277,4 +279,123 @@ TEST(Cli, ModexpCrossoverMatchesItsEstimate) {
   EXPECT_EQ(r.out,
             "functionality  crossover_blocks  analytic_crossover_blocks\nmodexp1024                    3     "
             "                     3\n");
+}
+
+namespace {
+const std::string kReference = kScenarios + "/os_aes_des.json";
+// Slots 1-4 x six bus clocks on the reference: 24 points.
+const std::string kGrid =
+    " --param platform.slots.0.count=1:4:1 --param platform.buses.0.clock_mhz=25,50,75,100,150,200";
+}  // namespace
+
+TEST(Cli, SweepTableIsTheSameWhateverTheJobsAndThroughGnuParallel) {
+  const fs::path dir = scratch("sweep_jobs");
+  Result one = rsoc("sweep " + kReference + kGrid + " --jobs 1 --out one", dir);
+  ASSERT_EQ(one.code, 0) << one.err;
+  Result two = rsoc("sweep " + kReference + kGrid + " --jobs 2 --out two", dir);
+  ASSERT_EQ(two.code, 0) << two.err;
+  const std::string table = slurp(dir / "one" / "sweep.csv");
+  EXPECT_EQ(table, slurp(dir / "two" / "sweep.csv"));
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 25);
+  EXPECT_EQ(table.rfind("point,status,error,platform.slots.0.count,platform.buses.0.clock_mhz,requests,", 0),
+            0u);
+  // One slot for two functionalities: every request evicts the other core; two slots keep both.
+  EXPECT_NE(table.find("\n0,ok,,1,25,"), std::string::npos);
+  // The same sweep as a GNU Parallel job list, run for real, then merged.
+  Result emit = rsoc("sweep " + kReference + kGrid + " --emit parallel --out par", dir);
+  ASSERT_EQ(emit.code, 0) << emit.err;
+  EXPECT_NE(emit.out.find("parallel --jobs"), std::string::npos);
+  ASSERT_FALSE(fs::exists(dir / "par" / "sweep.csv"));
+  const std::string run_jobs =
+      "cd '" + dir.string() + "' && parallel --will-cite --jobs 2 < par/jobs.txt > /dev/null";
+  ASSERT_EQ(std::system(run_jobs.c_str()), 0);
+  Result merged = rsoc("merge par", dir);
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  EXPECT_EQ(slurp(dir / "par" / "sweep.csv"), table);
+}
+
+TEST(Cli, SweepRecordsAFailingPointAndKeepsTheOthers) {
+  const fs::path dir = scratch("sweep_failing");
+  Result r = rsoc(
+      "sweep " + kScenarios + "/smoke_aes.json --param platform.cpus.0.clock_mhz=100,-5,200 --out s", dir);
+  EXPECT_EQ(r.code, 1) << r.err;
+  const std::string table = slurp(dir / "s" / "sweep.csv");
+  EXPECT_NE(table.find("\n0,ok,,100,"), std::string::npos) << table;
+  EXPECT_NE(
+      table.find("\n1,failed,smoke_aes.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a "
+                 "number (MHz) > 0 and <= 100000,-5,"),
+      std::string::npos)
+      << table;
+  EXPECT_NE(table.find("\n2,ok,,200,"), std::string::npos) << table;
+  EXPECT_NE(r.err.find("1 failed"), std::string::npos) << r.err;
+}
+
+TEST(Cli, SweepResumeRunsOnlyUnfinishedPointsAndRefusesForeignFolders) {
+  const fs::path dir = scratch("sweep_resume");
+  const std::string sweep =
+      "sweep " + kScenarios + "/smoke_aes.json --param runtime.driver.cycles_per_block=100:300:100";
+  ASSERT_EQ(rsoc(sweep + " --out s", dir).code, 0);
+  const std::string table = slurp(dir / "s" / "sweep.csv");
+  fs::remove(dir / "s" / "points" / "0001.json");  // as if that point had been killed
+  Result resumed = rsoc(sweep + " --out s --resume", dir);
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("(2 kept from before, 0 failed)"), std::string::npos) << resumed.err;
+  EXPECT_EQ(slurp(dir / "s" / "sweep.csv"), table);
+  // Another grid cannot resume this sweep; a folder that is not a sweep is never touched.
+  Result other = rsoc(sweep + ",400 --out s --resume", dir);
+  EXPECT_EQ(other.code, 2);
+  EXPECT_NE(other.err.find("holds a different sweep"), std::string::npos) << other.err;
+  fs::create_directories(dir / "mine");
+  std::ofstream(dir / "mine" / "notes.txt") << "keep me";
+  Result foreign = rsoc(sweep + " --out mine", dir);
+  EXPECT_EQ(foreign.code, 2);
+  EXPECT_NE(foreign.err.find("is not an rsoc sweep folder"), std::string::npos) << foreign.err;
+  EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "keep me");
+  EXPECT_EQ(rsoc("point s 3", dir).code, 2);  // no such point
+}
+
+TEST(Cli, CrossoverSweepAndSlurmJobArray) {
+  const fs::path dir = scratch("sweep_crossover");
+  // A DMA-fed configuration port makes the bus the bottleneck of reconfiguration: a slower bus, a later
+  // crossover.
+  const std::string dma =
+      " --set 'platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]'"
+      " --set platform.config_port.feed=dma --set platform.config_port.dma=dma";
+  Result r = rsoc(
+      "crossover" + dma + " --param platform.buses.0.clock_mhz=5,25 -f aes128 --max-blocks 30 --out x", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string table = slurp(dir / "x" / "sweep.csv");
+  EXPECT_NE(table.find("point,status,error,platform.buses.0.clock_mhz,aes128.crossover_blocks,"
+                       "aes128.analytic_crossover_blocks,rsoc_version"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("\n0,ok,,5,14,14,"), std::string::npos) << table;
+  EXPECT_NE(table.find("\n1,ok,,25,3,3,"), std::string::npos) << table;
+  EXPECT_TRUE(fs::exists(dir / "x" / "points" / "0000" / "crossover.csv"));
+  // The same grid for a Slurm cluster: one array task per point, each `rsoc point DIR INDEX`.
+  Result slurm = rsoc("sweep " + kReference + kGrid + " --emit slurm --jobs 8 --out cluster", dir);
+  ASSERT_EQ(slurm.code, 0) << slurm.err;
+  const std::string script = slurp(dir / "cluster" / "sweep.slurm");
+  EXPECT_NE(script.find("#SBATCH --array=0-23%8\n"), std::string::npos) << script;
+  EXPECT_NE(script.find(" point '" + fs::absolute(dir / "cluster").string() + "' \"$SLURM_ARRAY_TASK_ID\"\n"),
+            std::string::npos)
+      << script;
+}
+
+TEST(Cli, SweepProgressIsABarOnATerminalAndLinesOtherwise) {
+  const fs::path dir = scratch("sweep_progress");
+  const std::string sweep = std::string(RSOC_BINARY) + " sweep " + kScenarios +
+                            "/smoke_aes.json --param runtime.driver.cycles_per_block=100,200 --out ";
+  // `script` gives the command a terminal.
+  const std::string on_tty =
+      "cd '" + dir.string() + "' && script -qec \"" + sweep + "a\" /dev/null > tty.txt";
+  ASSERT_EQ(std::system(on_tty.c_str()), 0);
+  const std::string tty = slurp(dir / "tty.txt");
+  EXPECT_NE(tty.find("\r[###############...............] 1/2 points, 0 failed, ETA "), std::string::npos)
+      << tty;
+  Result plain = rsoc(
+      "sweep " + kScenarios + "/smoke_aes.json --param runtime.driver.cycles_per_block=100,200 --out b", dir);
+  EXPECT_NE(plain.err.find("rsoc: point 0001 (runtime.driver.cycles_per_block=200) ok; "), std::string::npos)
+      << plain.err;
+  EXPECT_EQ(plain.err.find('\r'), std::string::npos);
 }

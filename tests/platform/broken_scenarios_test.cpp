@@ -180,3 +180,31 @@ TEST(ScenarioOverrides, SetAndSeedApplyWithValidation) {
     EXPECT_EQ(e.issues()[0].pointer, "/platform/cores/0/bitstream/size_kib");
   }
 }
+
+TEST(ScenarioSlots, CountStandsForNamedSlotsInConsecutiveWindows) {
+  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = {"platform.slots.0.count=3"};
+  const auto s = rsoc::platform::load_scenario_file(reference, opt);
+  ASSERT_EQ(s.params.slots.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(s.params.slots[k].name, "slot" + std::to_string(k));
+    EXPECT_EQ(s.params.slots[k].base, 0x80000000u + k * 0x10000u);  // 64 KiB windows
+  }
+  opt.overrides = {"platform.slots.0.count=1"};
+  EXPECT_EQ(rsoc::platform::load_scenario_file(reference, opt).params.slots.at(0).name, "slot");
+  // A plain slot named like an expanded one is refused.
+  opt.overrides = {
+      "platform.slots=[{\"name\":\"slot\",\"count\":2,\"bus\":\"plb\",\"base\":\"0x80000000\",\"window_kib\":"
+      "64,"
+      "\"capacity_kib\":600},{\"name\":\"slot1\",\"bus\":\"plb\",\"base\":\"0x90000000\",\"capacity_kib\":"
+      "600}]"};
+  try {
+    rsoc::platform::load_scenario_file(reference, opt);
+    FAIL() << "slot1 is taken by the expansion of slot";
+  } catch (const ScenarioError& e) {
+    ASSERT_EQ(e.issues().size(), 1u);
+    EXPECT_EQ(e.issues()[0].pointer, "/platform/slots/1/name");
+    EXPECT_EQ(e.issues()[0].message, "slot name \"slot1\" is taken by another slot");
+  }
+}

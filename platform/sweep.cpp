@@ -1,0 +1,345 @@
+#include "platform/sweep.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "analysis/output_dir.h"
+#include "platform/crossover.h"
+#include "platform/json_file.h"
+#include "platform/scenario.h"
+#include "platform/session.h"
+#include "rsoc/version.h"
+
+namespace rsoc::platform {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kMaxPoints = 1000000;
+
+// Splits at commas outside JSON strings, arrays and objects.
+std::vector<std::string> split_values(const std::string& text) {
+  std::vector<std::string> out;
+  std::string current;
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      in_string = !(c == '"' && !escaped);
+      escaped = !escaped && c == '\\';
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      out.push_back(current);
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  out.push_back(current);
+  return out;
+}
+
+std::optional<double> number_of(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  std::size_t used = 0;
+  try {
+    const double v = std::stod(text, &used);
+    if (used == text.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+// start:stop:step, stop included (to a millionth of a step), formatted without float noise.
+std::optional<std::vector<std::string>> range_values(const std::string& text, const std::string& path) {
+  const auto first = text.find(':'), second = text.find(':', first + 1);
+  if (first == std::string::npos || second == std::string::npos ||
+      text.find(':', second + 1) != std::string::npos)
+    return std::nullopt;
+  const auto start = number_of(text.substr(0, first)),
+             stop = number_of(text.substr(first + 1, second - first - 1)),
+             step = number_of(text.substr(second + 1));
+  if (!start || !stop || !step) return std::nullopt;
+  if (*step <= 0 || *stop < *start)
+    throw SweepError("--param " + path + "=" + text +
+                     ": a range start:stop:step needs step > 0 and stop >= start");
+  const double n = std::floor((*stop - *start) / *step + 1e-6) + 1;
+  if (n > static_cast<double>(kMaxPoints))
+    throw SweepError("--param " + path + "=" + text + ": more than " + std::to_string(kMaxPoints) +
+                     " values");
+  std::vector<std::string> values;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.12g", *start + static_cast<double>(i) * *step);
+    values.emplace_back(buf);
+  }
+  return values;
+}
+
+json to_json(const SweepSpec& spec) {
+  json doc;
+  doc["rsoc_sweep"] = 1;
+  doc["rsoc_version"] = kVersion;
+  doc["command"] = spec.command;
+  doc["scenario_name"] = spec.scenario_name;
+  doc["scenario_text"] = spec.scenario_text;
+  doc["overrides"] = spec.overrides;
+  doc["seed"] = spec.seed ? json(*spec.seed) : json(nullptr);
+  doc["parameters"] = json::array();
+  for (const auto& p : spec.parameters) doc["parameters"].push_back({{"path", p.path}, {"values", p.values}});
+  doc["max_blocks"] = spec.max_blocks;
+  doc["functionalities"] = spec.functionalities;
+  return doc;
+}
+
+// Writes `text` to `path` through a temporary file renamed into place.
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path temp = path.string() + ".tmp";
+  {
+    std::ofstream out(temp);
+    out << text;
+    out.flush();
+    if (!out) throw SweepError(temp.string() + ": write failed");
+  }
+  fs::rename(temp, path);
+}
+
+fs::path outcome_file(const SweepSpec& spec, const fs::path& dir, std::size_t index) {
+  return dir / "points" / (point_name(spec, index) + ".json");
+}
+
+std::vector<std::string> parameter_paths(const SweepSpec& spec) {
+  std::vector<std::string> out;
+  for (const auto& p : spec.parameters) out.push_back(p.path);
+  return out;
+}
+
+void write_outcome(const SweepSpec& spec, const fs::path& dir, const analysis::SweepPoint& point);
+
+// One line per problem, joined: a CSV cell and a log line.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '\n' ? std::string("; ") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+SweepParameter parse_parameter(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw SweepError("--param " + text + ": expected path=v1,v2,... or path=start:stop:step");
+  SweepParameter p;
+  p.path = text.substr(0, eq);
+  const std::string values = text.substr(eq + 1);
+  if (auto range = range_values(values, p.path)) {
+    p.values = std::move(*range);
+  } else {
+    p.values = split_values(values);
+    for (const auto& v : p.values)
+      if (v.empty()) throw SweepError("--param " + text + ": empty value");
+  }
+  return p;
+}
+
+std::size_t point_count(const SweepSpec& spec) {
+  std::size_t n = 1;
+  for (const auto& p : spec.parameters) n *= p.values.size();
+  return n;
+}
+
+std::vector<std::string> point_values(const SweepSpec& spec, std::size_t index) {
+  std::vector<std::string> values(spec.parameters.size());
+  for (std::size_t i = spec.parameters.size(); i-- > 0;) {  // the last parameter varies fastest
+    const auto& v = spec.parameters[i].values;
+    values[i] = v[index % v.size()];
+    index /= v.size();
+  }
+  return values;
+}
+
+std::string point_name(const SweepSpec& spec, std::size_t index) {
+  const std::size_t width = std::max<std::size_t>(4, std::to_string(point_count(spec) - 1).size());
+  std::string name = std::to_string(index);
+  return std::string(width - std::min(width, name.size()), '0') + name;
+}
+
+void prepare_sweep(const SweepSpec& spec, const fs::path& dir, bool resume) {
+  if (point_count(spec) == 0 || point_count(spec) > kMaxPoints)
+    throw SweepError("a sweep needs 1 to " + std::to_string(kMaxPoints) + " points, the grid has " +
+                     std::to_string(point_count(spec)));
+  const json doc = to_json(spec);
+  std::error_code ec;
+  if (fs::exists(dir / "sweep.json")) {
+    if (resume) {
+      if (read_json_file((dir / "sweep.json").string()) != doc)
+        throw SweepError(
+            dir.string() +
+            " holds a different sweep (scenario, overrides, grid or rsoc version differ): run without "
+            "--resume to replace it, or choose another --out");
+      fs::create_directories(dir / "points");
+      fs::create_directories(dir / "logs");
+      return;
+    }
+    fs::remove_all(dir);  // an earlier sweep: replaced, as `rsoc run` replaces an earlier result
+  } else if (fs::exists(dir) && !fs::is_empty(dir, ec)) {
+    throw SweepError(dir.string() + " exists and is not an rsoc sweep folder (no sweep.json): not touched");
+  }
+  fs::create_directories(dir / "points");
+  fs::create_directories(dir / "logs");
+  write_atomically(dir / "sweep.json", doc.dump(2) + "\n");
+}
+
+SweepSpec load_sweep(const fs::path& dir) {
+  const fs::path file = dir / "sweep.json";
+  if (!fs::exists(file)) throw SweepError(dir.string() + ": not a sweep folder (no sweep.json)");
+  const json doc = read_json_file(file.string());
+  try {
+    SweepSpec spec;
+    spec.command = doc.at("command").get<std::string>();
+    spec.scenario_name = doc.at("scenario_name").get<std::string>();
+    spec.scenario_text = doc.at("scenario_text").get<std::string>();
+    spec.overrides = doc.at("overrides").get<std::vector<std::string>>();
+    if (!doc.at("seed").is_null()) spec.seed = doc.at("seed").get<std::uint64_t>();
+    for (const auto& p : doc.at("parameters"))
+      spec.parameters.push_back(
+          {p.at("path").get<std::string>(), p.at("values").get<std::vector<std::string>>()});
+    spec.max_blocks = doc.at("max_blocks").get<std::uint64_t>();
+    spec.functionalities = doc.at("functionalities").get<std::vector<std::string>>();
+    if (spec.command != "run" && spec.command != "crossover")
+      throw SweepError("unknown command " + spec.command);
+    return spec;
+  } catch (const json::exception& e) {
+    throw SweepError(file.string() + ": not a sweep description rsoc wrote (" + e.what() + ")");
+  }
+}
+
+bool point_finished(const SweepSpec& spec, const fs::path& dir, std::size_t index) {
+  return fs::exists(outcome_file(spec, dir, index));
+}
+
+analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
+  const SweepSpec spec = load_sweep(dir);
+  if (index >= point_count(spec))
+    throw SweepError("point " + std::to_string(index) + " does not exist: the sweep in " + dir.string() +
+                     " has " + std::to_string(point_count(spec)) + " points (0.." +
+                     std::to_string(point_count(spec) - 1) + ")");
+  analysis::SweepPoint point;
+  point.index = index;
+  point.status = "failed";
+  point.values = point_values(spec, index);
+  point.version = kVersion;
+  try {
+    LoadOptions options;
+    options.overrides = spec.overrides;
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+      options.overrides.push_back(spec.parameters[i].path + "=" + point.values[i]);
+    options.seed = spec.seed;
+    const Scenario scenario = load_scenario_text(spec.scenario_text, spec.scenario_name, options);
+    point.scenario_sha256 = scenario.sha256;
+    point.seed = std::to_string(scenario.params.seed);
+    const fs::path result = dir / "points" / point_name(spec, index);
+    if (spec.command == "run") {
+      const RunSummary summary = run_session(scenario, result);
+      point.metrics = summary.metrics;
+      if (summary.failed == 0)
+        point.status = "ok";
+      else
+        point.error =
+            std::to_string(summary.failed) + " of " + std::to_string(summary.requests) + " requests failed";
+    } else {
+      CrossoverOptions crossover;
+      crossover.max_blocks = spec.max_blocks;
+      for (const auto& name : spec.functionalities) {
+        const auto f = runtime::functionality_from_name(name);
+        if (!f) throw SweepError("unknown functionality " + name);
+        crossover.functionalities.push_back(*f);
+      }
+      const CrossoverResult r = run_crossover(scenario, crossover);
+      write_crossover(r, scenario, result);
+      for (const auto& s : r.summary) {
+        const std::string f = runtime::info(s.functionality).name;
+        if (s.simulated)
+          point.metrics.emplace_back(f + ".crossover_blocks", static_cast<double>(*s.simulated));
+        if (s.analytic)
+          point.metrics.emplace_back(f + ".analytic_crossover_blocks", static_cast<double>(*s.analytic));
+      }
+      point.status = "ok";
+    }
+  } catch (const std::exception& e) {
+    point.error = one_line(e.what());
+  }
+  write_outcome(spec, dir, point);
+  return point;
+}
+
+void record_point_failure(const fs::path& dir, std::size_t index, const std::string& error) {
+  const SweepSpec spec = load_sweep(dir);
+  analysis::SweepPoint point;
+  point.index = index;
+  point.status = "failed";
+  point.error = one_line(error);
+  point.values = point_values(spec, index);
+  point.version = kVersion;
+  write_outcome(spec, dir, point);
+}
+
+namespace {
+void write_outcome(const SweepSpec& spec, const fs::path& dir, const analysis::SweepPoint& point) {
+  json outcome;
+  outcome["status"] = point.status;
+  outcome["error"] = point.error;
+  outcome["values"] = point.values;
+  outcome["metrics"] = json::array();
+  for (const auto& [name, value] : point.metrics) outcome["metrics"].push_back({name, value});
+  outcome["rsoc_version"] = point.version;
+  outcome["scenario_sha256"] = point.scenario_sha256;
+  outcome["seed"] = point.seed;
+  write_atomically(outcome_file(spec, dir, point.index), outcome.dump(2) + "\n");
+}
+}  // namespace
+
+std::size_t merge_sweep(const fs::path& dir) {
+  const SweepSpec spec = load_sweep(dir);
+  std::vector<analysis::SweepPoint> points;
+  std::size_t missing = 0;
+  for (std::size_t i = 0; i < point_count(spec); ++i) {
+    analysis::SweepPoint p;
+    p.index = i;
+    p.values = point_values(spec, i);
+    const fs::path file = outcome_file(spec, dir, i);
+    if (!fs::exists(file)) {
+      p.status = "missing";
+      ++missing;
+      points.push_back(p);
+      continue;
+    }
+    const json doc = read_json_file(file.string());
+    try {
+      p.status = doc.at("status").get<std::string>();
+      p.error = doc.at("error").get<std::string>();
+      for (const auto& m : doc.at("metrics"))
+        p.metrics.emplace_back(m.at(0).get<std::string>(), m.at(1).get<double>());
+      p.version = doc.at("rsoc_version").get<std::string>();
+      p.scenario_sha256 = doc.at("scenario_sha256").get<std::string>();
+      p.seed = doc.at("seed").get<std::string>();
+    } catch (const json::exception& e) {
+      throw SweepError(file.string() + ": not a point outcome rsoc wrote (" + e.what() + ")");
+    }
+    points.push_back(p);
+  }
+  analysis::write_sweep_csv((dir / "sweep.csv").string(), parameter_paths(spec), points);
+  return missing;
+}
+
+}  // namespace rsoc::platform

@@ -1,0 +1,77 @@
+#pragma once
+// Parameter sweeps. A sweep is the Cartesian grid of scenario parameters (`--param path=v1,v2,...` or
+// `path=start:stop:step`) over one scenario, each point run in its own process (SystemC cannot be elaborated
+// twice in one process) by `rsoc point DIR INDEX` — locally (`rsoc sweep --jobs N`), through GNU Parallel or
+// as a Slurm job array. The sweep folder holds everything a point needs, so any host that sees the folder can
+// run it:
+//
+//   DIR/sweep.json        what to run: command (run or crossover), the scenario text, overrides, the grid
+//   DIR/points/NNNN/      the point's result folder (as `rsoc run --out` or `rsoc crossover --out` writes it)
+//   DIR/points/NNNN.json  the point's outcome: status, error, parameter values, metrics (written last,
+//   atomically:
+//                         a point is finished when this file exists)
+//   DIR/logs/NNNN.log     what the point printed (local runs)
+//   DIR/sweep.csv         the merged table (`rsoc merge DIR`, also at the end of a local sweep)
+//
+// Points are numbered in row-major order of the grid: the first parameter varies slowest.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/sweep_table.h"
+
+namespace rsoc::platform {
+
+class SweepError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct SweepParameter {
+  std::string path;                 // as given: dotted or a JSON pointer
+  std::vector<std::string> values;  // value texts, each as --set takes it
+};
+
+// Parses `path=v1,v2,...` (values split at top-level commas: JSON arrays, objects and strings may contain
+// commas) or `path=start:stop:step` (numbers, stop included). Throws SweepError.
+SweepParameter parse_parameter(const std::string& text);
+
+struct SweepSpec {
+  std::string command = "run";         // "run" or "crossover"
+  std::string scenario_name;           // file name for messages ("os_aes_des.json")
+  std::string scenario_text;           // the scenario as given
+  std::vector<std::string> overrides;  // --set, applied before the point's values
+  std::optional<std::uint64_t> seed;
+  std::vector<SweepParameter> parameters;
+  std::uint64_t max_blocks = 200;            // crossover
+  std::vector<std::string> functionalities;  // crossover (empty: all)
+};
+
+std::size_t point_count(const SweepSpec& spec);
+// The parameter values of point `index`, in parameter order.
+std::vector<std::string> point_values(const SweepSpec& spec, std::size_t index);
+// "0007": the point's name in the sweep folder.
+std::string point_name(const SweepSpec& spec, std::size_t index);
+
+// Writes DIR/sweep.json. A folder that holds another sweep is replaced unless `resume`, in which case it must
+// hold this same sweep (its finished points are kept). A folder that is not a sweep is never touched. Throws
+// SweepError.
+void prepare_sweep(const SweepSpec& spec, const std::filesystem::path& dir, bool resume);
+SweepSpec load_sweep(const std::filesystem::path& dir);
+// Whether point `index` has finished (its outcome file exists).
+bool point_finished(const SweepSpec& spec, const std::filesystem::path& dir, std::size_t index);
+
+// Runs point `index` in this process and records its outcome (also when it fails). Returns the outcome.
+analysis::SweepPoint run_point(const std::filesystem::path& dir, std::size_t index);
+
+// Records point `index` as failed with `error` (a point process that ended without recording its outcome).
+void record_point_failure(const std::filesystem::path& dir, std::size_t index, const std::string& error);
+
+// Builds DIR/sweep.csv from the points' outcomes (points without one are listed as missing). Returns the
+// number of missing points.
+std::size_t merge_sweep(const std::filesystem::path& dir);
+
+}  // namespace rsoc::platform

@@ -1,0 +1,616 @@
+#!/usr/bin/python3
+"""Figures from rsoc's CSV results: crossover curves, parameter sweeps and heatmaps.
+
+Run it with /usr/bin/python3 (Debian's interpreter, which has python3-matplotlib; tools/setup.sh installs
+it): another python3 on PATH may not see Debian's packages.
+
+  plot.py crossover DIR_OR_CSV [--out OUTDIR] [--functionality NAME]...
+      From `rsoc crossover --out DIR`: crossover.csv, and crossover_summary.csv beside it when present
+      (otherwise the simulated crossover is computed from the rows). For each functionality F writes
+      crossover_F.png/.svg (latency of one request against its block count) and throughput_F.png/.svg,
+      each with software, hardware with reconfiguration and hardware with the core cached, and the
+      crossover marked. Both y axes are logarithmic: latency spans about 0.04 ms to 800 ms and throughput
+      0.1 to 500 kB/s in the reference scenario, so on a linear axis the cached curve and the crossover
+      region would be flattened against zero.
+
+  plot.py sweep SWEEP_CSV --x COL --y COL [--group COL] [--out OUTDIR] [--name NAME]
+      From `rsoc sweep`: metric Y against parameter X, one line per value of GROUP.
+
+  plot.py heatmap SWEEP_CSV --x COL --y COL --z COL [--out OUTDIR] [--name NAME]
+      From `rsoc sweep`: Z over the X x Y grid, each cell annotated; failed or missing cells hatched "n/a".
+
+Rows whose `status` is not `ok`, or whose plotted columns are empty, are skipped (counted on stderr).
+Numeric columns are ordered by value, other columns by first appearance. Axis units come from the
+column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...).
+Every figure is written as PNG (150 dpi) and SVG, by default into the input's folder; each file is
+written under a temporary name and renamed into place. The paths written are printed, one per line.
+Exit codes: 0 success, 2 usage or input error (one line on stderr: `plot.py: FILE: what is wrong`).
+"""
+
+import argparse
+import csv
+import math
+import os
+import re
+import sys
+import tempfile
+import textwrap
+
+PROG = "plot.py"
+
+try:
+    import matplotlib
+except ImportError:
+    print(f"{PROG}: {sys.executable} has no matplotlib: run with /usr/bin/python3 "
+          "(tools/setup.sh installs python3-matplotlib)", file=sys.stderr)
+    sys.exit(2)
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot is imported)
+import numpy as np  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
+
+DPI = 150
+PROVENANCE = ("rsoc_version", "scenario_sha256", "seed")
+
+plt.rcParams.update({
+    "svg.fonttype": "none",  # SVG text stays text (searchable, and checked by the tests)
+    "font.size": 10,
+    "axes.titlesize": 12,
+    "axes.titleweight": "bold",
+    "legend.fontsize": 9,
+    "legend.framealpha": 0.9,
+})
+
+# Column-name suffix -> unit shown on the axis (the underscore keeps "_s" from matching "_ms").
+UNITS = (("_kBps", "kB/s"), ("_ms", "ms"), ("_us", "µs"), ("_ns", "ns"), ("_s", "s"), ("_mhz", "MHz"),
+         ("_kib", "KiB"), ("_bytes", "bytes"), ("_blocks", "blocks"), ("_cycles", "cycles"),
+         ("_bits", "bits"), ("_words", "words"))
+
+
+class UserError(Exception):
+    """A problem with the user's input or output: reported as `plot.py: WHERE: MESSAGE`, exit code 2."""
+
+    def __init__(self, where, message):
+        super().__init__(f"{where}: {message}")
+
+
+def note(where, message):
+    """A one-line remark on stderr that does not stop the run."""
+    print(f"{PROG}: {where}: {message}", file=sys.stderr)
+
+
+# ---------------------------------------------------------------------------------------------- input
+
+
+class Table:
+    """A CSV file read whole: its path, its column names and its rows as (line number, dict)."""
+
+    def __init__(self, path):
+        self.path = path
+        try:
+            with open(path, newline="", encoding="utf-8") as f:
+                reader = csv.DictReader(f)
+                self.columns = reader.fieldnames or []
+                self.rows = []
+                for row in reader:
+                    if None in row:  # DictReader's key for the fields beyond the header's
+                        raise UserError(path, f"line {reader.line_num}: more fields than the "
+                                              f"{len(self.columns)} columns of the header")
+                    # Short rows give None for the missing fields: read them as empty.
+                    self.rows.append((reader.line_num, {k: (v or "").strip() for k, v in row.items()}))
+        except FileNotFoundError:
+            raise UserError(path, "no such file") from None
+        except IsADirectoryError:
+            raise UserError(path, "is a folder, not a CSV file") from None
+        except OSError as e:
+            raise UserError(path, e.strerror) from None
+        except UnicodeDecodeError:
+            raise UserError(path, "not a UTF-8 text file") from None
+        except csv.Error as e:
+            raise UserError(path, f"not a valid CSV file ({e})") from None
+        if not self.columns:
+            raise UserError(path, "empty file (no header line)")
+
+    def require(self, *columns):
+        missing = [c for c in columns if c not in self.columns]
+        if missing:
+            plural = "s" if len(missing) > 1 else ""
+            raise UserError(self.path, f"no column{plural} {', '.join(missing)} "
+                                       f"(columns: {', '.join(self.columns)})")
+
+    def number(self, line, row, column):
+        """The value of `column` as a float; None when empty; a UserError when it is not a number."""
+        text = row[column]
+        if text == "":
+            return None
+        value = to_float(text)
+        if value is None:
+            raise UserError(self.path, f"line {line}: {column} is not a number: {text!r}")
+        return value
+
+    def provenance(self, rows):
+        """'rsoc 0.1.0 · scenario 23af0416d550 · seed 2008' from the provenance columns, keeping only
+        those with a single value over `rows` (a sweep changes the scenario, so its hash, at each point)."""
+        parts = []
+        for column, caption in zip(PROVENANCE, ("rsoc", "scenario", "seed")):
+            values = {row.get(column, "") for _, row in rows}
+            if len(values) == 1 and "" not in values:
+                value = values.pop()
+                parts.append(f"{caption} {value[:12] if column == 'scenario_sha256' else value}")
+        return " · ".join(parts)
+
+
+def count(n, noun):
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def to_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+class Categories:
+    """The distinct values of a column, in plotting order: by value when every one is a number, otherwise
+    by first appearance. `position(text)` maps a value to its place on a categorical axis."""
+
+    def __init__(self, texts):
+        numbers = [to_float(t) for t in texts]
+        self.numeric = all(n is not None for n in numbers)
+        if self.numeric:
+            # Keyed by value, so "100" and "100.0" are one category.
+            self.keys = sorted(set(numbers))
+            self.labels = [format_number(k) for k in self.keys]
+        else:
+            self.keys = list(dict.fromkeys(texts))
+            self.labels = self.keys
+        self._index = {k: i for i, k in enumerate(self.keys)}
+
+    def key(self, text):
+        return to_float(text) if self.numeric else text
+
+    def position(self, text):
+        return self._index[self.key(text)]
+
+    def __len__(self):
+        return len(self.keys)
+
+
+def usable_rows(table, columns):
+    """The rows with status ok (when the table has a status column) and every one of `columns` filled.
+    Reports the others on stderr; a UserError when none is left."""
+    has_status = "status" in table.columns
+    rows, failed, empty = [], 0, {c: 0 for c in columns}
+    for line, row in table.rows:
+        if has_status and row["status"] != "ok":
+            failed += 1
+            continue
+        blank = [c for c in columns if row[c] == ""]
+        if blank:
+            empty[blank[0]] += 1
+            continue
+        rows.append((line, row))
+    reasons = ([f"{failed} failed"] if failed else []) + \
+              [f"{n} with an empty {c}" for c, n in empty.items() if n]
+    if not rows:
+        detail = f": {', '.join(reasons)}" if reasons else ""
+        raise UserError(table.path, f"no rows to plot ({count(len(table.rows), 'row')}{detail})")
+    if reasons:
+        skipped = len(table.rows) - len(rows)
+        note(table.path, f"skipped {skipped} of {count(len(table.rows), 'row')}: {', '.join(reasons)}")
+    return rows
+
+
+# ------------------------------------------------------------------------------------- presentation
+
+
+def split_unit(column):
+    """'aes128.latency_mean_ms' -> ('aes128.latency_mean', 'ms'); (column, None) without a known unit."""
+    leaf = column.rsplit(".", 1)[-1]
+    for suffix, unit in UNITS:
+        if leaf.endswith(suffix) and len(leaf) > len(suffix):
+            return column[:-len(suffix)], unit
+    return column, None
+
+
+def title_name(column):
+    """'platform.buses.0.clock_mhz' -> 'platform.buses.0 clock': the scenario path stays recognisable,
+    the last component reads as words. A bare name is capitalised ('simulated_ms' -> 'Simulated')."""
+    name, _ = split_unit(column)
+    prefix, _, leaf = name.rpartition(".")
+    words = leaf.replace("_", " ")
+    return f"{prefix} {words}" if prefix else words[:1].upper() + words[1:]
+
+
+def axis_label(column):
+    _, unit = split_unit(column)
+    return title_name(column) + (f" ({unit})" if unit else "")
+
+
+def format_number(value):
+    """Three significant digits without exponent or trailing zeros: 40, 436, 12.3, 0.0367."""
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    magnitude = math.floor(math.log10(abs(value)))
+    if not -5 <= magnitude < 15:
+        return f"{value:.3g}"
+    text = f"{value:.{max(0, 2 - magnitude)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def style_axes(ax, logy=False):
+    if logy:
+        ax.set_yscale("log")
+        # Plain numbers (0.1, 1, 10) rather than powers of ten, which read slower.
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
+        ax.grid(True, which="minor", axis="y", alpha=0.15)
+    ax.grid(True, which="major", alpha=0.4)
+    ax.set_axisbelow(True)
+
+
+def categorical_ticks(ax, axis, categories):
+    """Ticks at 0..n-1 labelled with the categories, slanted when they would crowd."""
+    positions = range(len(categories))
+    crowded = axis == "x" and (len(categories) > 8 or max(len(s) for s in categories.labels) > 8)
+    if axis == "x":
+        ax.set_xticks(positions, categories.labels, rotation=30 if crowded else 0,
+                      ha="right" if crowded else "center")
+    else:
+        ax.set_yticks(positions, categories.labels)
+
+
+def fit(text, inches, fontsize):
+    """`text` wrapped at spaces to about `inches` wide at `fontsize` points (a glyph is ~0.6 em wide)."""
+    return textwrap.fill(text, max(20, int(inches * 72 / (0.6 * fontsize))))
+
+
+def set_labels(fig, ax, title, xlabel, ylabel):
+    """Title and axis labels, wrapped so that long column names stay inside the figure."""
+    width, height = fig.get_size_inches()
+    ax.set_title(fit(title, 0.8 * width, 1.1 * plt.rcParams["axes.titlesize"]))
+    ax.set_xlabel(fit(xlabel, 0.75 * width, plt.rcParams["font.size"]))
+    ax.set_ylabel(fit(ylabel, 0.75 * height, plt.rcParams["font.size"]))
+
+
+def finish(fig, footer):
+    if footer:
+        fig.text(0.995, 0.005, footer, ha="right", va="bottom", fontsize=7, color="0.45")
+    fig.tight_layout(rect=(0, 0.02 if footer else 0, 1, 1))
+
+
+def safe_name(text):
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
+
+
+def output_dir(requested, input_path):
+    outdir = requested if requested is not None else (os.path.dirname(input_path) or ".")
+    try:
+        os.makedirs(outdir, exist_ok=True)
+    except OSError as e:
+        raise UserError(outdir, f"cannot create the output folder: {e.strerror}") from None
+    return outdir
+
+
+def save(fig, outdir, base):
+    """Writes `base`.png and `base`.svg into outdir, each under a temporary name then renamed into place
+    (an interrupted run leaves no half-written image), and prints their paths."""
+    umask = os.umask(0)  # os.umask reads it only by setting it; mkstemp creates 0600, images get 0666 - umask
+    os.umask(umask)
+    try:
+        for ext in ("png", "svg"):
+            final = os.path.join(outdir, f"{base}.{ext}")
+            fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=f".{ext}.tmp", dir=outdir)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fig.savefig(fh, format=ext, dpi=DPI)
+                os.chmod(tmp, 0o666 & ~umask)
+                os.replace(tmp, final)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+            print(final, flush=True)
+    except OSError as e:
+        raise UserError(outdir, f"cannot write {base}: {e.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------- crossover
+
+# (column prefix, legend label, colour) of the three ways of running a request.
+MODES = (("sw", "software", "tab:blue"),
+         ("hw_cold", "hardware with reconfiguration", "tab:orange"),
+         ("hw_cached", "hardware, core cached", "tab:green"))
+# (figure, column suffix, y label, title)
+QUANTITIES = (("crossover", "_ms", "Latency (ms)", "latency of one request"),
+              ("throughput", "_kBps", "Throughput (kB/s)", "throughput of one request"))
+
+
+def load_crossover(table):
+    """{functionality: {"blocks": [...], "sw_ms": [...], ...}} sorted by block count."""
+    value_columns = [prefix + suffix for suffix in ("_ms", "_kBps") for prefix, _, _ in MODES]
+    table.require("functionality", "blocks", *value_columns)
+    data = {}
+    for line, row in table.rows:
+        values = {}
+        for column in ["blocks"] + value_columns:
+            values[column] = table.number(line, row, column)
+            if values[column] is None:
+                raise UserError(table.path, f"line {line}: {column} is empty")
+        data.setdefault(row["functionality"], []).append(values)
+    if not data:
+        raise UserError(table.path, "no rows to plot")
+    series = {}
+    for functionality, points in data.items():
+        points.sort(key=lambda p: p["blocks"])
+        series[functionality] = {c: [p[c] for p in points] for c in points[0]}
+    return series
+
+
+def load_summary(path):
+    """{functionality: (simulated crossover, analytic estimate)}, either None when empty."""
+    table = Table(path)
+    table.require("functionality", "crossover_blocks", "analytic_crossover_blocks")
+    return {row["functionality"]: (table.number(line, row, "crossover_blocks"),
+                                   table.number(line, row, "analytic_crossover_blocks"))
+            for line, row in table.rows}
+
+
+def simulated_crossover(s):
+    """The smallest block count at which hardware with reconfiguration is faster than software."""
+    return next((b for b, sw, hw in zip(s["blocks"], s["sw_ms"], s["hw_cold_ms"]) if hw < sw), None)
+
+
+def crossover_text(crossover, estimate, max_blocks):
+    est = f" (estimate {format_number(estimate)})" if estimate is not None else ""
+    if crossover is None:
+        return f"no crossover up to {format_number(max_blocks)} blocks{est}"
+    return f"crossover: {format_number(crossover)} blocks{est}"
+
+
+def crossover_figure(functionality, s, crossover, estimate, quantity, footer):
+    _, suffix, ylabel, title = quantity
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for prefix, label, colour in MODES:
+        ax.plot(s["blocks"], s[prefix + suffix], label=label, color=colour, linewidth=2)
+    blocks = s["blocks"]
+    text = crossover_text(crossover, estimate, blocks[-1])
+    in_range = blocks[0] <= crossover <= blocks[-1] if crossover is not None else False
+    if in_range:
+        ax.axvline(crossover, color="tab:red", linestyle="--", linewidth=1, zorder=1)
+        y = float(np.interp(crossover, blocks, s["hw_cold" + suffix]))
+        ax.plot([crossover], [y], "o", color="tab:red", markersize=7, zorder=5)
+        # Below the crossing there is empty space on both figures (between the reconfiguration and the
+        # cached curve for latency, under the software curve for throughput); lean the text away from
+        # the nearer side edge.
+        right_half = crossover > (blocks[0] + blocks[-1]) / 2
+        ax.annotate(text, xy=(crossover, y), xytext=(-20 if right_half else 20, -45),
+                    textcoords="offset points", ha="right" if right_half else "left", va="top",
+                    color="tab:red", fontweight="bold",
+                    bbox={"boxstyle": "round,pad=0.3", "facecolor": "white", "edgecolor": "tab:red"},
+                    arrowprops={"arrowstyle": "->", "color": "tab:red"})
+    else:  # nothing to point at: the text goes into the legend, where it cannot collide with a curve
+        ax.plot([], [], " ", label=text)
+    if estimate is not None and estimate != crossover and blocks[0] <= estimate <= blocks[-1]:
+        ax.axvline(estimate, color="0.4", linestyle=":", linewidth=1.2, label="analytic estimate")
+    ax.set_xlim(blocks[0], blocks[-1])
+    set_labels(fig, ax, f"{functionality}: {title}", "Blocks", ylabel)
+    style_axes(ax, logy=True)
+    ax.legend(loc="lower right")  # empty on both figures: under the curves that rise to the right
+    finish(fig, footer)
+    return fig
+
+
+def cmd_crossover(args):
+    path = args.input
+    if os.path.isdir(path):
+        path = os.path.join(path, "crossover.csv")
+    table = Table(path)
+    series = load_crossover(table)
+    wanted = args.functionality or list(series)
+    unknown = [f for f in wanted if f not in series]
+    if unknown:
+        raise UserError(path, f"no functionality {', '.join(unknown)} (has: {', '.join(series)})")
+    summary_path = os.path.join(os.path.dirname(path), "crossover_summary.csv")
+    summary = load_summary(summary_path) if os.path.exists(summary_path) else {}
+    outdir = output_dir(args.out, path)
+    for functionality in dict.fromkeys(wanted):
+        s = series[functionality]
+        crossover, estimate = summary.get(functionality, (simulated_crossover(s), None))
+        rows = [r for r in table.rows if r[1]["functionality"] == functionality]
+        footer = table.provenance(rows)
+        for quantity in QUANTITIES:
+            fig = crossover_figure(functionality, s, crossover, estimate, quantity, footer)
+            save(fig, outdir, f"{quantity[0]}_{safe_name(functionality)}")
+
+
+# -------------------------------------------------------------------------------------------- sweep
+
+
+def mean_by_key(pairs):
+    """{key: mean of its values} from (key, value) pairs, and how many keys had more than one value."""
+    sums = {}
+    for key, value in pairs:
+        sums.setdefault(key, []).append(value)
+    return {k: sum(v) / len(v) for k, v in sums.items()}, sum(len(v) > 1 for v in sums.values())
+
+
+# One marker shape per group besides the colour, so lines stay apart in grey print and where they touch.
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
+
+
+def cmd_sweep(args):
+    table = Table(args.input)
+    columns = [args.x, args.y] + ([args.group] if args.group else [])
+    table.require(*columns)
+    outdir = output_dir(args.out, args.input)
+    rows = usable_rows(table, columns)
+    ys = [table.number(line, row, args.y) for line, row in rows]
+    xcat = Categories([row[args.x] for _, row in rows])
+    gcat = Categories([row[args.group] for _, row in rows]) if args.group else None
+
+    # Numeric x on a value axis; string x at 0..n-1 with the strings as ticks.
+    place = xcat.key if xcat.numeric else xcat.position
+    fig, ax = plt.subplots(figsize=(8, 5))
+    averaged = 0
+    for g in range(len(gcat) if gcat else 1):
+        members = [(row, y) for (_, row), y in zip(rows, ys)
+                   if gcat is None or gcat.position(row[args.group]) == g]
+        means, several = mean_by_key((place(row[args.x]), y) for row, y in members)
+        averaged += several
+        xs = sorted(means)
+        line, = ax.plot(xs, [means[x] for x in xs], marker=MARKERS[g % len(MARKERS)], linewidth=2,
+                        markersize=6, label=gcat.labels[g] if gcat else "mean")
+        if several:  # the rows behind each mean, faintly
+            ax.scatter([place(row[args.x]) for row, _ in members], [y for _, y in members], s=12,
+                       color=line.get_color(), alpha=0.35, zorder=1, label=None if gcat else "rows")
+    if averaged:
+        hint = "" if args.group else " (try --group)"
+        note(table.path, f"{count(averaged, 'point')} with several rows (another column varies): "
+                         f"plotting their mean, with the rows as faint dots{hint}")
+
+    if not xcat.numeric:
+        categorical_ticks(ax, "x", xcat)
+    elif len(xcat) <= 12:  # few values (slot counts, clocks): tick exactly at them
+        ax.set_xticks(xcat.keys, xcat.labels)
+    by = f" by {title_name(args.group)}" if args.group else ""
+    set_labels(fig, ax, f"{title_name(args.y)} against {title_name(args.x)}{by}",
+               axis_label(args.x), axis_label(args.y))
+    style_axes(ax)
+    if gcat:
+        ax.legend(title=axis_label(args.group))
+    elif averaged:
+        ax.legend()
+    finish(fig, table.provenance(rows))
+    by_name = f"_by_{args.group}" if args.group else ""
+    save(fig, outdir, args.name or safe_name(f"sweep_{args.y}_vs_{args.x}{by_name}"))
+
+
+# ------------------------------------------------------------------------------------------ heatmap
+
+
+def cmd_heatmap(args):
+    table = Table(args.input)
+    table.require(args.x, args.y, args.z)
+    outdir = output_dir(args.out, args.input)
+    # Failed rows and empty z still place their x and y on the grid, so their cell shows as n/a.
+    placed = [(line, row) for line, row in table.rows if row[args.x] != "" and row[args.y] != ""]
+    if not placed:
+        raise UserError(table.path, f"no rows to plot (no row has both {args.x} and {args.y})")
+    rows = usable_rows(table, [args.x, args.y, args.z])
+    xcat = Categories([row[args.x] for _, row in placed])
+    ycat = Categories([row[args.y] for _, row in placed])
+    means, averaged = mean_by_key(((ycat.position(row[args.y]), xcat.position(row[args.x])),
+                                   table.number(line, row, args.z)) for line, row in rows)
+    if averaged:
+        note(table.path,
+             f"{count(averaged, 'cell')} with several rows (another column varies): showing their mean")
+    grid = np.full((len(ycat), len(xcat)), np.nan)
+    for (j, i), value in means.items():
+        grid[j, i] = value
+
+    nx, ny = len(xcat), len(ycat)
+    fig, ax = plt.subplots(figsize=(min(4 + 0.9 * nx, 20), min(3 + 0.55 * ny, 14)))
+    image = ax.imshow(np.ma.masked_invalid(grid), origin="lower", aspect="auto", cmap="viridis")
+    colorbar = fig.colorbar(image, ax=ax)
+    colorbar.set_label(fit(axis_label(args.z), 0.75 * fig.get_size_inches()[1], plt.rcParams["font.size"]))
+    fontsize = 9 if nx * ny <= 100 else 7
+    for j in range(ny):
+        for i in range(nx):
+            value = grid[j, i]
+            if np.isnan(value):
+                ax.add_patch(Rectangle((i - 0.5, j - 0.5), 1, 1, facecolor="0.93", edgecolor="0.6",
+                                       hatch="///", linewidth=0))
+                ax.text(i, j, "n/a", ha="center", va="center", fontsize=fontsize, color="0.3",
+                        bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1})
+            else:
+                r, g, b, _ = image.cmap(image.norm(value))
+                dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
+                ax.text(i, j, format_number(value), ha="center", va="center", fontsize=fontsize,
+                        color="white" if dark else "black")
+    categorical_ticks(ax, "x", xcat)
+    categorical_ticks(ax, "y", ycat)
+    set_labels(fig, ax, f"{title_name(args.z)} over {title_name(args.x)} × {title_name(args.y)}",
+               axis_label(args.x), axis_label(args.y))
+    finish(fig, table.provenance(rows))
+    save(fig, outdir, args.name or safe_name(f"heatmap_{args.z}_over_{args.x}_x_{args.y}"))
+
+
+# --------------------------------------------------------------------------------------------- main
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors as one line, like input errors (argparse would print the whole usage first)."""
+
+    def error(self, message):
+        self.exit(2, f"{PROG}: {message} (see {self.prog} --help)\n")
+
+
+def base_name(text):
+    if not text or os.sep in text or text in (".", ".."):
+        raise argparse.ArgumentTypeError(f"not a file name without folder: {text!r}")
+    return text
+
+
+def add_out(parser, name=False):
+    parser.add_argument("--out", "-o", metavar="OUTDIR", help="output folder (default: the input's folder)")
+    if name:
+        parser.add_argument("--name", type=base_name, metavar="NAME",
+                            help="file name of the figure, without extension (default: from the columns)")
+
+
+def parse_args(argv):
+    parser = Parser(prog=PROG, description="Figures (PNG and SVG) from rsoc's CSV results. "
+                                           "Run with /usr/bin/python3.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = commands.add_parser("crossover", help="latency and throughput against block count, per functionality",
+                            description="From `rsoc crossover` output: for each functionality, "
+                                        "crossover_F.png/.svg (latency) and throughput_F.png/.svg.")
+    p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding crossover.csv, or the CSV itself")
+    p.add_argument("--functionality", "-f", action="append", metavar="NAME",
+                   help="only this functionality (repeatable; default: every one in the file)")
+    add_out(p)
+    p.set_defaults(run=cmd_crossover)
+
+    p = commands.add_parser("sweep", help="a metric against one parameter of a sweep",
+                            description="Y against X from a sweep.csv; with --group, one line per "
+                                        "value of GROUP. Rows that failed or have an empty X, Y or GROUP "
+                                        "are skipped.")
+    p.add_argument("input", metavar="SWEEP_CSV")
+    p.add_argument("--x", required=True, metavar="COL", help="column on the x axis (usually a parameter)")
+    p.add_argument("--y", required=True, metavar="COL", help="column on the y axis (a numeric metric)")
+    p.add_argument("--group", metavar="COL", help="one line per value of this column")
+    add_out(p, name=True)
+    p.set_defaults(run=cmd_sweep)
+
+    p = commands.add_parser("heatmap", help="a metric over a grid of two parameters",
+                            description="Z over the X x Y grid of a sweep.csv, each cell annotated; "
+                                        "failed or missing cells are hatched and marked n/a.")
+    p.add_argument("input", metavar="SWEEP_CSV")
+    p.add_argument("--x", required=True, metavar="COL", help="column along the x axis")
+    p.add_argument("--y", required=True, metavar="COL", help="column along the y axis")
+    p.add_argument("--z", required=True, metavar="COL", help="numeric column shown as colour")
+    add_out(p, name=True)
+    p.set_defaults(run=cmd_heatmap)
+
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        args.run(args)
+    except UserError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
