@@ -4,15 +4,20 @@
 //   rsoc sweep SCENARIO --param GRID... --out DIR [--jobs N] [--resume] [--emit parallel|slurm]
 //   rsoc point DIR INDEX        (one point of a prepared sweep)
 //   rsoc merge DIR
+//   rsoc reproduce --out DIR [--system NAME]... [--scenarios DIR]
 //   rsoc validate SCENARIO...
 //   rsoc schema [--markdown]
 // Exit codes: 0 success; 2 usage or scenario error; 1 simulation failure.
 
+#include <sys/wait.h>
+
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -22,11 +27,13 @@
 
 #include "analysis/output_dir.h"
 #include "platform/crossover.h"
+#include "platform/reproduce.h"
 #include "platform/scenario.h"
 #include "platform/scenario_schema.h"
 #include "platform/session.h"
 #include "platform/sweep.h"
 #include "rsoc/version.h"
+#include "tools/child_process.h"
 #include "tools/sweep_runner.h"
 
 namespace po = boost::program_options;
@@ -49,6 +56,7 @@ const char* kToolHelp =
     "  sweep SCENARIO       run the scenario over a grid of parameter values, one process per point\n"
     "  point DIR INDEX      run one point of a prepared sweep (what job lists and job arrays call)\n"
     "  merge DIR            build DIR/sweep.csv from the finished points of a sweep\n"
+    "  reproduce            run every shipped reference system and compare with the published figures\n"
     "  schema               print every scenario key with its type, unit, default and range\n"
     "\n"
     "options:\n"
@@ -296,6 +304,77 @@ int cmd_merge(const std::vector<std::string>& args) {
   return missing ? kSimulationFailure : kOk;
 }
 
+int cmd_reproduce(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "rsoc reproduce --out DIR [options]\n\nRuns every shipped reference system (each in its own process) "
+      "and "
+      "writes\nDIR/reproduce.csv: system, figure, published, simulated, error_pct (an empty\npublished "
+      "value: a "
+      "prediction of the model). Each system's own results are in DIR/<system>/.\n\noptions");
+  opts.add_options()("help,h", "this help")("out,o", po::value<std::string>(), "output folder (required)")(
+      "system", po::value<std::vector<std::string>>()->composing(), "only this system; repeatable")(
+      "scenarios", po::value<std::string>(), "folder of the shipped scenarios (default: the source tree's)")(
+      "run-system", po::value<std::string>(),
+      "(internal) run one system here and write its figures to --out");
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const po::variables_map& vm = *parsed;
+  if (!vm.count("out")) throw UsageError("reproduce needs --out DIR");
+  if (vm.count("scenario"))
+    throw UsageError("reproduce takes no scenario: it runs the shipped reference ones");
+  const fs::path scenarios = rsoc::platform::scenario_dir(
+      vm.count("scenarios") ? std::optional<fs::path>(vm["scenarios"].as<std::string>()) : std::nullopt);
+  const fs::path out(vm["out"].as<std::string>());
+  if (vm.count("run-system")) {  // a child: one system, in this process
+    const auto figures = rsoc::platform::reproduce_system(vm["run-system"].as<std::string>(), scenarios, out);
+    rsoc::platform::write_figures(out / "figures.csv", figures);
+    return kOk;
+  }
+  const auto known = rsoc::platform::reproduction_systems();
+  std::vector<std::string> systems = vm.count("system") ? vm["system"].as<std::vector<std::string>>() : known;
+  for (const auto& s : systems)
+    if (std::find(known.begin(), known.end(), s) == known.end())
+      throw UsageError("--system " + s + ": not a reference system (known: " + [&] {
+        std::string k;
+        for (const auto& n : known) k += (k.empty() ? "" : ", ") + n;
+        return k;
+      }() + ")");
+  rsoc::analysis::OutputDir dir(out);
+  const fs::path work = dir.file("");
+  std::map<pid_t, std::string> running;
+  for (const auto& s : systems) {
+    std::vector<std::string> child{"reproduce",   "--run-system",    s, "--out", (work / s).string(),
+                                   "--scenarios", scenarios.string()};
+    std::cerr << "rsoc: reproducing " << s << "\n";
+    running[rsoc::tools::spawn_self(child, work / (s + ".log"))] = s;
+  }
+  std::string failures;
+  while (!running.empty()) {
+    int status = 0;
+    const pid_t pid = rsoc::tools::wait_child(status);
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::ifstream log(work / (it->second + ".log"));
+      std::stringstream text;
+      text << log.rdbuf();
+      failures += "system " + it->second + " " + rsoc::tools::ending(status) + ":\n" + text.str();
+    }
+    running.erase(it);
+  }
+  if (!failures.empty()) throw rsoc::platform::SimulationError("reproduction failed; " + failures);
+  std::vector<rsoc::platform::ReproducedFigure> figures;
+  for (const auto& s : systems) {
+    const auto these = rsoc::platform::read_figures(work / s / "figures.csv");
+    figures.insert(figures.end(), these.begin(), these.end());
+  }
+  rsoc::platform::write_reproduce_csv(dir.file("reproduce.csv"), figures);
+  dir.commit();
+  std::cout << rsoc::platform::reproduce_table(figures);
+  std::cerr << "rsoc: " << figures.size() << " figures; results in " << out.string() << "\n";
+  return kOk;
+}
+
 int cmd_crossover(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc crossover [SCENARIO] [options]\n\nFor each functionality and block count 1..N, simulates one "
@@ -430,8 +509,10 @@ int sc_main(int argc, char* argv[]) {
     if (command == "sweep") return cmd_sweep(args);
     if (command == "point") return cmd_point(args);
     if (command == "merge") return cmd_merge(args);
-    throw UsageError("unknown command \"" + command +
-                     "\" (commands: run, crossover, sweep, point, merge, validate, schema; see rsoc --help)");
+    if (command == "reproduce") return cmd_reproduce(args);
+    throw UsageError(
+        "unknown command \"" + command +
+        "\" (commands: run, crossover, sweep, point, merge, reproduce, validate, schema; see rsoc --help)");
   } catch (const UsageError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kUsage;

@@ -1,7 +1,5 @@
 #include "tools/sweep_runner.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,36 +12,13 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "tools/child_process.h"
 
 namespace rsoc::tools {
 
 namespace fs = std::filesystem;
 
-std::filesystem::path self_executable() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw platform::SweepError("cannot find the rsoc executable (/proc/self/exe): " + ec.message());
-  return self;
-}
-
 namespace {
-
-// Starts `rsoc point DIR INDEX` with stdout and stderr in `log`; returns its pid.
-pid_t start_point(const fs::path& exe, const fs::path& dir, std::size_t index, const fs::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  const std::string exe_s = exe.string(), dir_s = dir.string(), index_s = std::to_string(index);
-  std::vector<char*> argv{const_cast<char*>(exe_s.c_str()), const_cast<char*>("point"),
-                          const_cast<char*>(dir_s.c_str()), const_cast<char*>(index_s.c_str()), nullptr};
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exe_s.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw platform::SweepError("cannot start " + exe_s + " point: " + std::strerror(rc));
-  return pid;
-}
 
 std::string clock_text(double seconds) {
   const long s = static_cast<long>(seconds + 0.5);
@@ -92,7 +67,7 @@ std::string values_text(const platform::SweepSpec& spec, std::size_t index) {
 }  // namespace
 
 SweepRun run_points(const platform::SweepSpec& spec, const fs::path& dir, unsigned jobs) {
-  const fs::path exe = self_executable(), abs_dir = fs::absolute(dir);
+  const fs::path abs_dir = fs::absolute(dir);
   std::vector<std::size_t> todo;
   SweepRun result;
   for (std::size_t i = 0; i < platform::point_count(spec); ++i) {
@@ -109,11 +84,10 @@ SweepRun run_points(const platform::SweepSpec& spec, const fs::path& dir, unsign
     while (next < todo.size() && running.size() < std::max(jobs, 1u)) {
       const std::size_t index = todo[next++];
       const fs::path log = abs_dir / "logs" / (platform::point_name(spec, index) + ".log");
-      running[start_point(exe, abs_dir, index, log)] = index;
+      running[spawn_self({"point", abs_dir.string(), std::to_string(index)}, log)] = index;
     }
     int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, 0);
-    if (pid < 0) throw platform::SweepError(std::string("waiting for sweep points: ") + std::strerror(errno));
+    const pid_t pid = wait_child(status);
     const auto it = running.find(pid);
     if (it == running.end()) continue;
     const std::size_t index = it->second;

@@ -18,7 +18,4 @@ struct SweepRun {
 // when a point process cannot be started.
 SweepRun run_points(const platform::SweepSpec& spec, const std::filesystem::path& dir, unsigned jobs);
 
-// The path of the running rsoc executable (what job lists and point processes call).
-std::filesystem::path self_executable();
-
 }  // namespace rsoc::tools

@@ -399,3 +399,24 @@ TEST(Cli, SweepProgressIsABarOnATerminalAndLinesOtherwise) {
       << plain.err;
   EXPECT_EQ(plain.err.find('\r'), std::string::npos);
 }
+
+TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
+  const fs::path dir = scratch("reproduce");
+  Result r = rsoc("reproduce --out rep", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string csv = slurp(dir / "rep" / "reproduce.csv");
+  EXPECT_EQ(csv.rfind("system,figure,published,simulated,error_pct\n", 0), 0u);
+  EXPECT_NE(csv.find("\nsoc,crossover_blocks.aes128,40,40.000,0.00\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsoc,crossover_blocks.des,80,80.000,0.00\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsoc,reconfiguration_ms,150,149.769,-0.15\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsoc,software_throughput_kBps.aes128,,"), std::string::npos) << csv;  // a prediction
+  EXPECT_NE(r.out.find("soc      cached_throughput_kBps.aes128"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir / "rep" / "soc" / "crossover.csv"));
+  EXPECT_EQ(rsoc("reproduce --out x --system hsn", dir).code, 2);
+  // A system that cannot run fails the whole reproduction: no table that looks complete.
+  fs::create_directories(dir / "empty");
+  Result broken = rsoc("reproduce --out y --scenarios empty", dir);
+  EXPECT_EQ(broken.code, 1);
+  EXPECT_NE(broken.err.find("os_aes_des.json"), std::string::npos) << broken.err;
+  EXPECT_FALSE(fs::exists(dir / "y"));
+}

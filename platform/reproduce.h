@@ -1,0 +1,38 @@
+#pragma once
+// Reproduction of the published reference systems (../shared/reference/REFERENCE.md): each system is a
+// shipped scenario plus the experiment that measures its figures. `rsoc reproduce` runs every system in its
+// own process and gathers the figures into reproduce.csv: system, figure, published, simulated, error_pct. A
+// figure with no published value (a prediction of the model) has an empty `published`.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rsoc::platform {
+
+struct ReproducedFigure {
+  std::string system, figure;
+  std::optional<double> published;
+  double simulated = 0;
+};
+
+// The systems `rsoc reproduce` knows, in report order.
+std::vector<std::string> reproduction_systems();
+// The folder holding the shipped scenarios (the source tree's scenarios/ unless `override_dir` is given).
+std::filesystem::path scenario_dir(const std::optional<std::filesystem::path>& override_dir);
+
+// Runs the experiment of `system` in this process (one elaboration), writes its own result files into `out`
+// and returns its figures. Throws SimulationError, ScenarioError, std::invalid_argument (unknown system).
+std::vector<ReproducedFigure> reproduce_system(const std::string& system,
+                                               const std::filesystem::path& scenarios,
+                                               const std::filesystem::path& out);
+
+// figures.csv of one system (what reproduce_system's caller keeps), read back by the gathering process.
+void write_figures(const std::filesystem::path& path, const std::vector<ReproducedFigure>& figures);
+std::vector<ReproducedFigure> read_figures(const std::filesystem::path& path);
+// reproduce.csv, and the same as an aligned table.
+void write_reproduce_csv(const std::filesystem::path& path, const std::vector<ReproducedFigure>& figures);
+std::string reproduce_table(const std::vector<ReproducedFigure>& figures);
+
+}  // namespace rsoc::platform
