@@ -51,6 +51,40 @@ void CoreDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask)
                     std::to_string(costs_.max_polls) + " status polls");
 }
 
+void CoreDriver::load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
+                      bool encrypt) {
+  const auto held = loaded_.find(base);
+  if (held != loaded_.end() && held->second.f == f && held->second.key == key &&
+      held->second.encrypt == encrypt)
+    return;
+  models::CpuThread& cpu = p.cpu();
+  const CoreInterface core = core_interface(f, encrypt);
+  for (const BankField& field : core.key) write_field(cpu, base, field, key.data());
+  for (const auto& [offset, value] : core.setup) cpu.write32(base + offset, value);
+  cpu.write32(base + reg::kCtrl, reg::kCtrlInit);
+  wait_status(p, base, reg::kStatusReady);
+  loaded_[base] = Loaded{f, key, encrypt};
+}
+
+void CoreDriver::start(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
+                       const std::vector<std::uint8_t>& block, bool encrypt) {
+  if (block.size() != info(f).block_bytes)
+    throw DriverError("start: one block of " + std::string(info(f).name));
+  models::CpuThread& cpu = p.cpu();
+  cpu.compute(costs_.cycles_per_request);
+  load(p, base, f, key, encrypt);
+  cpu.compute(costs_.cycles_per_block);
+  write_field(cpu, base, core_interface(f, encrypt).block, block.data());
+  cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
+}
+
+std::vector<std::uint8_t> CoreDriver::finish(Process& p, std::uint64_t base, Functionality f) {
+  std::vector<std::uint8_t> out(info(f).block_bytes);
+  wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
+  read_field(p.cpu(), base, core_interface(f, true).result, out.data());
+  return out;
+}
+
 std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functionality f,
                                           const std::vector<std::uint8_t>& key,
                                           const std::vector<std::uint8_t>& data, bool encrypt) {
@@ -58,15 +92,7 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
   const CoreInterface core = core_interface(f, encrypt);
   models::CpuThread& cpu = p.cpu();
   cpu.compute(costs_.cycles_per_request);
-  const auto held = loaded_.find(base);
-  if (held == loaded_.end() || held->second.f != f || held->second.key != key ||
-      held->second.encrypt != encrypt) {
-    for (const BankField& field : core.key) write_field(cpu, base, field, key.data());
-    for (const auto& [offset, value] : core.setup) cpu.write32(base + offset, value);
-    cpu.write32(base + reg::kCtrl, reg::kCtrlInit);
-    wait_status(p, base, reg::kStatusReady);
-    loaded_[base] = Loaded{f, key, encrypt};
-  }
+  load(p, base, f, key, encrypt);
 
   std::vector<std::uint8_t> out(data.size());
   if (path_.dma) {

@@ -77,6 +77,12 @@ class CoreDriver {
   std::vector<std::uint8_t> run(Process& p, std::uint64_t base, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
                                 bool encrypt);
+  // One block in two halves, so that a process can keep several cores busy at once: start() loads the key if
+  // needed, writes the block and starts the core (cycles_per_request + cycles_per_block); finish() polls
+  // until the result is valid and reads it.
+  void start(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
+             const std::vector<std::uint8_t>& block, bool encrypt);
+  std::vector<std::uint8_t> finish(Process& p, std::uint64_t base, Functionality f);
   std::uint64_t polls() const { return polls_; }
   // The core at `base` was (re)configured: it holds no key any more.
   void forget(std::uint64_t base) { loaded_.erase(base); }
@@ -88,6 +94,9 @@ class CoreDriver {
     bool encrypt;
   };
   void wait_status(Process& p, std::uint64_t base, std::uint32_t mask);
+  // Loads the key, the set-up registers and runs INIT when the core holds another key or direction.
+  void load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
+            bool encrypt);
   void run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi, const CoreInterface& core,
                const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out);
   DriverCosts costs_;

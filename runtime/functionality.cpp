@@ -47,6 +47,12 @@ std::vector<std::string> functionality_names() {
   return out;
 }
 
+Functionality functionality_for_operand_bits(unsigned bits) {
+  for (const auto& i : kInfo)
+    if (i.operand_bits == bits) return i.id;
+  throw std::invalid_argument("no modexp functionality for " + std::to_string(bits) + "-bit operands");
+}
+
 CoreInterface core_interface(Functionality f, bool encrypt) {
   namespace reg = models::reg;
   const FunctionalityInfo& fi = info(f);

@@ -32,6 +32,8 @@ struct FunctionalityInfo {
 const FunctionalityInfo& info(Functionality f);
 std::optional<Functionality> functionality_from_name(const std::string& name);
 std::vector<std::string> functionality_names();
+// The modexp functionality of exactly `bits`-bit operands. Throws std::invalid_argument for other sizes.
+Functionality functionality_for_operand_bits(unsigned bits);
 
 // A run of bytes of the key (or of a block) and the register bank that takes it. Bytes are grouped in
 // big-endian 32-bit words; a `lsw_first` bank holds the word of the last four bytes at its lowest address (a
