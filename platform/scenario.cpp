@@ -83,6 +83,9 @@ class Resolver {
     address_maps(p);
     runtime(p);
     apps(p);
+    hsm(p);
+    if (p.apps.empty() && !p.hsm)
+      issues_.add("/workload/apps", "the workload needs at least one application (or an hsm firmware)");
     p.requests_csv = doc_["outputs"]["requests_csv"].get<bool>();
     p.stats_json = doc_["outputs"]["stats_json"].get<bool>();
     return p;
@@ -323,6 +326,7 @@ class Resolver {
                     "a static slot (reconfigurable: false) needs the core it is configured with");
       // `count` identical slots: <name>0, <name>1, ... in consecutive windows.
       const std::uint64_t count = u64(sl["count"]);
+      if (count > 1) names_["slots"].erase(s.name);  // the entry's name is a prefix, not a slot
       for (std::uint64_t k = 0; k < count; ++k) {
         SlotSpec copy = s;
         if (count > 1) copy.name += std::to_string(k);
@@ -332,7 +336,10 @@ class Resolver {
                                        [&](const SlotSpec& other) { return other.name == copy.name; });
         if (clash && (count > 1 || expanded_slots_.count(copy.name)))
           issues_.add(ptr + "/name", "slot name \"" + copy.name + "\" is taken by another slot");
-        if (count > 1) expanded_slots_.insert(copy.name);
+        if (count > 1) {
+          expanded_slots_.insert(copy.name);
+          names_["slots"].insert(copy.name);
+        }
         device(copy.name, copy.bus, ptr, copy.base, copy.window_bytes);
         p.slots.push_back(copy);
       }
@@ -507,6 +514,89 @@ class Resolver {
         issues_.add(ptr + "/blocks_distribution/max",
                     "max (" + std::to_string(b->max) + ") is below min (" + std::to_string(b->min) + ")");
     }
+  }
+
+  // A static slot by name, hosting a core of `kind`: its base address, or nothing (with the issue reported).
+  std::optional<std::uint64_t> static_core_slot(const ScenarioParams& p, const std::string& name,
+                                                models::CoreKind kind, const std::string& pointer) {
+    if (!known("slots", name, pointer, "slot")) return std::nullopt;
+    for (const auto& sl : p.slots) {
+      if (sl.name != name) continue;
+      const CoreSpec* core = nullptr;
+      for (const auto& c : p.cores)
+        if (c.name == sl.core) core = &c;
+      if (sl.params.reconfigurable || !core || core->params.kind != kind) {
+        issues_.add(pointer, "slot \"" + name + "\" must be static (reconfigurable: false) with a " +
+                                 models::to_string(kind) + " core");
+        return std::nullopt;
+      }
+      return sl.base;
+    }
+    return std::nullopt;
+  }
+
+  void hsm(ScenarioParams& p) {
+    const json& h = doc_["workload"]["hsm"];
+    if (h.is_null()) return;
+    const std::string ptr = "/workload/hsm";
+    HsmSpec s;
+    runtime::HsmParams& hp = s.params;
+    hp.clients = u(h["clients"]);
+    hp.signatures_per_client = u64(h["signatures_per_client"]);
+    hp.rpc_tasks = u(h["rpc_tasks"]);
+    hp.task_priority = static_cast<int>(h["task_priority"].get<std::int64_t>());
+    hp.host_time = sc_time(h["host_us"].get<double>(), sc_core::SC_US);
+    hp.request_bytes = u64(h["request_bytes"]);
+    hp.response_bytes = u64(h["response_bytes"]);
+    hp.seed = p.seed;
+    const json& c = h["cycles"];
+    hp.cycles = runtime::HsmCosts{u64(c["rpc"]),       u64(c["uart_per_byte"]), u64(c["copy_per_word"]),
+                                  u64(c["parse"]),     u64(c["blinding"]),      u64(c["crt"]),
+                                  u64(c["unblinding"])};
+    s.uart_baud = h["uart_baud"].get<double>();
+    s.uart_bits_per_byte = u(h["uart_bits_per_byte"]);
+    s.key_bits = u(h["key_bits"]);
+    if (s.key_bits != 2048 && s.key_bits != 4096 && s.key_bits != 8192)
+      issues_.add(ptr + "/key_bits",
+                  "expected 2048, 4096 or 8192 (CRT halves of 1024, 2048 or 4096 bits), got " +
+                      std::to_string(s.key_bits));
+    s.key_record_bytes = u64(h["key_record_bytes"]);
+    // n, d: the modulus size; p, q, dP, dQ, qInv: half of it; e: 3 bytes; a 2-byte length each.
+    const std::size_t needed = 2 * s.key_bits / 8 + 5 * s.key_bits / 16 + 3 + 16;
+    if (s.key_record_bytes < needed)
+      issues_.add(ptr + "/key_record_bytes",
+                  "a " + std::to_string(s.key_bits) + "-bit key needs a record of at least " +
+                      std::to_string(needed) + " bytes, got " + std::to_string(s.key_record_bytes));
+    hp.aes_slot = h["aes_slot"];
+    if (auto base = static_core_slot(p, hp.aes_slot, models::CoreKind::kAes128, ptr + "/aes_slot"))
+      hp.aes_base = *base;
+    for (std::size_t i = 0; i < h["modexp_slots"].size(); ++i) {
+      const std::string name = h["modexp_slots"][i];
+      const std::string at = ptr + "/modexp_slots/" + std::to_string(i);
+      const auto base = static_core_slot(p, name, models::CoreKind::kModexp, at);
+      if (!base) continue;
+      for (const auto& sl : p.slots)
+        for (const auto& core : p.cores)
+          if (sl.name == name && core.name == sl.core && core.params.max_operand_bits < s.key_bits / 2)
+            issues_.add(at, "the modexp core in slot \"" + name + "\" takes at most " +
+                                std::to_string(core.params.max_operand_bits) +
+                                "-bit operands; CRT halves of a " + std::to_string(s.key_bits) +
+                                "-bit key need " + std::to_string(s.key_bits / 2));
+      hp.modexp_slots.push_back(name);
+      hp.modexp_bases.push_back(*base);
+    }
+    // The wrapped key (RFC 5649: the record rounded up to 8 bytes, plus 8) inside its memory.
+    const std::uint64_t blob = 8 * ((s.key_record_bytes + 7) / 8 + 1);
+    const std::string memory = h["keystore_memory"];
+    hp.blob_address = u64(h["keystore_address"]);
+    if (known("memories", memory, ptr + "/keystore_memory", "memory"))
+      for (const auto& m : p.memories)
+        if (m.name == memory &&
+            (hp.blob_address < m.base || hp.blob_address + blob > m.base + m.params.size_bytes))
+          issues_.add(ptr + "/keystore_address", "the wrapped key [" + models::hex(hp.blob_address) + ", " +
+                                                     models::hex(hp.blob_address + blob) +
+                                                     ") lies outside memory \"" + memory + "\"");
+    p.hsm = s;
   }
 
   void apps(ScenarioParams& p) {

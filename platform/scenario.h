@@ -20,6 +20,7 @@
 #include "models/soft_cpu.h"
 #include "platform/scenario_error.h"
 #include "runtime/functionality.h"
+#include "runtime/hsm_firmware.h"
 #include "runtime/manager.h"
 
 namespace rsoc::platform {
@@ -103,6 +104,15 @@ struct BackgroundSpec {
   unsigned hw_thread = 0;
 };
 
+// The HSM firmware of workload.hsm (runtime/hsm_firmware.h) and what it runs on.
+struct HsmSpec {
+  runtime::HsmParams params;  // slot bases and names resolved
+  unsigned key_bits = 2048;
+  std::size_t key_record_bytes = 3290;
+  double uart_baud = 921600;
+  unsigned uart_bits_per_byte = 10;
+};
+
 // The DMA data path of the core drivers (runtime.driver.dma).
 struct DataPathSpec {
   std::string engine, memory;
@@ -121,6 +131,7 @@ struct ScenarioParams {
   std::vector<CoreSpec> cores;
   runtime::RuntimeParams runtime;
   std::optional<DataPathSpec> data_dma;  // set when runtime.driver.data_path is dma
+  std::optional<HsmSpec> hsm;            // set when workload.hsm is given
   runtime::SchedulerParams scheduler;
   std::vector<AppSpec> apps;
   std::vector<BackgroundSpec> background;

@@ -118,9 +118,10 @@ Schema build() {
       {"base", Schema::address().doc("CPU address of the slot's register window")},
       {"window_kib",
        Schema::integer().unit("KiB").min(1).max(1048576).default_value(8).doc("size of the register window")},
-      {"count", Schema::integer().min(1).max(64).default_value(1).doc(
-                    "identical slots this entry stands for: with count > 1 they are named <name>0, <name>1, ... "
-                    "and their windows follow one another from base")},
+      {"count",
+       Schema::integer().min(1).max(64).default_value(1).doc(
+           "identical slots this entry stands for: with count > 1 they are named <name>0, <name>1, ... "
+           "and their windows follow one another from base")},
       {"capacity_kib", Schema::number().unit("KiB").exclusive_min(0).max(1048576).doc(
                            "largest partial bitstream the region takes")},
       {"reconfigurable",
@@ -299,8 +300,58 @@ Schema build() {
       {"start_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("first activation")},
   });
 
+  Schema hsm_cycles = Schema::object({
+      {"rpc", cycles(0, 1000000000000LL).doc("per request: framing, parsing, dispatch")},
+      {"uart_per_byte", cycles(0, 1000000).doc("per byte received or sent over the UART")},
+      {"copy_per_word", cycles(0, 1000000).doc("copying the wrapped key blob, per 32-bit word")},
+      {"parse", cycles(0, 1000000000000LL).doc("unpacking the unwrapped key")},
+      {"blinding", cycles(0, 1000000000000LL).doc("blinding the message (m * r^e mod n) in software")},
+      {"crt", cycles(0, 1000000000000LL).doc("CRT recombination (Garner) in software")},
+      {"unblinding", cycles(0, 1000000000000LL).doc("unblinding (s * r^-1 mod n) in software")},
+  });
+
+  Schema hsm = Schema::object({
+      {"clients",
+       Schema::integer().min(1).max(4096).default_value(1).doc("client hosts, each a closed loop")},
+      {"signatures_per_client",
+       Schema::integer().min(1).max(1e9).default_value(20).doc("signatures each client asks for")},
+      {"rpc_tasks", Schema::integer().min(1).max(256).default_value(4).doc("RPC tasks of the firmware")},
+      {"task_priority", Schema::integer().min(0).max(99).default_value(10).doc("priority of the RPC tasks")},
+      {"host_us", Schema::number().unit("us").min(0).max(1e12).default_value(20000.0).doc(
+                      "client-side work per signature (on the client's own host)")},
+      {"uart_baud", Schema::number().unit("baud").exclusive_min(0).max(1e10).default_value(921600.0).doc(
+                        "the one serial link between the clients and the HSM")},
+      {"uart_bits_per_byte",
+       Schema::integer().min(1).max(64).default_value(10).doc("bits on the line per byte (8N1: 10)")},
+      {"request_bytes", Schema::integer().unit("bytes").min(1).max(1e9).default_value(80).doc(
+                            "a sign request on the line (framing included)")},
+      {"response_bytes", Schema::integer().unit("bytes").min(1).max(1e9).default_value(280).doc(
+                             "a signature response on the line (framing included)")},
+      {"key_bits",
+       Schema::integer().unit("bits").min(2048).max(8192).default_value(2048).doc(
+           "RSA modulus size: 2048, 4096 or 8192 (the CRT halves run as modexp of half the size)")},
+      {"key_record_bytes", Schema::integer().unit("bytes").min(64).max(1 << 20).default_value(3290).doc(
+                               "the keystore record of the private key, before wrapping")},
+      {"keystore_memory", Schema::string().doc("memory holding the wrapped key")},
+      {"keystore_address", Schema::address().doc("CPU address of the wrapped key in that memory")},
+      {"aes_slot", Schema::string().doc("static slot with the AES core that unwraps the key")},
+      {"modexp_slots", Schema::array(Schema::string().doc("slot name"))
+                           .min_items(1)
+                           .max_items(64)
+                           .doc("static slots with the modexp cores (two run the CRT halves in parallel)")},
+      {"cycles", hsm_cycles.doc("CPU cycles of the firmware's software steps")},
+  });
+
   Schema workload = Schema::object({
-      {"apps", Schema::array(app).min_items(1).max_items(4096).doc("applications issuing requests")},
+      {"apps",
+       Schema::array(app)
+           .max_items(4096)
+           .default_value(nlohmann::json::array())
+           .doc("applications issuing requests (at least one, unless an hsm firmware serves clients)")},
+      {"hsm", Schema::object(hsm.fields())
+                  .nullable()
+                  .default_value(nullptr)
+                  .doc("an HSM firmware signing RSA for clients over a UART (scenarios/hsm_rsa2048.md)")},
       {"background",
        Schema::array(background)
            .max_items(4096)

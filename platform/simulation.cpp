@@ -9,6 +9,7 @@
 
 #include "models/bitstream.h"
 #include "platform/estimate.h"
+#include "platform/hsm.h"
 
 namespace rsoc::platform {
 
@@ -151,13 +152,13 @@ std::uint64_t blocks_of(const BlockCounts& b, std::uint64_t r, std::mt19937_64& 
 // Applications and background processes, each a process under the scheduler of its hardware thread. The
 // simulation stops when the last application is done.
 void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
-                    std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers) {
-  auto apps_left = std::make_shared<std::size_t>(p.apps.size());
+                    std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers,
+                    const std::function<void()>& app_done) {
   for (std::size_t a = 0; a < p.apps.size(); ++a) {
     const AppSpec& app = p.apps[a];
     schedulers[app.hw_thread]->spawn(
         app.name, app.priority,
-        [&p, &manager, &app, a, apps_left](runtime::Process& proc) {
+        [&p, &manager, &app, a, app_done](runtime::Process& proc) {
           const auto& fi = runtime::info(app.functionality);
           std::mt19937_64 sizes((p.seed + 17) * 0xD1B54A32D192ED03ull ^ a);
           std::mt19937_64 arrivals((p.seed + 29) * 0x94D049BB133111EBull ^ a);
@@ -182,7 +183,7 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
             manager.request(proc, app.name, app.functionality, app.key, data, app.encrypt, issued);
             if (!app.poisson && app.think != sc_core::SC_ZERO_TIME) proc.sleep(app.think);
           }
-          if (--*apps_left == 0) sc_core::sc_pause();  // background processes may still be running
+          app_done();
         },
         app.start);
   }
@@ -326,10 +327,20 @@ Simulation::Simulation(const ScenarioParams& p, runtime::Manager::Sink sink) : p
     tlm_utils::tlm_quantumkeeper::set_global_quantum(p.quantum);
     platform_ = std::make_unique<Platform>(p);
     costs_ = std::make_unique<runtime::CostModel>(estimate_costs(p));
-    manager_ = make_manager(p, *platform_, costs_.get(), std::move(sink));
+    manager_ = make_manager(p, *platform_, costs_.get(), sink);
     models::SoftCpu& cpu = *platform_->cpus.front();
     for (unsigned i = 0; i < cpu.thread_count(); ++i)
       schedulers_.push_back(std::make_unique<runtime::Scheduler>(cpu.thread(i), p.scheduler));
+    if (p.hsm) {
+      Platform& pf = *platform_;
+      hsm_ = std::make_unique<HsmService>(
+          p, *schedulers_.front(), sink,
+          [&p, &pf](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
+            for (const auto& m : p.memories)
+              if (address >= m.base && address - m.base < m.params.size_bytes)
+                pf.memories.at(m.name)->load(address - m.base, bytes.data(), bytes.size());
+          });
+    }
   } catch (const models::ElaborationError& e) {
     throw SimulationError(std::string("elaboration failed: ") + e.what());
   }
@@ -338,7 +349,13 @@ Simulation::Simulation(const ScenarioParams& p, runtime::Manager::Sink sink) : p
 Simulation::~Simulation() = default;
 
 void Simulation::spawn_apps() {
-  spawn_workload(p_, *manager_, schedulers_);
+  // The simulation stops when the applications and the HSM's clients are all done.
+  auto left = std::make_shared<std::size_t>(p_.apps.size() + (hsm_ ? 1 : 0));
+  auto one_done = [left] {
+    if (--*left == 0) sc_core::sc_pause();  // background processes may still be running
+  };
+  spawn_workload(p_, *manager_, schedulers_, one_done);
+  if (hsm_) hsm_->start(one_done);
 }
 
 void Simulation::spawn_background() {
@@ -354,7 +371,9 @@ void Simulation::run() {
 }
 
 std::vector<analysis::StatGroup> Simulation::stats(double end_ms) const {
-  return gather_stats(*platform_, *manager_, schedulers_, end_ms);
+  auto out = gather_stats(*platform_, *manager_, schedulers_, end_ms);
+  if (hsm_) hsm_->add_stats(out, end_ms);
+  return out;
 }
 
 }  // namespace rsoc::platform

@@ -20,6 +20,7 @@ class SimulationError : public std::runtime_error {
 };
 
 struct Platform;
+class HsmService;
 
 class Simulation {
  public:
@@ -37,6 +38,7 @@ class Simulation {
   void run();
 
   runtime::Manager& manager() { return *manager_; }
+  HsmService* hsm() { return hsm_.get(); }  // the scenario's HSM firmware, if it has one
   runtime::Scheduler& scheduler(unsigned hw_thread) { return *schedulers_.at(hw_thread); }
   const runtime::CostModel& costs() const { return *costs_; }
   std::vector<analysis::StatGroup> stats(double end_ms) const;
@@ -47,6 +49,7 @@ class Simulation {
   std::unique_ptr<runtime::CostModel> costs_;
   std::unique_ptr<runtime::Manager> manager_;
   std::vector<std::unique_ptr<runtime::Scheduler>> schedulers_;
+  std::unique_ptr<HsmService> hsm_;
 };
 
 }  // namespace rsoc::platform

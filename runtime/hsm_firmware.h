@@ -42,6 +42,9 @@ struct RsaKey {
   unsigned bits() const { return static_cast<unsigned>(n.bit_length()); }
 };
 
+// A key of `bits` bits (e = 65537, p and q of bits/2 bits each with their top two bits set), drawn from `seed`.
+RsaKey generate_rsa_key(unsigned bits, std::uint64_t seed);
+
 // The key as the keystore holds it before wrapping: each of n, e, d, p, q, dP, dQ, qInv as a 2-byte
 // big-endian length and the big-endian number, zero-padded to `bytes` (the keystore's record size). Throws
 // std::invalid_argument when the key does not fit.

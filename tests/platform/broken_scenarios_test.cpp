@@ -87,7 +87,7 @@ const Case kCases[] = {
      {"bitstream_outside_memory.json: /platform/cores/0/bitstream/address: bitstream [0x3ff0000, 0x406d000) "
       "lies "
       "outside memory \"ddr\" [0x0, 0x4000000)"}},
-    {"empty_apps.json", {"empty_apps.json: /workload/apps: expected at least 1 item, got 0"}},
+    {"empty_apps.json", {"empty_apps.json: /workload/apps: the workload needs at least one application (or an hsm firmware)"}},
     {"software_policy_without_cost.json",
      {"software_policy_without_cost.json: /workload/apps/0/functionality: the software policy needs "
       "/software/aes128, which the scenario does not define"}},
