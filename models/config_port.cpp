@@ -27,7 +27,7 @@ ConfigPort::ConfigPort(const sc_core::sc_module_name& name, const ConfigPortPara
 void ConfigPort::control(std::uint32_t value, const sc_time& at) {
   regs_.at(ctrl_reg_) = 0;
   if (value & port_reg::kCtrlAbort) {
-    if (slot_) slot_->abort_configuration();
+    if (slot_) slot_->abort_configuration(at);
     finish(at);
     return;
   }
@@ -60,6 +60,9 @@ void ConfigPort::finish(const sc_time& at) {
   record->error = slot_->configuration_error();
   regs_.at(status_reg_) = port_reg::kStatusDone | (record->ok ? 0 : port_reg::kStatusError);
   regs_.at(error_code_reg_) = record->ok ? 0 : 2;
+  if (activity_)
+    activity_->port_configuration(activity_lane_, record->slot, to_ps(record->start), to_ps(at),
+                                  record->words, record->ok);
   session_ = -1;
   slot_ = nullptr;
 }

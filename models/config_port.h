@@ -5,7 +5,8 @@
 // Timing contract: register accesses cost access_cycles port cycles; the DATA window takes width_bits per
 // port cycle, i.e. a 32-bit word costs clock_period * 32 / width_bits, reserved on the port (a streamed chunk
 // reports it as its port stage). Reconfiguration time therefore comes from the slowest stage of the path
-// feeding it.
+// feeding it. Timelines: each configuration, from START to its last word, is reported to an attached
+// ActivitySink when it ends.
 
 #include <tlm_utils/simple_target_socket.h>
 
@@ -14,6 +15,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/activity.h"
 #include "models/fpga_slot.h"
 #include "models/register_file.h"
 #include "models/resource_calendar.h"
@@ -54,6 +56,11 @@ class ConfigPort : public sc_core::sc_module {
   const ResourceCalendar& calendar() const { return calendar_; }
   const std::vector<ReconfigurationRecord>& records() const { return records_; }
   bool busy() const { return session_ >= 0; }
+  // Reports every configuration to `sink` on `lane` (null: none).
+  void set_activity(ActivitySink* sink, Lane lane) {
+    activity_ = sink;
+    activity_lane_ = lane;
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -74,6 +81,8 @@ class ConfigPort : public sc_core::sc_module {
   long session_ = -1;  // index of the configuration in progress in records_
   FpgaSlot* slot_ = nullptr;
   bool refused_start_ = false;
+  ActivitySink* activity_ = nullptr;
+  Lane activity_lane_ = 0;
 };
 
 }  // namespace rsoc::models

@@ -4,7 +4,8 @@
 // when done. Timing contract: START takes effect at the CPU's local time of the write; setup_cycles DMA
 // cycles later the engine streams chunks whose time is the slowest stage per word (its own: cycles_per_word
 // at its clock; memory, bus, target) — one wait() per chunk, so other initiators interleave at chunk
-// granularity.
+// granularity. Timelines: each transfer, from START to its last word, is reported to an attached
+// ActivitySink when it ends.
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -12,6 +13,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/activity.h"
 #include "models/register_file.h"
 
 namespace rsoc::models {
@@ -44,6 +46,11 @@ class DmaEngine : public sc_core::sc_module {
   std::uint64_t transfers() const { return transfers_; }
   std::uint64_t words_moved() const { return words_; }
   sc_core::sc_time busy_time() const { return busy_; }
+  // Reports every transfer to `sink` on `lane` (null: none).
+  void set_activity(ActivitySink* sink, Lane lane) {
+    activity_ = sink;
+    activity_lane_ = lane;
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -56,6 +63,8 @@ class DmaEngine : public sc_core::sc_module {
   sc_core::sc_event start_, done_;
   std::uint64_t transfers_ = 0, words_ = 0;
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
+  ActivitySink* activity_ = nullptr;
+  Lane activity_lane_ = 0;
 };
 
 }  // namespace rsoc::models

@@ -28,6 +28,7 @@ bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& ran
   const sc_time bus_time = bus_clk * (phase_cycles + nwait_cycles);
   const sc_time start = calendar_.reserve(arrival, bus_time, now);
   delay = start + bus_time - now;
+  if (observed()) report_transfer(word, start, start + bus_time, 1, now);
   if (!async) return true;
 
   // The CPU polls NWAIT as a GPIO: one poll right after the access, then until it reads released.

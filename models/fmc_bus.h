@@ -6,7 +6,8 @@
 // cycles: polls = ceil(nwait / poll) + 1 (the last one sees NWAIT released), each costing poll_cycles; more
 // than max_polls fails the access. With double_read a read is done twice, each followed by its polls.
 // Software byte swapping adds byteswap_cycles CPU cycles per word. Synchronous mode: sync_latency_cycles +
-// NWAIT, no polling.
+// NWAIT, no polling. Timelines: every word's booked bus interval (phases and NWAIT, not the CPU's polls)
+// goes to an attached ActivitySink.
 
 #include <systemc>
 

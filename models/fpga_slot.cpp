@@ -58,37 +58,50 @@ bool FpgaSlot::begin_configuration(const sc_core::sc_time& at, std::string* why)
   failed_ = false;
   error_.clear();
   sink_ = std::make_unique<BitstreamSink>(params_.capacity_bytes / 4);
+  if (activity_) activity_->configuration_began(activity_lane_, to_ps(at));
   return true;
 }
 
-void FpgaSlot::configuration_words(const std::uint8_t* bytes, std::size_t n_words, const sc_core::sc_time&) {
+void FpgaSlot::configuration_words(const std::uint8_t* bytes, std::size_t n_words,
+                                   const sc_core::sc_time& at) {
   if (!configuring_) return;
   sink_->feed_bytes(bytes, n_words);
   if (sink_->state() == BitstreamSink::State::kError) {
     configuring_ = false;
     failed_ = true;
     error_ = sink_->error();
+    if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
   } else if (sink_->state() == BitstreamSink::State::kComplete) {
     configuring_ = false;
     auto it = candidates_.find(sink_->core_id());
     if (it == candidates_.end()) {
       failed_ = true;
       error_ = "bitstream for core id " + std::to_string(sink_->core_id()) + " does not target this slot";
+      if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
       return;
     }
     active_ = it->second.get();
     active_id_ = sink_->core_id();
     active_->reset();
     ++configurations_;
+    if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), &active_->name());
   }
 }
 
-void FpgaSlot::abort_configuration() {
+void FpgaSlot::abort_configuration(const sc_core::sc_time& at) {
   if (configuring_) {
     configuring_ = false;
     failed_ = true;
     error_ = "configuration aborted";
+    if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
   }
+}
+
+void FpgaSlot::set_activity(ActivitySink* sink, Lane lane) {
+  activity_ = sink;
+  activity_lane_ = lane;
+  for (const auto& [id, core] : candidates_) core->set_activity(sink, lane);
+  if (activity_ && active_) activity_->configuration_ended(lane, to_ps(kernel_time()), &active_->name());
 }
 
 SlotState FpgaSlot::state_at(const sc_core::sc_time& t) const {

@@ -4,6 +4,8 @@
 // Timing contract: register accesses are the hosted core's (IpCore: access_cycles per word at the core
 // clock); accesses while the slot holds no ready core fail with TLM_GENERIC_ERROR_RESPONSE after one core
 // cycle. Configuration itself is timed by the ConfigPort that feeds the slot.
+// Timelines: an attached ActivitySink hears when a configuration begins and ends (at the times the port
+// gives) and the work of the hosted cores.
 
 #include <map>
 #include <memory>
@@ -11,6 +13,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/activity.h"
 #include "models/bitstream.h"
 #include "models/ip_core.h"
 
@@ -43,7 +46,7 @@ class FpgaSlot : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
   bool begin_configuration(const sc_core::sc_time& at, std::string* why);
   // `n_words` little-endian 32-bit words as they travel on the bus.
   void configuration_words(const std::uint8_t* bytes, std::size_t n_words, const sc_core::sc_time& at);
-  void abort_configuration();
+  void abort_configuration(const sc_core::sc_time& at);
   bool configuration_failed() const { return failed_; }
   const std::string& configuration_error() const { return error_; }
 
@@ -54,6 +57,9 @@ class FpgaSlot : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
   std::uint64_t configurations() const { return configurations_; }
   std::uint64_t rejected_accesses() const { return rejected_; }
   sc_core::sc_time core_busy_time() const;
+  // Reports configurations and the work of the cores it hosts to `sink` on `lane` (null: none). A core
+  // configured at boot is reported as a configuration that ended at the kernel's time.
+  void set_activity(ActivitySink* sink, Lane lane);
 
  private:
   // tlm_fw_transport_if. Loosely timed: a non-blocking request completes at once (as b_transport); no DMI.
@@ -72,6 +78,8 @@ class FpgaSlot : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
   std::string error_;
   std::unique_ptr<BitstreamSink> sink_;
   std::uint64_t configurations_ = 0, rejected_ = 0;
+  ActivitySink* activity_ = nullptr;
+  Lane activity_lane_ = 0;
 };
 
 }  // namespace rsoc::models

@@ -8,6 +8,7 @@
 #include "models/crypto/aes128.h"
 #include "models/crypto/des.h"
 #include "models/crypto/modexp.h"
+#include "models/kernel_time.h"
 #include "models/stream.h"
 
 namespace rsoc::models {
@@ -71,6 +72,12 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
   done_at_ = at + busy;
   busy_ += busy;
   ++operations_;
+  if (activity_ && busy != sc_core::SC_ZERO_TIME) {
+    static const char* const kOperation[] = {"", "init", "block", "init, block"};  // by CTRL.NEXT, CTRL.INIT
+    static_assert(reg::kCtrlInit == 1 && reg::kCtrlNext == 2);
+    activity_->core_work(activity_lane_, kOperation[value & (reg::kCtrlInit | reg::kCtrlNext)], to_ps(at),
+                         to_ps(done_at_));
+  }
 }
 
 std::uint64_t IpCore::next() {
@@ -141,6 +148,8 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
   occupy(trans, at, done_at_, occupancy, latency);
   done_at_ = start + occupancy;
   busy_ += compute_time;
+  if (activity_ && compute_time != sc_core::SC_ZERO_TIME)
+    activity_->core_work(activity_lane_, "stream", to_ps(start), to_ps(start + compute_time));
   for (std::size_t i = first_result; i < stream_out_.size(); ++i) stream_out_[i].second = done_at_;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }

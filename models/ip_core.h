@@ -13,6 +13,9 @@
 // read waits until the results it takes are ready. Inside a pipelined stream (StreamExtension) those
 // occupancies are the core's stage and the waits are annotated. Input and output words held together may not
 // exceed FIFO_WORDS (TLM_BURST_ERROR_RESPONSE); reading more than OUT_WORDS is an error too.
+// Timelines: every operation that keeps the core computing (CTRL.INIT, CTRL.NEXT, the blocks a stream write
+// completes, from when the core takes them) is reported to an attached ActivitySink as core work; its
+// durations add up to busy_time().
 
 #include <cstdint>
 #include <deque>
@@ -23,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/activity.h"
 #include "models/register_file.h"
 
 namespace rsoc::models {
@@ -81,6 +85,11 @@ class IpCore {
   unsigned debug(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
   // Back to reset values (a fresh configuration).
   void reset();
+  // Reports the core's work to `sink` on `lane` (its slot's; null: none).
+  void set_activity(ActivitySink* sink, Lane lane) {
+    activity_ = sink;
+    activity_lane_ = lane;
+  }
 
   const std::string& name() const { return name_; }
   const CoreParams& params() const { return params_; }
@@ -130,6 +139,8 @@ class IpCore {
   std::vector<std::uint32_t> stream_in_;                               // words of an incomplete block
   std::deque<std::pair<std::uint32_t, sc_core::sc_time>> stream_out_;  // result words and when they are ready
   std::uint64_t operations_ = 0, ignored_starts_ = 0;
+  ActivitySink* activity_ = nullptr;
+  Lane activity_lane_ = 0;
 };
 
 // Cycles of a constant-time modexp (see ModexpCore in ip_core.cpp).

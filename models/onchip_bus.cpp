@@ -21,18 +21,20 @@ void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& r
   const sc_core::sc_time now = kernel_time();
   ++transactions_;
   words_ += w;
+  sc_core::sc_time start;
   if (StreamExtension* stream = stream_of(trans)) {
     // A chunk crossing this bus twice (read then write) holds it for both, one after the other; only waiting
     // for other initiators delays the stream.
     const sc_core::sc_time arrival = now + delay + stream->occupancy_of(this);
-    const sc_core::sc_time start = calendar_.reserve(arrival, occupancy, now);
+    start = calendar_.reserve(arrival, occupancy, now);
     delay += start - arrival;
     stream->add(this, name(), occupancy);
   } else {
     const sc_core::sc_time arrival = now + delay;
-    const sc_core::sc_time start = calendar_.reserve(arrival, occupancy, now);
+    start = calendar_.reserve(arrival, occupancy, now);
     delay = start + occupancy - now;
   }
+  if (observed()) report_transfer(trans, start, start + occupancy, w, now);
   forward(trans, range, delay);
 }
 

@@ -3,7 +3,7 @@
 // Timing contract: an access of w 32-bit words occupies the bus for (latency_cycles + w * cycles_per_word)
 // bus clock cycles, granted at the first free slot at or after its arrival (ResourceCalendar: contention
 // costs the waiting time); the target's own latency follows. Streamed chunks report the occupancy as their
-// bus stage.
+// bus stage. Timelines: every transaction's booked interval goes to an attached ActivitySink.
 
 #include <string>
 

@@ -1,5 +1,8 @@
 #include "models/routing_bus.h"
 
+#include "models/kernel_time.h"
+#include "models/stream.h"
+
 namespace rsoc::models {
 
 RoutingBus::RoutingBus(const sc_core::sc_module_name& name) : sc_module(name), map_(this->name()) {
@@ -49,6 +52,14 @@ bool RoutingBus::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi
   dmi.set_start_address(0);
   dmi.set_end_address(~sc_dt::uint64{0});
   return false;
+}
+
+void RoutingBus::report_transfer(tlm::tlm_generic_payload& trans, const sc_core::sc_time& start,
+                                 const sc_core::sc_time& end, std::uint64_t words,
+                                 const sc_core::sc_time& now) const {
+  BurstRef burst;
+  if (const StreamExtension* stream = stream_of(trans)) burst = BurstRef{stream->burst, stream->last_chunk};
+  activity_->bus_transfer(activity_lane_, to_ps(start), to_ps(end), words, burst, to_ps(now));
 }
 
 unsigned RoutingBus::transport_dbg(tlm::tlm_generic_payload& trans) {

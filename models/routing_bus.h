@@ -1,7 +1,7 @@
 #pragma once
 // RoutingBus: what every interconnect shares — bind-and-map of targets, address decoding, address
-// translation, TLM_ADDRESS_ERROR_RESPONSE for unmapped accesses, and debug transport. Timing belongs to the
-// subclasses.
+// translation, TLM_ADDRESS_ERROR_RESPONSE for unmapped accesses, debug transport, and the report of every
+// transfer to an attached ActivitySink (timelines). Timing belongs to the subclasses.
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 
@@ -9,6 +9,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/activity.h"
 #include "models/address_map.h"
 
 namespace rsoc::models {
@@ -38,6 +39,11 @@ class RoutingBus : public sc_core::sc_module, private tlm::tlm_fw_transport_if<>
 
   const AddressMap& address_map() const { return map_; }
   std::uint64_t unmapped_accesses() const { return unmapped_; }
+  // Reports every transfer the bus carries to `sink` on `lane` (null: none).
+  void set_activity(ActivitySink* sink, Lane lane) {
+    activity_ = sink;
+    activity_lane_ = lane;
+  }
 
  protected:
   // Times and forwards one decoded access; `local` is the address inside the device.
@@ -47,6 +53,11 @@ class RoutingBus : public sc_core::sc_module, private tlm::tlm_fw_transport_if<>
   void forward(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) {
     initiator[range.port]->b_transport(trans, delay);
   }
+  bool observed() const { return activity_ != nullptr; }
+  // Tells the attached sink that the bus carried `words` words of `trans` during [start, end), booked at the
+  // kernel time `now`. Only when observed().
+  void report_transfer(tlm::tlm_generic_payload& trans, const sc_core::sc_time& start,
+                       const sc_core::sc_time& end, std::uint64_t words, const sc_core::sc_time& now) const;
 
  private:
   // tlm_fw_transport_if. Loosely timed: a non-blocking request completes at once (as b_transport); no DMI.
@@ -59,6 +70,8 @@ class RoutingBus : public sc_core::sc_module, private tlm::tlm_fw_transport_if<>
   AddressMap map_;
   unsigned ports_ = 0;
   std::uint64_t unmapped_ = 0;
+  ActivitySink* activity_ = nullptr;
+  Lane activity_lane_ = 0;
 };
 
 // Number of 32-bit words an access moves (a partial word counts as one).

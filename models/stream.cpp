@@ -46,7 +46,9 @@ StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* 
                           const std::function<void(sc_core::sc_time&)>& after_chunk) {
   StreamResult result;
   std::vector<unsigned char> buffer(4ull * std::min<std::uint64_t>(words, chunk_words));
+  static std::uint64_t streams = 0;
   StreamExtension ext;
+  ext.burst = ++streams;
   tlm::tlm_generic_payload trans;
   trans.set_extension(&ext);
   const char* bottleneck = nullptr;  // the slowest stage of the last chunk
@@ -54,6 +56,7 @@ StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* 
     const std::uint64_t n = std::min<std::uint64_t>(chunk_words, words - done);
     const unsigned length = static_cast<unsigned>(4 * n);
     ext.clear();
+    ext.last_chunk = done + n == words;
     for (int phase = 0; phase < 2 && result.status == tlm::TLM_OK_RESPONSE; ++phase) {
       const bool read = phase == 0;
       trans.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);

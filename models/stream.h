@@ -31,12 +31,21 @@ class StreamExtension : public tlm::tlm_extension<StreamExtension> {
   sc_core::sc_time slowest() const;
   std::string slowest_name() const;
   const std::vector<Stage>& stages() const { return stages_; }
+  // Forgets the stages (a new chunk of the same stream).
   void clear() { stages_.clear(); }
 
   tlm::tlm_extension_base* clone() const override { return new StreamExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
-    stages_ = static_cast<const StreamExtension&>(other).stages_;
+    const auto& o = static_cast<const StreamExtension&>(other);
+    stages_ = o.stages_;
+    burst = o.burst;
+    last_chunk = o.last_chunk;
   }
+
+  // Which stream the chunk belongs to (stream_words numbers the streams of a process from 1) and whether it
+  // is the stream's last chunk: timelines draw a stream as one burst on every bus it crosses.
+  std::uint64_t burst = 0;
+  bool last_chunk = false;
 
  private:
   std::vector<Stage> stages_;

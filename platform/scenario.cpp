@@ -88,6 +88,10 @@ class Resolver {
       issues_.add("/workload/apps", "the workload needs at least one application (or an hsm firmware)");
     p.requests_csv = doc_["outputs"]["requests_csv"].get<bool>();
     p.stats_json = doc_["outputs"]["stats_json"].get<bool>();
+    const json& trace = doc_["outputs"]["trace"];
+    p.trace = window(trace, "/outputs/trace");
+    if (p.trace) p.trace_bus_merge_gap = sc_time(trace["bus_merge_gap_us"].get<double>(), sc_core::SC_US);
+    p.vcd = window(doc_["outputs"]["vcd"], "/outputs/vcd");
     return p;
   }
 
@@ -98,6 +102,20 @@ class Resolver {
     std::string name, bus, pointer;
     std::uint64_t base, size;
   };
+
+  // A window of simulated time (null: none); its end must come after its start.
+  std::optional<TimeWindow> window(const json& w, const std::string& ptr) {
+    if (w.is_null()) return std::nullopt;
+    TimeWindow out;
+    out.start = sc_time(w["start_ms"].get<double>(), sc_core::SC_MS);
+    if (!w["end_ms"].is_null()) {
+      out.end = sc_time(w["end_ms"].get<double>(), sc_core::SC_MS);
+      if (*out.end <= out.start)
+        issues_.add(ptr + "/end_ms", "end_ms (" + w["end_ms"].dump() + ") must be greater than start_ms (" +
+                                         w["start_ms"].dump() + ")");
+    }
+    return out;
+  }
 
   void collect_names(const json& pl) {
     for (const char* list : {"buses", "memories", "dmas", "slots", "cores", "cpus"}) {

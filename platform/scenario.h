@@ -113,6 +113,12 @@ struct HsmSpec {
   unsigned uart_bits_per_byte = 10;
 };
 
+// A window of simulated time (outputs.trace, outputs.vcd); no end: to the end of the run.
+struct TimeWindow {
+  sc_core::sc_time start;
+  std::optional<sc_core::sc_time> end;
+};
+
 // The DMA data path of the core drivers (runtime.driver.dma).
 struct DataPathSpec {
   std::string engine, memory;
@@ -136,6 +142,9 @@ struct ScenarioParams {
   std::vector<AppSpec> apps;
   std::vector<BackgroundSpec> background;
   bool requests_csv = true, stats_json = true;
+  std::optional<TimeWindow> trace;  // outputs.trace: trace.json of this window
+  sc_core::sc_time trace_bus_merge_gap;
+  std::optional<TimeWindow> vcd;  // outputs.vcd: timeline.vcd of this window
 };
 
 struct Scenario {

@@ -360,9 +360,28 @@ Schema build() {
                 "application ends)")},
   });
 
+  std::vector<Schema::Field> time_window = {
+      {"start_ms", Schema::number().unit("ms").min(0).max(1e9).default_value(0.0).doc(
+                       "start of the window of simulated time")},
+      {"end_ms", Schema::number().unit("ms").exclusive_min(0).max(1e9).nullable().default_value(nullptr).doc(
+                     "end of the window (after start_ms); null: the end of the run")},
+  };
+  std::vector<Schema::Field> trace = time_window;
+  trace.push_back({"bus_merge_gap_us", Schema::number().unit("us").min(0).max(1e9).default_value(10.0).doc(
+                                           "bus transfers closer than this are drawn as one activity span")});
+
   Schema outputs = Schema::object({
       {"requests_csv", Schema::boolean().default_value(true).doc("write requests.csv (one row per request)")},
       {"stats_json", Schema::boolean().default_value(true).doc("write stats.json (per-resource statistics)")},
+      {"trace",
+       Schema::object(trace).nullable().default_value(nullptr).doc(
+           "write trace.json, a Chrome/Perfetto trace of a window of the run (requests, processes on the "
+           "CPU, bus activity, reconfigurations, core work, DMA transfers); null: none")},
+      {"vcd", Schema::object(time_window)
+                  .nullable()
+                  .default_value(nullptr)
+                  .doc("write timeline.vcd, slot states and bus activity as waveforms of a window of the run "
+                       "(GTKWave); null: none")},
   });
 
   return Schema::object({

@@ -9,6 +9,7 @@
 #include "analysis/request_log.h"
 #include "analysis/stats.h"
 #include "platform/simulation.h"
+#include "platform/timeline.h"
 #include "rsoc/version.h"
 
 namespace rsoc::platform {
@@ -37,10 +38,16 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   analysis::RequestLog log(provenance);
   if (p.requests_csv) log.open_csv(out.file("requests.csv").string());
 
-  Simulation sim(p, [&log](const runtime::RequestRecord& r) { log.add(r); });
+  std::unique_ptr<Timeline> timeline;  // outputs.trace, outputs.vcd: outlives the simulation reporting to it
+  Simulation sim(p, [&log, &timeline](const runtime::RequestRecord& r) {
+    log.add(r);
+    if (timeline) timeline->request(r);
+  });
+  if (p.trace || p.vcd) timeline = std::make_unique<Timeline>(p, sim, out, provenance);
   sim.spawn_background();
   sim.spawn_apps();
   sim.run();
+  if (timeline) timeline->finish();
 
   const double end_ms = ms(sc_core::sc_time_stamp());
   log.write_summary(out.file("summary.csv").string());

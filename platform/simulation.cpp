@@ -376,4 +376,54 @@ std::vector<analysis::StatGroup> Simulation::stats(double end_ms) const {
   return out;
 }
 
+namespace {
+// Visits every resource a timeline observes, in lane order: visit(kind, name, attach), where attach(sink,
+// lane) makes it report (processes report nothing themselves: their requests come from the manager's
+// records).
+template <class Visit>
+void for_each_observed(const ScenarioParams& p, Platform& pf,
+                       const std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers, Visit visit) {
+  using models::LaneKind;
+  const std::string cpu = pf.cpus.front()->name();
+  for (std::size_t i = 0; i < schedulers.size(); ++i)
+    visit(
+        LaneKind::kCpuThread, cpu + ".thread" + std::to_string(i),
+        [&s = *schedulers[i]](models::ActivitySink* sink, models::Lane lane) { s.set_activity(sink, lane); });
+  auto none = [](models::ActivitySink*, models::Lane) {};
+  for (const auto& app : p.apps) visit(LaneKind::kProcess, app.name, none);
+  for (const auto& bg : p.background) visit(LaneKind::kProcess, bg.name, none);
+  for (const auto& b : p.buses)
+    visit(LaneKind::kBus, b.name,
+          [&bus = *pf.buses.at(b.name)](models::ActivitySink* sink, models::Lane lane) {
+            bus.set_activity(sink, lane);
+          });
+  if (pf.port)
+    visit(
+        LaneKind::kConfigPort, pf.port->basename(),
+        [&port = *pf.port](models::ActivitySink* sink, models::Lane lane) { port.set_activity(sink, lane); });
+  for (const auto& slot : pf.slots)
+    visit(LaneKind::kSlot, slot->basename(),
+          [&s = *slot](models::ActivitySink* sink, models::Lane lane) { s.set_activity(sink, lane); });
+  for (const auto& d : p.dmas)
+    visit(LaneKind::kDma, d.name,
+          [&dma = *pf.dmas.at(d.name)](models::ActivitySink* sink, models::Lane lane) {
+            dma.set_activity(sink, lane);
+          });
+}
+}  // namespace
+
+std::vector<models::LaneInfo> Simulation::activity_lanes() const {
+  std::vector<models::LaneInfo> lanes;
+  for_each_observed(p_, *platform_, schedulers_, [&](models::LaneKind kind, const std::string& name, auto&&) {
+    lanes.push_back(models::LaneInfo{kind, name});
+  });
+  return lanes;
+}
+
+void Simulation::set_activity(models::ActivitySink* sink) {
+  models::Lane lane = 0;
+  for_each_observed(p_, *platform_, schedulers_,
+                    [&](models::LaneKind, const std::string&, auto&& attach) { attach(sink, lane++); });
+}
+
 }  // namespace rsoc::platform

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/stats.h"
+#include "models/activity.h"
 #include "platform/scenario.h"
 #include "runtime/cost_model.h"
 #include "runtime/manager.h"
@@ -42,6 +43,13 @@ class Simulation {
   runtime::Scheduler& scheduler(unsigned hw_thread) { return *schedulers_.at(hw_thread); }
   const runtime::CostModel& costs() const { return *costs_; }
   std::vector<analysis::StatGroup> stats(double end_ms) const;
+  // The lanes of a timeline of this simulation, one per observed resource, in this order: CPU hardware
+  // threads, the scenario's processes (applications, then background), buses, the configuration port, slots,
+  // DMA engines. Lane ids are indices into this list.
+  std::vector<models::LaneInfo> activity_lanes() const;
+  // Makes every model and scheduler of those lanes report to `sink` (null: none). Before run(); the sink must
+  // outlive the simulation.
+  void set_activity(models::ActivitySink* sink);
 
  private:
   const ScenarioParams& p_;

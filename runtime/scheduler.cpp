@@ -84,7 +84,10 @@ void Scheduler::on_acquired(Process& p) {
 }
 
 void Scheduler::release(Process& p) {
-  p.cpu_time_ += cpu_.now() - p.slice_start_;  // held from its last acquire (or slice start) to now
+  const sc_time end = cpu_.now();
+  p.cpu_time_ += end - p.slice_start_;  // held from its last acquire (or slice start) to now
+  if (activity_)
+    activity_->process_ran(activity_lane_, p.name_, models::to_ps(p.slice_start_), models::to_ps(end));
   cpu_.sync();
   running_ = nullptr;
   dispatch();

@@ -5,6 +5,8 @@
 // Timing contract: a process alone on the thread computes in loosely-timed mode (no kernel event); as soon as
 // another process exists, compute() is one timed wait per slice that a higher-priority arrival (or an equal
 // one at the slice end) can cut short. A switch to another process costs context_switch_cycles CPU cycles.
+// Timelines: every interval a process holds the hardware thread (from acquiring it to releasing it) is
+// reported to an attached ActivitySink when it ends.
 
 #include <cstdint>
 #include <deque>
@@ -14,6 +16,7 @@
 #include <systemc>
 #include <vector>
 
+#include "models/activity.h"
 #include "models/soft_cpu.h"
 
 namespace rsoc::runtime {
@@ -88,6 +91,11 @@ class Scheduler {
   const std::vector<std::unique_ptr<Process>>& processes() const { return processes_; }
   sc_core::sc_time busy_time() const;
   std::uint64_t context_switches() const { return switches_; }
+  // Reports the intervals each process holds the hardware thread to `sink` on `lane` (null: none).
+  void set_activity(models::ActivitySink* sink, models::Lane lane) {
+    activity_ = sink;
+    activity_lane_ = lane;
+  }
 
  private:
   friend class Process;
@@ -108,6 +116,8 @@ class Scheduler {
   Process* last_ = nullptr;
   unsigned live_ = 0;  // processes not done
   std::uint64_t switches_ = 0;
+  models::ActivitySink* activity_ = nullptr;
+  models::Lane activity_lane_ = 0;
 };
 
 }  // namespace rsoc::runtime

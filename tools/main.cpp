@@ -1,5 +1,6 @@
 // rsoc — the command line of the reconfigurable-SoC simulator.
-//   rsoc run [SCENARIO] [--set path=value]... [--out DIR] [--seed N]
+//   rsoc run [SCENARIO] [--set path=value]... [--out DIR] [--seed N] [--trace] [--trace-window S:E] [--vcd]
+//            [--vcd-window S:E]
 //   rsoc crossover [SCENARIO] [--functionality NAME]... [--max-blocks N] [--param GRID]... --out DIR
 //   rsoc sweep SCENARIO --param GRID... --out DIR [--jobs N] [--resume] [--emit parallel|slurm]
 //   rsoc point DIR INDEX        (one point of a prepared sweep)
@@ -13,11 +14,13 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -92,37 +95,74 @@ std::optional<po::variables_map> parse_command(const std::vector<std::string>& a
   return vm;
 }
 
-// The scenario named on the command line, or the embedded default, with --set/--seed applied.
-rsoc::platform::Scenario load_for(const po::variables_map& vm, const char* command) {
+// The scenario named on the command line, or the embedded default, with `overrides` (the keys other flags
+// set), then --set and --seed applied.
+rsoc::platform::Scenario load_for(const po::variables_map& vm, const char* command,
+                                  std::vector<std::string> overrides = {}) {
   const std::vector<std::string> scenarios =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (scenarios.size() > 1)
     throw UsageError(std::string(command) + " takes one scenario, got " + std::to_string(scenarios.size()));
   rsoc::platform::LoadOptions options;
-  if (vm.count("set")) options.overrides = vm["set"].as<std::vector<std::string>>();
+  options.overrides = std::move(overrides);
+  if (vm.count("set"))
+    for (const auto& assignment : vm["set"].as<std::vector<std::string>>())
+      options.overrides.push_back(assignment);
   if (vm.count("seed")) options.seed = vm["seed"].as<std::uint64_t>();
   return scenarios.empty() ? rsoc::platform::load_scenario_text(rsoc::platform::default_scenario_text(),
                                                                 rsoc::platform::kDefaultScenarioName, options)
                            : rsoc::platform::load_scenario_file(scenarios.front(), options);
 }
 
+// --trace / --trace-window (or --vcd / --vcd-window) as the keys of outputs.trace (outputs.vcd) they set: the
+// whole run, or START_MS:END_MS (END_MS empty: to the end of the run).
+std::vector<std::string> timeline_overrides(const po::variables_map& vm, const std::string& output) {
+  const std::string window = output + "-window";
+  const std::string key = "outputs." + output;
+  if (!vm.count(window))
+    return vm.count(output) ? std::vector<std::string>{key + ".start_ms=0", key + ".end_ms=null"}
+                            : std::vector<std::string>{};
+  const std::string text = vm[window].as<std::string>();
+  const UsageError malformed(
+      "--" + window + ": expected START_MS:END_MS (numbers; END_MS empty: to the end), got \"" + text + "\"");
+  const auto number = [&](const std::string& s) {
+    char* end = nullptr;
+    const double value = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(value)) throw malformed;
+    return nlohmann::json(value).dump();
+  };
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos) throw malformed;
+  const std::string end = text.substr(colon + 1);
+  return {key + ".start_ms=" + number(text.substr(0, colon)),
+          key + ".end_ms=" + (end.empty() ? "null" : number(end))};
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc run [SCENARIO] [options]\n\nSimulates SCENARIO (a JSON file; without it, the "
       "embedded default scenario) and writes\nrequests.csv, summary.csv, stats.json, "
-      "resolved_scenario.json and host.json into the output folder.\n\noptions");
+      "resolved_scenario.json and host.json into the output folder\n(and trace.json, timeline.vcd when "
+      "asked).\n\noptions");
   opts.add_options()("help,h", "this help")("set", po::value<std::vector<std::string>>()->composing(),
                                             "override a scenario value: --set path=value (path dotted like "
                                             "platform.cpus.0.clock_mhz, or a JSON pointer); "
                                             "repeatable")(
       "out,o", po::value<std::string>(), "output folder (default: rsoc-out/<scenario name>)")(
-      "seed", po::value<std::uint64_t>(), "override the scenario seed");
+      "seed", po::value<std::uint64_t>(), "override the scenario seed")(
+      "trace", "write trace.json, a Chrome/Perfetto trace of the whole run (sets outputs.trace)")(
+      "trace-window", po::value<std::string>(),
+      "START_MS:END_MS: trace only this window of simulated time (END_MS empty: to the end)")(
+      "vcd", "write timeline.vcd, slot states and bus activity for GTKWave (sets outputs.vcd)")(
+      "vcd-window", po::value<std::string>(), "START_MS:END_MS: the VCD of this window only");
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
   const std::vector<std::string> scenarios =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  const rsoc::platform::Scenario scenario = load_for(vm, "run");
+  std::vector<std::string> overrides = timeline_overrides(vm, "trace");
+  for (auto& assignment : timeline_overrides(vm, "vcd")) overrides.push_back(std::move(assignment));
+  const rsoc::platform::Scenario scenario = load_for(vm, "run", std::move(overrides));
   const std::string stem = scenarios.empty() ? "os_aes_des" : fs::path(scenarios.front()).stem().string();
   const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("rsoc-out") / stem;
   std::cerr << "rsoc: running " << scenario.file << "\n";

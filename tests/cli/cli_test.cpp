@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -418,5 +419,38 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
   Result broken = rsoc("reproduce --out y --scenarios empty", dir);
   EXPECT_EQ(broken.code, 1);
   EXPECT_NE(broken.err.find("os_aes_des.json"), std::string::npos) << broken.err;
+  EXPECT_FALSE(fs::exists(dir / "y"));
+}
+
+TEST(Cli, TraceAndVcdFlagsSetTheOutputKeys) {
+  const fs::path dir = scratch("timeline");
+  const std::string smoke = "run " + kScenarios + "/smoke_aes.json";
+  ASSERT_EQ(rsoc(smoke + " --out off", dir).code, 0);
+  EXPECT_FALSE(fs::exists(dir / "off" / "trace.json"));
+  EXPECT_FALSE(fs::exists(dir / "off" / "timeline.vcd"));
+  for (const char* out : {"on", "again"}) {
+    Result r = rsoc(smoke + " --trace --vcd-window 100: --out " + out, dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+  }
+  EXPECT_TRUE(fs::exists(dir / "on" / "timeline.vcd"));
+  EXPECT_EQ(slurp(dir / "on" / "trace.json"), slurp(dir / "again" / "trace.json"));  // deterministic
+  const auto outputs = nlohmann::json::parse(slurp(dir / "on" / "resolved_scenario.json")).at("outputs");
+  EXPECT_EQ(outputs.at("trace"),
+            nlohmann::json::parse(R"({"start_ms": 0.0, "end_ms": null, "bus_merge_gap_us": 10.0})"));
+  EXPECT_EQ(outputs.at("vcd"), nlohmann::json::parse(R"({"start_ms": 100.0, "end_ms": null})"));
+
+  Result malformed = rsoc(smoke + " --trace-window 5 --out x", dir);
+  EXPECT_EQ(malformed.code, 2);
+  EXPECT_NE(
+      malformed.err.find("--trace-window: expected START_MS:END_MS (numbers; END_MS empty: to the end), "
+                         "got \"5\""),
+      std::string::npos)
+      << malformed.err;
+  Result backwards = rsoc(smoke + " --trace-window 20:10 --out y", dir);
+  EXPECT_EQ(backwards.code, 2);
+  EXPECT_NE(backwards.err.find("/outputs/trace/end_ms: end_ms (10.0) must be greater than start_ms (20.0)"),
+            std::string::npos)
+      << backwards.err;
+  EXPECT_FALSE(fs::exists(dir / "x"));
   EXPECT_FALSE(fs::exists(dir / "y"));
 }

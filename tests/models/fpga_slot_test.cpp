@@ -78,7 +78,7 @@ TEST(ModelFpgaSlot, AbortLeavesTheSlotEmpty) {
   ASSERT_TRUE(slot.begin_configuration(sc_core::SC_ZERO_TIME, &why));
   const auto w = image_words(1, 2048);
   feed_words(slot, w, 0, 10, sc_core::SC_ZERO_TIME);
-  slot.abort_configuration();
+  slot.abort_configuration(sc_core::SC_ZERO_TIME);
   EXPECT_TRUE(slot.configuration_failed());
   EXPECT_EQ(slot.configuration_error(), "configuration aborted");
   EXPECT_EQ(slot.state_at(sc_core::SC_ZERO_TIME), SlotState::kEmpty);

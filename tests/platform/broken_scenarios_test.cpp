@@ -98,6 +98,11 @@ const Case kCases[] = {
      {"two_block_counts.json: /workload/apps/0: give exactly one of blocks, blocks_list and "
       "blocks_distribution (got "
       "2)"}},
+    {"timeline_window_backwards.json",
+     {"timeline_window_backwards.json: /outputs/trace/end_ms: end_ms (5.0) must be greater than start_ms "
+      "(10.0)",
+      "timeline_window_backwards.json: /outputs/vcd/end_ms: end_ms (2.0) must be greater than start_ms "
+      "(2.0)"}},
     {"several_errors.json",
      {"several_errors.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a number (MHz) > 0 and "
       "<= "

@@ -1,0 +1,129 @@
+#include "platform/vcd_timeline.h"
+
+#include "models/fpga_slot.h"
+#include "models/kernel_time.h"
+
+namespace rsoc::platform {
+
+using models::Lane;
+using models::SlotState;
+
+namespace {
+int code(SlotState state) {
+  return static_cast<int>(state);
+}
+}  // namespace
+
+VcdTimeline::VcdTimeline(const sc_core::sc_module_name& name, const std::string& path_stem,
+                         const std::vector<models::LaneInfo>& lanes, const sc_core::sc_time& start,
+                         const sc_core::sc_time& end)
+    : sc_module(name),
+      start_ps_(models::to_ps(start)),
+      end_ps_(models::to_ps(end)),
+      is_bus_(lanes.size(), false),
+      state_(lanes.size(), 0),
+      slot_signals_(lanes.size()),
+      bus_signals_(lanes.size()) {
+  file_ = sc_core::sc_create_vcd_trace_file(path_stem.c_str());
+  file_->set_time_unit(1, sc_core::SC_PS);
+  for (Lane lane = 0; lane < lanes.size(); ++lane) {
+    const std::string& signal = lanes[lane].name;
+    if (lanes[lane].kind == models::LaneKind::kSlot) {
+      slot_signals_[lane] =
+          std::make_unique<sc_core::sc_signal<sc_dt::sc_uint<2>>>((signal + "_state").c_str());
+      sc_core::sc_trace(file_, *slot_signals_[lane], signal + ".state");
+    } else if (lanes[lane].kind == models::LaneKind::kBus) {
+      is_bus_[lane] = true;
+      bus_signals_[lane] = std::make_unique<sc_core::sc_signal<bool>>((signal + "_busy").c_str());
+      sc_core::sc_trace(file_, *bus_signals_[lane], signal + ".busy");
+    }
+  }
+  SC_HAS_PROCESS(VcdTimeline);
+  SC_THREAD(replay);
+}
+
+VcdTimeline::~VcdTimeline() {
+  close();
+}
+
+void VcdTimeline::close() {
+  if (file_) sc_core::sc_close_vcd_trace_file(file_);
+  file_ = nullptr;
+}
+
+void VcdTimeline::push(std::uint64_t at_ps, Lane lane, int value) {
+  if (at_ps >= end_ps_) return;
+  queue_.push(Change{at_ps, seq_++, lane, value});
+  if (!sc_core::sc_is_running()) return;  // elaboration: the replayer starts with the queue
+  const std::uint64_t now = models::to_ps(models::kernel_time());
+  if (at_ps < start_ps_ && !open_) {
+    // Before the window: only the state matters. Nothing can be reported for a time before the kernel's, so
+    // what is due by now is final.
+    while (!queue_.empty() && queue_.top().at < start_ps_ && queue_.top().at <= now) {
+      apply(queue_.top());
+      queue_.pop();
+    }
+    return;
+  }
+  wake_.notify(at_ps > now ? sc_core::sc_time::from_value(at_ps - now) : sc_core::SC_ZERO_TIME);
+}
+
+void VcdTimeline::apply(const Change& c) {
+  if (is_bus_[c.lane]) {
+    state_[c.lane] += c.value;
+    if (open_) bus_signals_[c.lane]->write(state_[c.lane] > 0);
+  } else {
+    state_[c.lane] = c.value;
+    if (open_) slot_signals_[c.lane]->write(static_cast<unsigned>(c.value));
+  }
+}
+
+void VcdTimeline::open_window() {
+  while (!queue_.empty() && queue_.top().at < start_ps_) {
+    apply(queue_.top());
+    queue_.pop();
+  }
+  open_ = true;
+  for (Lane lane = 0; lane < state_.size(); ++lane) {
+    if (bus_signals_[lane]) bus_signals_[lane]->write(state_[lane] > 0);
+    if (slot_signals_[lane]) slot_signals_[lane]->write(static_cast<unsigned>(state_[lane]));
+  }
+}
+
+void VcdTimeline::replay() {
+  for (;;) {
+    const std::uint64_t now = models::to_ps(models::kernel_time());
+    if (!open_ && now >= start_ps_) open_window();
+    while (!queue_.empty() && queue_.top().at <= now) {
+      apply(queue_.top());
+      queue_.pop();
+    }
+    std::uint64_t next = std::numeric_limits<std::uint64_t>::max();
+    if (!queue_.empty()) next = queue_.top().at;
+    if (!open_) next = std::min(next, start_ps_);
+    if (next != std::numeric_limits<std::uint64_t>::max())
+      wake_.notify(sc_core::sc_time::from_value(next - now));
+    sc_core::wait(wake_);
+  }
+}
+
+void VcdTimeline::bus_transfer(Lane bus, std::uint64_t start_ps, std::uint64_t end_ps) {
+  if (start_ps == end_ps) return;
+  push(start_ps, bus, +1);
+  push(end_ps, bus, -1);
+}
+
+void VcdTimeline::configuration_began(Lane slot, std::uint64_t at_ps) {
+  push(at_ps, slot, code(SlotState::kConfiguring));
+}
+
+void VcdTimeline::configuration_ended(Lane slot, std::uint64_t at_ps, bool ok) {
+  push(at_ps, slot, code(ok ? SlotState::kReady : SlotState::kEmpty));
+}
+
+void VcdTimeline::core_work(Lane slot, std::uint64_t start_ps, std::uint64_t end_ps) {
+  push(start_ps, slot, code(SlotState::kBusy));
+  push(end_ps, slot, code(SlotState::kReady));
+}
+
+}  // namespace rsoc::platform
