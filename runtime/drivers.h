@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/dma_engine.h"
+#include "models/ip_core.h"
 #include "models/soft_cpu.h"
 #include "runtime/functionality.h"
 #include "runtime/scheduler.h"
@@ -41,8 +42,10 @@ class DmaChannel {
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
     // Moves `words` 32-bit words (a fixed address is a FIFO window); returns false when the engine reports
-    // an error.
-    bool transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed, std::uint64_t words);
+    // an error. The process sleeps meanwhile (kBusTransfer), except for what the transfer spent on `core`
+    // (its stream wait time; kCoreCompute) when the transfer feeds or drains a core.
+    bool transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed, std::uint64_t words,
+                  const models::IpCore* core = nullptr);
 
    private:
     DmaChannel& channel_;
@@ -72,9 +75,11 @@ struct DataPath {
 class CoreDriver {
  public:
   explicit CoreDriver(const DriverCosts& costs, const DataPath& path = {}) : costs_(costs), path_(path) {}
-  // Processes `data` (whole blocks) on the core at `base` for process `p`; returns the output. Between blocks
-  // and between status polls the scheduler may run another process. Throws BusError or DriverError.
-  std::vector<std::uint8_t> run(Process& p, std::uint64_t base, Functionality f,
+  // Processes `data` (whole blocks) on the core at `base` (the model `core`, whose stream wait time tells
+  // how much of a DMA transfer was waiting for it) for process `p`; returns the output. Between blocks and
+  // between status polls the scheduler may run another process. A status read that finds the core busy
+  // counts as kCoreCompute. Throws BusError or DriverError.
+  std::vector<std::uint8_t> run(Process& p, std::uint64_t base, const models::IpCore* core, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
                                 bool encrypt);
   std::uint64_t polls() const { return polls_; }
@@ -88,8 +93,9 @@ class CoreDriver {
     bool encrypt;
   };
   void wait_status(Process& p, std::uint64_t base, std::uint32_t mask);
-  void run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi, const CoreInterface& core,
-               const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out);
+  void run_dma(Process& p, std::uint64_t base, const models::IpCore* core_model, const FunctionalityInfo& fi,
+               const CoreInterface& core, const std::vector<std::uint8_t>& data,
+               std::vector<std::uint8_t>& out);
   DriverCosts costs_;
   DataPath path_;
   std::uint64_t polls_ = 0;
