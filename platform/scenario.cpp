@@ -85,6 +85,7 @@ class Resolver {
     apps(p);
     p.requests_csv = doc_["outputs"]["requests_csv"].get<bool>();
     p.stats_json = doc_["outputs"]["stats_json"].get<bool>();
+    p.breakdown_csv = doc_["outputs"]["breakdown_csv"].get<bool>();
     return p;
   }
 

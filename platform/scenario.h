@@ -124,7 +124,7 @@ struct ScenarioParams {
   runtime::SchedulerParams scheduler;
   std::vector<AppSpec> apps;
   std::vector<BackgroundSpec> background;
-  bool requests_csv = true, stats_json = true;
+  bool requests_csv = true, stats_json = true, breakdown_csv = true;
 };
 
 struct Scenario {

@@ -309,6 +309,8 @@ Schema build() {
   Schema outputs = Schema::object({
       {"requests_csv", Schema::boolean().default_value(true).doc("write requests.csv (one row per request)")},
       {"stats_json", Schema::boolean().default_value(true).doc("write stats.json (per-resource statistics)")},
+      {"breakdown_csv", Schema::boolean().default_value(true).doc(
+                            "write breakdown.csv (one row per request: where its latency went)")},
   });
 
   return Schema::object({

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <systemc>
 
+#include "analysis/breakdown.h"
 #include "analysis/output_dir.h"
 #include "analysis/request_log.h"
 #include "analysis/stats.h"
@@ -36,16 +37,23 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
 
   analysis::RequestLog log(provenance);
   if (p.requests_csv) log.open_csv(out.file("requests.csv").string());
+  analysis::BreakdownLog breakdown(provenance);
+  if (p.breakdown_csv) breakdown.open_csv(out.file("breakdown.csv").string());
 
-  Simulation sim(p, [&log](const runtime::RequestRecord& r) { log.add(r); });
+  Simulation sim(p, [&log, &breakdown](const runtime::RequestRecord& r) {
+    log.add(r);
+    breakdown.add(r);
+  });
   sim.spawn_background();
   sim.spawn_apps();
   sim.run();
 
   const double end_ms = ms(sc_core::sc_time_stamp());
   log.write_summary(out.file("summary.csv").string());
-  if (p.stats_json)
-    write_json(out.file("stats.json"), analysis::stats_json(sim.stats(end_ms), end_ms, provenance));
+  breakdown.close_csv();
+  std::vector<analysis::StatGroup> stats = sim.stats(end_ms);
+  stats.push_back(breakdown.stats());
+  if (p.stats_json) write_json(out.file("stats.json"), analysis::stats_json(stats, end_ms, provenance));
 
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   nlohmann::json host;
@@ -74,6 +82,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     t << line;
   }
   summary.table = t.str();
+  summary.verdict = analysis::where_time_went(stats, breakdown.totals());
   return summary;
 }
 

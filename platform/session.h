@@ -15,12 +15,13 @@ namespace rsoc::platform {
 struct RunSummary {
   std::uint64_t requests = 0, failed = 0;
   double simulated_ms = 0;
-  std::string table;  // a short human-readable summary
+  std::string table;    // a short human-readable summary
+  std::string verdict;  // one line: the busiest resource and the largest share of latency
 };
 
-// Runs `scenario` and writes requests.csv, summary.csv, stats.json, resolved_scenario.json (and host.json
-// with wall-clock facts) into `out`, atomically. Throws SimulationError (elaboration or simulation failure)
-// or analysis::OutputDirError.
+// Runs `scenario` and writes requests.csv, breakdown.csv, summary.csv, stats.json, resolved_scenario.json
+// (and host.json with wall-clock facts) into `out`, atomically. Throws SimulationError (elaboration or
+// simulation failure) or analysis::OutputDirError.
 RunSummary run_session(const Scenario& scenario, const std::filesystem::path& out);
 
 }  // namespace rsoc::platform
