@@ -15,10 +15,15 @@ namespace {
 
 const std::string kScenarios = std::string(RSOC_SOURCE_DIR) + "/scenarios/";
 
+std::uint64_t ps(const sc_time& t) {
+  return t.value();
+}
+
 struct Outcome {
   std::vector<runtime::RequestRecord> records;
   std::vector<analysis::StatGroup> stats;
   std::uint64_t slot_waits = 0;
+  std::uint64_t end_ps = 0;  // when the simulation ended
 };
 
 Outcome run(const std::string& scenario, const std::vector<std::string>& overrides = {}) {
@@ -32,6 +37,7 @@ Outcome run(const std::string& scenario, const std::vector<std::string>& overrid
   sim.run();
   out.stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
   out.slot_waits = sim.manager().slot_waits();
+  out.end_ps = ps(sc_core::sc_time_stamp());
   return out;
 }
 
@@ -42,10 +48,6 @@ double stat(const Outcome& r, const std::string& resource, const std::string& na
         if (s.name == name) return s.value;
   ADD_FAILURE() << resource << "." << name;
   return 0;
-}
-
-std::uint64_t ps(const sc_time& t) {
-  return t.value();
 }
 
 // Every request completed, and its parts sum exactly to its latency; its reconfiguration part is
@@ -105,6 +107,19 @@ TEST(Breakdown, SoftwareRequestWithoutCompetitionIsAllComputing) {
     EXPECT_EQ(x.breakdown[TimeUse::kCpuCompute], ps(sc_time(2120, sc_core::SC_US)));
     EXPECT_EQ(x.breakdown[TimeUse::kCpuCompute], x.end_ps - x.issue_ps);
   }
+}
+
+TEST(Breakdown, BackToBackRequestsAreIssuedWhenThePreviousEndedAndTheRunEndsWithTheLast) {
+  // No think time, and a quantum (100 ms) far longer than a request (2.12 ms): the process runs ahead of the
+  // kernel, and its next request is issued at its own time, not the kernel's.
+  const Outcome r = run("smoke_aes.json", {"runtime.policy=software", "workload.apps.0.think_us=0",
+                                           "platform.quantum_ns=100000000"});
+  expect_exact(r);
+  for (const auto& x : r.records) {
+    EXPECT_EQ(x.breakdown[TimeUse::kCpuCompute], ps(sc_time(2120, sc_core::SC_US)));
+    EXPECT_EQ(x.breakdown[TimeUse::kCpuCompute], x.end_ps - x.issue_ps);
+  }
+  EXPECT_EQ(r.end_ps, r.records.back().end_ps);
 }
 
 TEST(Breakdown, SmokeHardwareRequestsTakeTheTimesOfTheTimingContracts) {
