@@ -6,9 +6,13 @@
 namespace rsoc::analysis {
 
 using runtime::kRequestTimeUses;
-using runtime::TimeUse;
 
 namespace {
+// How each part is named: its breakdown.csv column (and stats.json stat, with _ms or _share), and in words.
+struct TimeUseNames {
+  const char* column;  // without the unit: "cpu_compute"
+  const char* label;   // "CPU compute"
+};
 const TimeUseNames kNames[kRequestTimeUses] = {
     {"cpu_compute", "CPU compute"},      {"cpu_io", "CPU I/O"},
     {"cpu_wait", "waiting for the CPU"}, {"bus_transfer", "bus transfers"},
@@ -26,10 +30,6 @@ const char* const kDescriptions[kRequestTimeUses] = {
     "waiting for cores to finish (status reads that found them busy, DMA transfers waiting for them)",
 };
 }  // namespace
-
-const TimeUseNames& names_of(TimeUse use) {
-  return kNames[static_cast<std::size_t>(use)];
-}
 
 void BreakdownLog::open_csv(const std::string& path) {
   path_ = path;

@@ -18,13 +18,6 @@
 
 namespace rsoc::analysis {
 
-// How each part is named: its breakdown.csv column (and stats.json stat, with _ms or _share), and in words.
-struct TimeUseNames {
-  const char* column;  // without the unit: "cpu_compute"
-  const char* label;   // "CPU compute"
-};
-const TimeUseNames& names_of(runtime::TimeUse use);
-
 class BreakdownLog {
  public:
   explicit BreakdownLog(Provenance provenance) : provenance_(std::move(provenance)) {}
