@@ -15,8 +15,9 @@ namespace rsoc::platform {
 struct RunSummary {
   std::uint64_t requests = 0, failed = 0;
   double simulated_ms = 0;
-  std::string table;    // a short human-readable summary
-  std::string verdict;  // one line: the busiest resource and the largest share of latency
+  // One line: the busiest resource and the largest share of latency.
+  std::string verdict;
+  std::string table;  // a short human-readable summary
 };
 
 // Runs `scenario` and writes requests.csv, breakdown.csv, summary.csv, stats.json, resolved_scenario.json

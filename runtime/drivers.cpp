@@ -53,9 +53,10 @@ void CoreDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask)
                     std::to_string(costs_.max_polls) + " status polls");
 }
 
-std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, const models::IpCore* core_model,
-                                          Functionality f, const std::vector<std::uint8_t>& key,
-                                          const std::vector<std::uint8_t>& data, bool encrypt) {
+std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functionality f,
+                                          const std::vector<std::uint8_t>& key,
+                                          const std::vector<std::uint8_t>& data, bool encrypt,
+                                          const models::IpCore* core_model) {
   const FunctionalityInfo& fi = info(f);
   const CoreInterface core = core_interface(f, encrypt);
   models::CpuThread& cpu = p.cpu();
@@ -72,7 +73,7 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, const 
 
   std::vector<std::uint8_t> out(data.size());
   if (path_.dma) {
-    run_dma(p, base, core_model, fi, core, data, out);
+    run_dma(p, base, fi, core, data, out, core_model);
     return out;
   }
   for (std::size_t off = 0; off < data.size(); off += fi.block_bytes) {
@@ -86,9 +87,9 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, const 
   return out;
 }
 
-void CoreDriver::run_dma(Process& p, std::uint64_t base, const models::IpCore* core_model,
-                         const FunctionalityInfo& fi, const CoreInterface& core,
-                         const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out) {
+void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi,
+                         const CoreInterface& core, const std::vector<std::uint8_t>& data,
+                         std::vector<std::uint8_t>& out, const models::IpCore* core_model) {
   models::CpuThread& cpu = p.cpu();
   const unsigned block_words = fi.block_bytes / 4;
   const std::uint64_t fifo_words = cpu.read32(base + reg::kFifoWords);

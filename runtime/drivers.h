@@ -75,13 +75,13 @@ struct DataPath {
 class CoreDriver {
  public:
   explicit CoreDriver(const DriverCosts& costs, const DataPath& path = {}) : costs_(costs), path_(path) {}
-  // Processes `data` (whole blocks) on the core at `base` (the model `core`, whose stream wait time tells
-  // how much of a DMA transfer was waiting for it) for process `p`; returns the output. Between blocks and
-  // between status polls the scheduler may run another process. A status read that finds the core busy
-  // counts as kCoreCompute. Throws BusError or DriverError.
-  std::vector<std::uint8_t> run(Process& p, std::uint64_t base, const models::IpCore* core, Functionality f,
+  // Processes `data` (whole blocks) on the core at `base` for process `p`; returns the output. Between blocks
+  // and between status polls the scheduler may run another process. Throws BusError or DriverError.
+  // A status read that finds the core busy counts as kCoreCompute in the process's ledger, and so does the
+  // part of a DMA transfer the core took (its stream wait time) when `core_model` is the core at `base`.
+  std::vector<std::uint8_t> run(Process& p, std::uint64_t base, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
-                                bool encrypt);
+                                bool encrypt, const models::IpCore* core_model = nullptr);
   std::uint64_t polls() const { return polls_; }
   // The core at `base` was (re)configured: it holds no key any more.
   void forget(std::uint64_t base) { loaded_.erase(base); }
@@ -93,9 +93,9 @@ class CoreDriver {
     bool encrypt;
   };
   void wait_status(Process& p, std::uint64_t base, std::uint32_t mask);
-  void run_dma(Process& p, std::uint64_t base, const models::IpCore* core_model, const FunctionalityInfo& fi,
-               const CoreInterface& core, const std::vector<std::uint8_t>& data,
-               std::vector<std::uint8_t>& out);
+  void run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi, const CoreInterface& core,
+               const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out,
+               const models::IpCore* core_model);
   DriverCosts costs_;
   DataPath path_;
   std::uint64_t polls_ = 0;

@@ -1,5 +1,7 @@
 #include "runtime/manager.h"
 
+#include <stdexcept>
+
 #include "models/kernel_time.h"
 
 namespace rsoc::runtime {
@@ -14,10 +16,13 @@ const char* kReplacementName[] = {"least recently used", "least frequently used"
 
 // The parts of a request's latency: from its issue to `entry_ps`, when the manager started on it, it was
 // queued (waiting for the CPU: the process was busy or not running); from then on, what `p`'s ledger counted
-// since `at_entry` (no request sleeps, so nothing of it is kAsleep).
+// since `at_entry`. Every wait of a request names its use, so none of it is kAsleep.
 LatencyBreakdown breakdown_of(const RequestRecord& r, std::uint64_t entry_ps, const Process& p,
                               const Process::Ledger& at_entry) {
   const Process::Ledger now = p.spent();
+  constexpr auto kAsleep = static_cast<std::size_t>(TimeUse::kAsleep);
+  if (now[kAsleep] != at_entry[kAsleep])
+    throw std::logic_error("request " + std::to_string(r.id) + " waited without naming what for");
   LatencyBreakdown b;
   for (std::size_t i = 0; i < kRequestTimeUses; ++i) b.ps[i] = now[i] - at_entry[i];
   b[TimeUse::kCpuWait] += entry_ps - r.issue_ps;
@@ -221,7 +226,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         ++hits_;
       }
       const sc_time t1 = cpu.now();
-      out.output = driver_.run(p, view.base, view.slot->core(), f, key, data, encrypt);
+      out.output = driver_.run(p, view.base, f, key, data, encrypt, view.slot->core());
       r.exec_ps = ps(cpu.now() - t1);
     } else {
       r.decision = "software";

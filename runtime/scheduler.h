@@ -83,9 +83,10 @@ class Process {
   // Gives the CPU to the next ready process of the same or higher priority, if any.
   void yield();
   // Releases the CPU for `t` (sleep; the time counts as kAsleep) or until `event` (blocking I/O, interrupts;
-  // the time asleep counts as `use`, then as kCpuWait until the process holds the CPU again).
+  // the time asleep counts as `use`, then as kCpuWait until the process holds the CPU again). Code that runs
+  // a request names what it waits for: a request contains no kAsleep time.
   void sleep(const sc_core::sc_time& t);
-  void wait_for(const sc_core::sc_event& event, TimeUse use);
+  void wait_for(const sc_core::sc_event& event, TimeUse use = TimeUse::kAsleep);
 
   // The ledger up to now (the open segment included).
   Ledger spent() const;
