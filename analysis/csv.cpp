@@ -25,6 +25,14 @@ std::string fixed(double value, int decimals) {
   return s;
 }
 
+std::string exact_ms(std::uint64_t ps) {
+  constexpr std::uint64_t kPsPerMs = 1000000000;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%llu.%09llu", static_cast<unsigned long long>(ps / kPsPerMs),
+                static_cast<unsigned long long>(ps % kPsPerMs));
+  return buf;
+}
+
 CsvWriter::CsvWriter(std::ostream& out, std::vector<std::string> columns)
     : out_(out), columns_(columns.size()) {
   for (const auto& c : columns) cell(c);

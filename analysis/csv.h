@@ -30,5 +30,7 @@ class CsvWriter {
 
 std::string csv_escape(const std::string& text);
 std::string fixed(double value, int decimals);
+// Picoseconds as milliseconds with 9 decimals, exactly (integer arithmetic: no rounding at any magnitude).
+std::string exact_ms(std::uint64_t ps);
 
 }  // namespace rsoc::analysis

@@ -88,9 +88,14 @@ std::uint64_t IpCore::next() {
 }
 
 void IpCore::occupy(tlm::tlm_generic_payload& trans, const sc_time& at, const sc_time& ready,
-                    const sc_time& occupancy, sc_time& latency) {
+                    const sc_time& access, const sc_time& compute, sc_time& latency) {
   const sc_time wait = ready > at ? ready - at : sc_core::SC_ZERO_TIME;
+  const sc_time occupancy = std::max(access, compute);
   if (StreamExtension* stream = stream_of(trans)) {
+    // The chunk's other stages are on the stream already (the core is its last stage): moving the data takes
+    // the slowest of them and the core's access time; computing longer than that is waiting for the core.
+    const sc_time moving = std::max(access, stream->slowest());
+    stream_wait_ += wait + (compute > moving ? compute - moving : sc_core::SC_ZERO_TIME);
     latency += wait;  // waiting for the core is annotated; its occupancy is its stage of the chunk
     stream->add(this, name_.c_str(), occupancy);
   } else {
@@ -115,7 +120,7 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
       trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
       return;
     }
-    occupy(trans, at, stream_out_[words - 1].second, access, latency);
+    occupy(trans, at, stream_out_[words - 1].second, access, sc_core::SC_ZERO_TIME, latency);
     for (std::size_t i = 0; i < words; ++i) {
       std::memcpy(data + 4 * i, &stream_out_.front().first, 4);
       stream_out_.pop_front();
@@ -143,10 +148,9 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
     for (std::uint32_t r : out) stream_out_.emplace_back(r, sc_core::SC_ZERO_TIME);
   }
   const sc_time compute_time = params_.clock_period * static_cast<double>(cycles);
-  const sc_time occupancy = std::max(access, compute_time);
   const sc_time start = std::max(at, done_at_);
-  occupy(trans, at, done_at_, occupancy, latency);
-  done_at_ = start + occupancy;
+  occupy(trans, at, done_at_, access, compute_time, latency);
+  done_at_ = start + std::max(access, compute_time);
   busy_ += compute_time;
   if (activity_ && compute_time != sc_core::SC_ZERO_TIME)
     activity_->core_work(activity_lane_, "stream", to_ps(start), to_ps(start + compute_time));

@@ -16,6 +16,8 @@
 // Timelines: every operation that keeps the core computing (CTRL.INIT, CTRL.NEXT, the blocks a stream write
 // completes, from when the core takes them) is reported to an attached ActivitySink as core work; its
 // durations add up to busy_time().
+// stream_wait_time() counts what streams spent on the core rather than on moving their data: those waits,
+// and the part of a chunk's time by which the core's computation exceeds its slowest other stage.
 
 #include <cstdint>
 #include <deque>
@@ -96,6 +98,7 @@ class IpCore {
   bool busy_at(const sc_core::sc_time& t) const { return t < done_at_; }
   sc_core::sc_time done_at() const { return done_at_; }
   sc_core::sc_time busy_time() const { return busy_; }
+  sc_core::sc_time stream_wait_time() const { return stream_wait_; }
   std::uint64_t operations() const { return operations_; }
   std::uint64_t ignored_starts() const { return ignored_starts_; }
   RegisterFile& registers() { return regs_; }
@@ -123,10 +126,10 @@ class IpCore {
   void control(std::uint32_t value, const sc_core::sc_time& at);
   std::uint64_t next();  // CTRL.NEXT: computes the block in the block bank and publishes its result
   void stream_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency);
-  // Leaves `occupancy` of the core to the access at `at` after any wait for it: on the stream, or in
-  // `latency`.
+  // Leaves the core's occupancy, max(`access`, `compute`), to the access at `at` after any wait for it until
+  // `ready`: on the stream, or in `latency`.
   void occupy(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, const sc_core::sc_time& ready,
-              const sc_core::sc_time& occupancy, sc_core::sc_time& latency);
+              const sc_core::sc_time& access, const sc_core::sc_time& compute, sc_core::sc_time& latency);
 
   std::string name_;
   CoreParams params_;
@@ -134,6 +137,7 @@ class IpCore {
   RegisterFile::Id ctrl_{};
   sc_core::sc_time done_at_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
+  sc_core::sc_time stream_wait_{sc_core::SC_ZERO_TIME};
   bool valid_ = false;
   std::vector<std::uint32_t> result_, previous_result_, scratch_;
   std::vector<std::uint32_t> stream_in_;                               // words of an incomplete block

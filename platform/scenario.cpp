@@ -92,6 +92,7 @@ class Resolver {
     p.trace = window(trace, "/outputs/trace");
     if (p.trace) p.trace_bus_merge_gap = sc_time(trace["bus_merge_gap_us"].get<double>(), sc_core::SC_US);
     p.vcd = window(doc_["outputs"]["vcd"], "/outputs/vcd");
+    p.breakdown_csv = doc_["outputs"]["breakdown_csv"].get<bool>();
     return p;
   }
 

@@ -141,7 +141,7 @@ struct ScenarioParams {
   runtime::SchedulerParams scheduler;
   std::vector<AppSpec> apps;
   std::vector<BackgroundSpec> background;
-  bool requests_csv = true, stats_json = true;
+  bool requests_csv = true, stats_json = true, breakdown_csv = true;
   std::optional<TimeWindow> trace;  // outputs.trace: trace.json of this window
   sc_core::sc_time trace_bus_merge_gap;
   std::optional<TimeWindow> vcd;  // outputs.vcd: timeline.vcd of this window

@@ -382,6 +382,8 @@ Schema build() {
                   .default_value(nullptr)
                   .doc("write timeline.vcd, slot states and bus activity as waveforms of a window of the run "
                        "(GTKWave); null: none")},
+      {"breakdown_csv", Schema::boolean().default_value(true).doc(
+                            "write breakdown.csv (one row per request: where its latency went)")},
   });
 
   return Schema::object({

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <systemc>
 
+#include "analysis/breakdown.h"
 #include "analysis/output_dir.h"
 #include "analysis/request_log.h"
 #include "analysis/stats.h"
@@ -37,10 +38,13 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
 
   analysis::RequestLog log(provenance);
   if (p.requests_csv) log.open_csv(out.file("requests.csv").string());
+  analysis::BreakdownLog breakdown(provenance);
+  if (p.breakdown_csv) breakdown.open_csv(out.file("breakdown.csv").string());
 
   std::unique_ptr<Timeline> timeline;  // outputs.trace, outputs.vcd: outlives the simulation reporting to it
-  Simulation sim(p, [&log, &timeline](const runtime::RequestRecord& r) {
+  Simulation sim(p, [&log, &breakdown, &timeline](const runtime::RequestRecord& r) {
     log.add(r);
+    breakdown.add(r);
     if (timeline) timeline->request(r);
   });
   if (p.trace || p.vcd) timeline = std::make_unique<Timeline>(p, sim, out, provenance);
@@ -51,8 +55,10 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
 
   const double end_ms = ms(sc_core::sc_time_stamp());
   log.write_summary(out.file("summary.csv").string());
-  if (p.stats_json)
-    write_json(out.file("stats.json"), analysis::stats_json(sim.stats(end_ms), end_ms, provenance));
+  breakdown.close_csv();
+  std::vector<analysis::StatGroup> stats = sim.stats(end_ms);
+  stats.push_back(breakdown.stats());
+  if (p.stats_json) write_json(out.file("stats.json"), analysis::stats_json(stats, end_ms, provenance));
 
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   nlohmann::json host;
@@ -90,6 +96,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
                             {group + "throughput_kBps", r.throughput_kBps}});
   }
   summary.table = t.str();
+  summary.verdict = analysis::where_time_went(stats, breakdown.totals());
   return summary;
 }
 

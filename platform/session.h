@@ -17,15 +17,17 @@ namespace rsoc::platform {
 struct RunSummary {
   std::uint64_t requests = 0, failed = 0;
   double simulated_ms = 0;
+  // One line: the busiest resource and the largest share of latency.
+  std::string verdict;
   std::string table;  // a short human-readable summary
   // The run's figures as named numbers (a sweep's metric columns): requests, failed, simulated_ms, then per
   // functionality and decision "<f>.<decision>.<figure>" for the figures of summary.csv.
   std::vector<std::pair<std::string, double>> metrics;
 };
 
-// Runs `scenario` and writes requests.csv, summary.csv, stats.json, resolved_scenario.json (and host.json
-// with wall-clock facts; trace.json and timeline.vcd when the scenario's outputs ask) into `out`, atomically.
-// Throws SimulationError (elaboration or simulation failure) or analysis::OutputDirError.
+// Runs `scenario` and writes requests.csv, breakdown.csv, summary.csv, stats.json, resolved_scenario.json
+// (and host.json with wall-clock facts; trace.json and timeline.vcd when the scenario's outputs ask) into `out`,
+// atomically. Throws SimulationError (elaboration or simulation failure) or analysis::OutputDirError.
 RunSummary run_session(const Scenario& scenario, const std::filesystem::path& out);
 
 }  // namespace rsoc::platform

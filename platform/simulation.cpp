@@ -165,14 +165,15 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
           sc_time next_arrival = app.start;
           for (std::uint64_t r = 0; r < app.requests; ++r) {
             // Closed loop: the request was issued when the process woke up to issue it (it may have waited
-            // for the CPU since); open loop: at its arrival time.
-            sc_time issued = (r == 0 || app.think != sc_core::SC_ZERO_TIME) ? proc.ready_since()
-                                                                            : sc_core::sc_time_stamp();
+            // for the CPU since), or without a pause as the previous one ended (the process's local time);
+            // open loop: at its arrival time.
+            sc_time issued =
+                (r == 0 || app.think != sc_core::SC_ZERO_TIME) ? proc.ready_since() : proc.cpu().now();
             if (app.poisson) {
               if (r > 0)
                 next_arrival +=
                     sc_time(std::exponential_distribution<double>(app.rate_per_s)(arrivals), sc_core::SC_SEC);
-              const sc_time now = sc_core::sc_time_stamp();
+              const sc_time now = proc.cpu().now();
               if (next_arrival > now) proc.sleep(next_arrival - now);
               issued = next_arrival;
             }
@@ -183,6 +184,7 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
             manager.request(proc, app.name, app.functionality, app.key, data, app.encrypt, issued);
             if (!app.poisson && app.think != sc_core::SC_ZERO_TIME) proc.sleep(app.think);
           }
+          proc.cpu().sync();  // the simulation ends when the last request did, not a quantum earlier
           app_done();
         },
         app.start);

@@ -45,7 +45,9 @@ void CoreDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask)
     if (n > 0) p.poll_pause();
     cpu.compute(costs_.poll_loop_cycles);
     ++polls_;
+    const sc_core::sc_time io_before = cpu.io_time();
     if ((cpu.read32(base + reg::kStatus) & mask) == mask) return;
+    p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, cpu.io_time() - io_before);  // the core is still busy
   }
   throw DriverError("core at " + models::hex(base) + " did not become ready after " +
                     std::to_string(costs_.max_polls) + " status polls");
@@ -87,7 +89,8 @@ std::vector<std::uint8_t> CoreDriver::finish(Process& p, std::uint64_t base, Fun
 
 std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functionality f,
                                           const std::vector<std::uint8_t>& key,
-                                          const std::vector<std::uint8_t>& data, bool encrypt) {
+                                          const std::vector<std::uint8_t>& data, bool encrypt,
+                                          const models::IpCore* core_model) {
   const FunctionalityInfo& fi = info(f);
   const CoreInterface core = core_interface(f, encrypt);
   models::CpuThread& cpu = p.cpu();
@@ -96,7 +99,7 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
 
   std::vector<std::uint8_t> out(data.size());
   if (path_.dma) {
-    run_dma(p, base, fi, core, data, out);
+    run_dma(p, base, fi, core, data, out, core_model);
     return out;
   }
   for (std::size_t off = 0; off < data.size(); off += fi.block_bytes) {
@@ -112,7 +115,7 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
 
 void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi,
                          const CoreInterface& core, const std::vector<std::uint8_t>& data,
-                         std::vector<std::uint8_t>& out) {
+                         std::vector<std::uint8_t>& out, const models::IpCore* core_model) {
   models::CpuThread& cpu = p.cpu();
   const unsigned block_words = fi.block_bytes / 4;
   const std::uint64_t fifo_words = cpu.read32(base + reg::kFifoWords);
@@ -138,8 +141,8 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
     DmaChannel::Lease lease(*path_.dma, p);  // the buffer is ours until the results are read
     if (cpu.debug_write(in, words.data(), bytes) != bytes)
       throw DriverError("DMA data path: the buffer at " + models::hex(in) + " is not writable memory");
-    if (!lease.transfer(in, false, base + reg::kStreamIn, true, words.size()) ||
-        !lease.transfer(base + reg::kStreamOut, true, results, false, words.size()))
+    if (!lease.transfer(in, false, base + reg::kStreamIn, true, words.size(), core_model) ||
+        !lease.transfer(base + reg::kStreamOut, true, results, false, words.size(), core_model))
       throw DriverError("DMA transfer to or from the core at " + models::hex(base) + " failed");
     if (cpu.debug_read(results, words.data(), bytes) != bytes)
       throw DriverError("DMA data path: the buffer at " + models::hex(results) + " is not readable memory");
@@ -151,7 +154,7 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
 }
 
 DmaChannel::Lease::Lease(DmaChannel& channel, Process& p) : channel_(channel), p_(p) {
-  while (channel_.busy_) p_.wait_for(channel_.released_);
+  while (channel_.busy_) p_.wait_for(channel_.released_, TimeUse::kSlotWait);
   channel_.busy_ = true;
 }
 
@@ -161,15 +164,23 @@ DmaChannel::Lease::~Lease() {
 }
 
 bool DmaChannel::Lease::transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed,
-                                 std::uint64_t words) {
+                                 std::uint64_t words, const models::IpCore* core) {
   models::CpuThread& cpu = p_.cpu();
   const std::uint64_t base = channel_.base_;
+  const sc_core::sc_time core_before = core ? core->stream_wait_time() : sc_core::SC_ZERO_TIME;
   cpu.write32(base + dma_reg::kSrc, static_cast<std::uint32_t>(src));
   cpu.write32(base + dma_reg::kDst, static_cast<std::uint32_t>(dst));
   cpu.write32(base + dma_reg::kWords, static_cast<std::uint32_t>(words));
   cpu.write32(base + dma_reg::kCtrl, dma_reg::kCtrlStart | (src_fixed ? dma_reg::kCtrlSrcFixed : 0u) |
                                          (dst_fixed ? dma_reg::kCtrlDstFixed : 0u));
-  p_.wait_for(channel_.engine_.done_event());  // sleep until the interrupt
+  constexpr auto kMoving = static_cast<std::size_t>(TimeUse::kBusTransfer);
+  const std::uint64_t moving_before = p_.spent()[kMoving];
+  p_.wait_for(channel_.engine_.done_event(), TimeUse::kBusTransfer);  // sleep until the interrupt
+  if (core) {  // what the transfer spent on the core (at most all of it) was waiting for the core
+    const sc_core::sc_time moving = sc_core::sc_time::from_value(p_.spent()[kMoving] - moving_before);
+    p_.recount(TimeUse::kBusTransfer, TimeUse::kCoreCompute,
+               std::min(core->stream_wait_time() - core_before, moving));
+  }
   return !(cpu.read32(base + dma_reg::kStatus) & dma_reg::kStatusError);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/dma_engine.h"
+#include "models/ip_core.h"
 #include "models/soft_cpu.h"
 #include "runtime/functionality.h"
 #include "runtime/scheduler.h"
@@ -41,8 +42,10 @@ class DmaChannel {
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
     // Moves `words` 32-bit words (a fixed address is a FIFO window); returns false when the engine reports
-    // an error.
-    bool transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed, std::uint64_t words);
+    // an error. The process sleeps meanwhile (kBusTransfer), except for what the transfer spent on `core`
+    // (its stream wait time; kCoreCompute) when the transfer feeds or drains a core.
+    bool transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed, std::uint64_t words,
+                  const models::IpCore* core = nullptr);
 
    private:
     DmaChannel& channel_;
@@ -74,9 +77,11 @@ class CoreDriver {
   explicit CoreDriver(const DriverCosts& costs, const DataPath& path = {}) : costs_(costs), path_(path) {}
   // Processes `data` (whole blocks) on the core at `base` for process `p`; returns the output. Between blocks
   // and between status polls the scheduler may run another process. Throws BusError or DriverError.
+  // A status read that finds the core busy counts as kCoreCompute in the process's ledger, and so does the
+  // part of a DMA transfer the core took (its stream wait time) when `core_model` is the core at `base`.
   std::vector<std::uint8_t> run(Process& p, std::uint64_t base, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
-                                bool encrypt);
+                                bool encrypt, const models::IpCore* core_model = nullptr);
   // One block in two halves, so that a process can keep several cores busy at once: start() loads the key if
   // needed, writes the block and starts the core (cycles_per_request + cycles_per_block); finish() polls
   // until the result is valid and reads it.
@@ -98,7 +103,8 @@ class CoreDriver {
   void load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
             bool encrypt);
   void run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi, const CoreInterface& core,
-               const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out);
+               const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out,
+               const models::IpCore* core_model);
   DriverCosts costs_;
   DataPath path_;
   std::uint64_t polls_ = 0;

@@ -1,5 +1,7 @@
 #include "runtime/manager.h"
 
+#include <stdexcept>
+
 #include "models/kernel_time.h"
 
 namespace rsoc::runtime {
@@ -11,6 +13,21 @@ std::uint64_t ps(const sc_time& t) {
   return t.value();
 }  // default resolution: 1 ps
 const char* kReplacementName[] = {"least recently used", "least frequently used", "first in"};
+
+// The parts of a request's latency: from its issue to `entry_ps`, when the manager started on it, it was
+// queued (waiting for the CPU: the process was busy or not running); from then on, what `p`'s ledger counted
+// since `at_entry`. Every wait of a request names its use, so none of it is kAsleep.
+LatencyBreakdown breakdown_of(const RequestRecord& r, std::uint64_t entry_ps, const Process& p,
+                              const Process::Ledger& at_entry) {
+  const Process::Ledger now = p.spent();
+  constexpr auto kAsleep = static_cast<std::size_t>(TimeUse::kAsleep);
+  if (now[kAsleep] != at_entry[kAsleep])
+    throw std::logic_error("request " + std::to_string(r.id) + " waited without naming what for");
+  LatencyBreakdown b;
+  for (std::size_t i = 0; i < kRequestTimeUses; ++i) b.ps[i] = now[i] - at_entry[i];
+  b[TimeUse::kCpuWait] += entry_ps - r.issue_ps;
+  return b;
+}
 
 std::vector<SlotTable::Slot> table_slots(const std::vector<SlotView>& views) {
   std::vector<SlotTable::Slot> out;
@@ -106,6 +123,8 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
                                 bool encrypt, std::optional<sc_time> issued,
                                 std::optional<bool> force_hardware) {
   models::CpuThread& cpu = p.cpu();
+  const std::uint64_t entry_ps = ps(cpu.now());
+  const Process::Ledger at_entry = p.spent();
   RequestOutcome out;
   RequestRecord& r = out.record;
   r.id = next_id_++;
@@ -122,6 +141,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
     r.error = problem;
     r.decision = "none";
     r.start_ps = r.end_ps = ps(cpu.now());
+    r.breakdown = breakdown_of(r, entry_ps, p, at_entry);
     if (sink_) sink_(r);
     return out;
   }
@@ -163,7 +183,8 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         break;
       }
       ++slot_waits_;
-      p.wait_for(slot_released_);  // a core in use is never evicted: wait for one to finish
+      // A core in use is never evicted: wait for one to finish.
+      p.wait_for(slot_released_, TimeUse::kSlotWait);
     }
   }
   r.start_ps = ps(cpu.now());
@@ -178,12 +199,13 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       r.slot = view.name;
       if (configure) {
         ++misses_;
-        while (port_busy_) p.wait_for(port_released_);  // one configuration at a time
+        while (port_busy_) p.wait_for(port_released_, TimeUse::kSlotWait);  // one configuration at a time
         port_busy_ = true;
         const sc_time t0 = cpu.now();
         std::string error;
         bool ok = false;
         try {
+          const Process::Counting reconfiguring(p, TimeUse::kReconfig);  // exactly the reconfig_ps below
           ok = reconfiguration_->configure(p, view.port_index, design->bitstream_address,
                                            design->bitstream_bytes, &error);
         } catch (...) {
@@ -204,7 +226,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         ++hits_;
       }
       const sc_time t1 = cpu.now();
-      out.output = driver_.run(p, view.base, f, key, data, encrypt);
+      out.output = driver_.run(p, view.base, f, key, data, encrypt, view.slot->core());
       r.exec_ps = ps(cpu.now() - t1);
     } else {
       r.decision = "software";
@@ -229,6 +251,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   }
   r.reason = reason;
   r.end_ps = ps(cpu.now());
+  r.breakdown = breakdown_of(r, entry_ps, p, at_entry);
   if (r.ok) {
     Observation o;
     o.functionality = f;

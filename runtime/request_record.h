@@ -2,10 +2,39 @@
 // What the runtime records about every request (plain C++, no SystemC: times in picoseconds). analysis/ reads
 // these records; it never drives the simulation.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
 namespace rsoc::runtime {
+
+// What time is spent on: the parts of a request's latency, in the order of breakdown.csv's columns, then
+// kAsleep, which a process's ledger needs and no request ever contains. The rules that attribute every
+// interval of a process's time to exactly one use are at class Process (runtime/scheduler.h).
+enum class TimeUse : std::uint8_t {
+  kCpuCompute,   // the process computing on the CPU
+  kCpuIo,        // the CPU stalled on the process's own device accesses
+  kCpuWait,      // waiting for the CPU: queued, preempted, yielding, context switches
+  kBusTransfer,  // asleep while a DMA engine moves the request's data
+  kSlotWait,     // asleep until a slot, the configuration port or a shared DMA engine is free
+  kReconfig,     // configuring the slot (the whole configuration, whatever the CPU does meanwhile)
+  kCoreCompute,  // waiting for a core to finish
+  kAsleep,       // sleeping between requests (think time, arrivals), or not started yet
+};
+inline constexpr std::size_t kRequestTimeUses = 7;  // every use but kAsleep
+
+// A request's latency (end_ps - issue_ps) split by use, in picoseconds; the parts sum to it exactly.
+struct LatencyBreakdown {
+  std::array<std::uint64_t, kRequestTimeUses> ps{};
+  std::uint64_t& operator[](TimeUse use) { return ps[static_cast<std::size_t>(use)]; }
+  std::uint64_t operator[](TimeUse use) const { return ps[static_cast<std::size_t>(use)]; }
+  std::uint64_t total() const {
+    std::uint64_t sum = 0;
+    for (std::uint64_t part : ps) sum += part;
+    return sum;
+  }
+};
 
 struct RequestRecord {
   std::uint64_t id = 0;
@@ -23,8 +52,9 @@ struct RequestRecord {
   std::uint64_t reconfig_ps = 0;  // part of the latency spent configuring the slot
   std::uint64_t exec_ps = 0;      // running the implementation (driver + bus + core, or software)
   bool ok = true;
-  std::string error;      // why it failed, when !ok
-  bool verified = false;  // output equal to the reference cipher
+  std::string error;           // why it failed, when !ok
+  bool verified = false;       // output equal to the reference cipher
+  LatencyBreakdown breakdown;  // where end_ps - issue_ps went
 };
 
 }  // namespace rsoc::runtime

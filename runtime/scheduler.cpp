@@ -23,7 +23,8 @@ Process& Scheduler::spawn(const std::string& name, int priority, std::function<v
         cpu_.sync();
         p.done_ = true;
         --live_;
-        release(p);
+        p.asleep_as_ = TimeUse::kAsleep;
+        release(p, Process::Activity::kAsleep);
       },
       name.c_str());
   return p;
@@ -63,6 +64,7 @@ void Scheduler::requeue(Process& p, bool front) {
 
 void Scheduler::acquire(Process& p) {
   p.ready_since_ = models::kernel_time();
+  p.mark(Process::Activity::kQueued, p.ready_since_.value());
   if (running_ == nullptr && ready_.empty()) {
     running_ = &p;
   } else {
@@ -81,13 +83,15 @@ void Scheduler::on_acquired(Process& p) {
   }
   last_ = &p;
   p.slice_start_ = models::kernel_time();
+  p.mark(Process::Activity::kHolding, p.slice_start_.value());
 }
 
-void Scheduler::release(Process& p) {
-  const sc_time end = cpu_.now();
-  p.cpu_time_ += end - p.slice_start_;  // held from its last acquire (or slice start) to now
+void Scheduler::release(Process& p, Process::Activity next) {
+  const sc_time now = cpu_.now();
+  p.cpu_time_ += now - p.slice_start_;  // held from its last acquire (or slice start) to now
   if (activity_)
-    activity_->process_ran(activity_lane_, p.name_, models::to_ps(p.slice_start_), models::to_ps(end));
+    activity_->process_ran(activity_lane_, p.name_, models::to_ps(p.slice_start_), models::to_ps(now));
+  p.mark(next, now.value());
   cpu_.sync();
   running_ = nullptr;
   dispatch();
@@ -150,7 +154,7 @@ void Process::preempt() {
 }
 
 void Process::switch_away(bool front) {
-  sched_.release(*this);
+  sched_.release(*this, Activity::kQueued);
   sched_.requeue(*this, front);
   while (sched_.running_ != this) sc_core::wait(wake_);
   sched_.on_acquired(*this);
@@ -171,15 +175,73 @@ void Process::poll_pause() {
 }
 
 void Process::sleep(const sc_time& t) {
-  sched_.release(*this);
+  asleep_as_ = TimeUse::kAsleep;
+  sched_.release(*this, Activity::kAsleep);
   sc_core::wait(t);
   sched_.acquire(*this);
 }
 
-void Process::wait_for(const sc_core::sc_event& event) {
-  sched_.release(*this);
+void Process::wait_for(const sc_core::sc_event& event, TimeUse use) {
+  asleep_as_ = use;
+  sched_.release(*this, Activity::kAsleep);
   sc_core::wait(event);
   sched_.acquire(*this);
+}
+
+std::uint64_t Process::now_ps() const {
+  return (sched_.running_ == this ? sched_.cpu_.now() : models::kernel_time()).value();
+}
+
+void Process::count_open_segment(Ledger& ledger, std::uint64_t now_ps) const {
+  const std::uint64_t length = now_ps - segment_start_ps_;
+  auto at = [&ledger](TimeUse use) -> std::uint64_t& { return ledger[static_cast<std::size_t>(use)]; };
+  if (counting_as_) {
+    at(*counting_as_) += length;
+    return;
+  }
+  switch (activity_) {
+    case Activity::kHolding: {
+      const std::uint64_t io = sched_.cpu_.io_time().value() - segment_io_ps_;
+      at(TimeUse::kCpuIo) += io;
+      at(TimeUse::kCpuCompute) += length - io;
+      break;
+    }
+    case Activity::kQueued:
+      at(TimeUse::kCpuWait) += length;
+      break;
+    case Activity::kAsleep:
+      at(asleep_as_) += length;
+      break;
+  }
+}
+
+void Process::mark(Activity next, std::uint64_t now_ps) {
+  count_open_segment(spent_, now_ps);
+  segment_start_ps_ = now_ps;
+  segment_io_ps_ = sched_.cpu_.io_time().value();
+  activity_ = next;
+}
+
+Process::Ledger Process::spent() const {
+  Ledger ledger = spent_;
+  count_open_segment(ledger, now_ps());
+  return ledger;
+}
+
+void Process::recount(TimeUse from, TimeUse to, const sc_time& t) {
+  mark(activity_, now_ps());
+  spent_[static_cast<std::size_t>(from)] -= t.value();
+  spent_[static_cast<std::size_t>(to)] += t.value();
+}
+
+Process::Counting::Counting(Process& p, TimeUse use) : p_(p), previous_(p.counting_as_) {
+  p_.mark(p_.activity_, p_.now_ps());
+  p_.counting_as_ = use;
+}
+
+Process::Counting::~Counting() {
+  p_.mark(p_.activity_, p_.now_ps());
+  p_.counting_as_ = previous_;
 }
 
 }  // namespace rsoc::runtime

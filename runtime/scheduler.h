@@ -7,17 +7,37 @@
 // one at the slice end) can cut short. A switch to another process costs context_switch_cycles CPU cycles.
 // Timelines: every interval a process holds the hardware thread (from acquiring it to releasing it) is
 // reported to an attached ActivitySink when it ends.
+//
+// Where a process's time goes (its ledger, read with Process::spent()): the process's time is cut into
+// segments at every scheduler transition (it asks for the CPU, gets it, gives it away) and wherever its
+// attribution changes; each segment is counted once, under one TimeUse, so two readings of the ledger differ
+// by exactly the time between them (integer picoseconds). A segment counts as:
+//   holding the CPU    kCpuIo for the CPU thread's device-access time within it (MMIO, FMC NWAIT polls and
+//                      byte swaps, copy loops), kCpuCompute for the rest: while a process holds the CPU its
+//                      time advances only in CpuThread::compute()/charge() and in device accesses, so the
+//                      rest is exactly its computing;
+//   queued             kCpuWait: from asking for the CPU (after a sleep or a wait, preempted, yielding)
+//                      until it holds it, the context switch included;
+//   asleep             from giving the CPU away until its event: the use wait_for() names (kSlotWait,
+//                      kBusTransfer), kAsleep for sleep() and before the process starts;
+// unless a Counting guard is alive: then every segment counts as its use (a reconfiguration). recount() moves
+// time the caller measured from the use it was counted as to the one it belongs to (a status read that found
+// the core busy: kCpuIo -> kCoreCompute; the part of a DMA transfer the core took: kBusTransfer ->
+// kCoreCompute).
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
 
 #include "models/activity.h"
 #include "models/soft_cpu.h"
+#include "runtime/request_record.h"
 
 namespace rsoc::runtime {
 
@@ -33,6 +53,22 @@ class Scheduler;
 
 class Process {
  public:
+  // Picoseconds spent on each use (TimeUse order, kAsleep last) since the simulation started.
+  using Ledger = std::array<std::uint64_t, kRequestTimeUses + 1>;
+
+  // While alive, every segment of the process's time counts as `use`, whatever the process does.
+  class Counting {
+   public:
+    Counting(Process& p, TimeUse use);
+    ~Counting();
+    Counting(const Counting&) = delete;
+    Counting& operator=(const Counting&) = delete;
+
+   private:
+    Process& p_;
+    std::optional<TimeUse> previous_;
+  };
+
   const std::string& name() const { return name_; }
   int priority() const { return priority_; }
   Scheduler& scheduler() { return sched_; }
@@ -49,9 +85,16 @@ class Process {
   void poll_pause();
   // Gives the CPU to the next ready process of the same or higher priority, if any.
   void yield();
-  // Releases the CPU for `t` (sleep) or until `event` (blocking I/O, interrupts).
+  // Releases the CPU for `t` (sleep; the time counts as kAsleep) or until `event` (blocking I/O, interrupts;
+  // the time asleep counts as `use`, then as kCpuWait until the process holds the CPU again). Code that runs
+  // a request names what it waits for: a request contains no kAsleep time.
   void sleep(const sc_core::sc_time& t);
-  void wait_for(const sc_core::sc_event& event);
+  void wait_for(const sc_core::sc_event& event, TimeUse use = TimeUse::kAsleep);
+
+  // The ledger up to now (the open segment included).
+  Ledger spent() const;
+  // Counts `t`, which the ledger has counted as `from` (the caller measured it), as `to` instead.
+  void recount(TimeUse from, TimeUse to, const sc_core::sc_time& t);
 
   // When the process last asked for the CPU (after a sleep or a wait): a request it issues as soon as it runs
   // was really issued then, and the time until it got the CPU is queueing.
@@ -61,10 +104,17 @@ class Process {
 
  private:
   friend class Scheduler;
+  // What the open segment of the ledger is.
+  enum class Activity { kHolding, kQueued, kAsleep };
   void preempt();                // give the CPU to the process that must run now
   void switch_away(bool front);  // release, queue again (at the front of its priority or the back), reacquire
   Process(Scheduler& sched, std::string name, int priority)
       : sched_(sched), name_(std::move(name)), priority_(priority) {}
+  // Closes the open segment at `now_ps` (counting it) and opens one of `next`.
+  void mark(Activity next, std::uint64_t now_ps);
+  // Adds the open segment, from its start to `now_ps`, to `ledger`.
+  void count_open_segment(Ledger& ledger, std::uint64_t now_ps) const;
+  std::uint64_t now_ps() const;  // the process's time: the CPU thread's while it holds the CPU
 
   Scheduler& sched_;
   std::string name_;
@@ -76,6 +126,12 @@ class Process {
   sc_core::sc_time ready_since_{sc_core::SC_ZERO_TIME};
   std::uint64_t preemptions_ = 0;
   bool done_ = false;
+  // The ledger: closed segments, and the open one (its start; the CPU thread's io time then; what it is).
+  Ledger spent_{};
+  std::uint64_t segment_start_ps_ = 0, segment_io_ps_ = 0;
+  Activity activity_ = Activity::kAsleep;
+  TimeUse asleep_as_ = TimeUse::kAsleep;
+  std::optional<TimeUse> counting_as_;  // a Counting guard's use
 };
 
 class Scheduler {
@@ -99,9 +155,9 @@ class Scheduler {
 
  private:
   friend class Process;
-  void acquire(Process& p);      // returns when p holds the CPU
-  void on_acquired(Process& p);  // context switch accounting, new slice
-  void release(Process& p);      // p gives the CPU away (sleeping, waiting, done)
+  void acquire(Process& p);                          // returns when p holds the CPU
+  void on_acquired(Process& p);                      // context switch accounting, new slice
+  void release(Process& p, Process::Activity next);  // p gives the CPU away (asleep, done, or queued again)
   void requeue(Process& p, bool front);
   bool should_yield(const Process& p) const;  // someone must run instead of p now
   bool contended(const Process& p) const;     // another process exists that could want the CPU

@@ -141,9 +141,9 @@ std::vector<std::string> timeline_overrides(const po::variables_map& vm, const s
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc run [SCENARIO] [options]\n\nSimulates SCENARIO (a JSON file; without it, the "
-      "embedded default scenario) and writes\nrequests.csv, summary.csv, stats.json, "
+      "embedded default scenario) and writes\nrequests.csv, breakdown.csv, summary.csv, stats.json, "
       "resolved_scenario.json and host.json into the output folder\n(and trace.json, timeline.vcd when "
-      "asked).\n\noptions");
+      "asked). Ends by naming the busiest resource and the largest share of latency.\n\noptions");
   opts.add_options()("help,h", "this help")("set", po::value<std::vector<std::string>>()->composing(),
                                             "override a scenario value: --set path=value (path dotted like "
                                             "platform.cpus.0.clock_mhz, or a JSON pointer); "
@@ -167,7 +167,7 @@ int cmd_run(const std::vector<std::string>& args) {
   const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("rsoc-out") / stem;
   std::cerr << "rsoc: running " << scenario.file << "\n";
   const auto summary = rsoc::platform::run_session(scenario, out);
-  std::cout << summary.table;
+  std::cout << summary.table << summary.verdict << "\n";
   std::cerr << "rsoc: " << summary.requests << " requests (" << summary.failed << " failed), "
             << summary.simulated_ms << " ms simulated; results in " << out.string() << "\n";
   return summary.failed ? kSimulationFailure : kOk;

@@ -81,7 +81,8 @@ TEST(Cli, DefaultRunIsTheReferenceExperimentWithCompleteResultsAndNoBanner) {
   for (const char* line : {"aes128         hardware", "aes128         software", "des            hardware",
                            "des            software"})
     EXPECT_NE(r.out.find(line), std::string::npos) << r.out;
-  for (const char* f : {"requests.csv", "summary.csv", "stats.json", "resolved_scenario.json", "host.json"})
+  for (const char* f :
+       {"requests.csv", "breakdown.csv", "summary.csv", "stats.json", "resolved_scenario.json", "host.json"})
     EXPECT_TRUE(fs::exists(dir / "res" / f)) << f;
   const std::string csv = slurp(dir / "res" / "requests.csv");
   EXPECT_EQ(
@@ -141,8 +142,39 @@ TEST(Cli, SameScenarioTwiceGivesByteIdenticalResults) {
   const fs::path dir = scratch("determinism");
   ASSERT_EQ(rsoc("run --out a", dir).code, 0);
   ASSERT_EQ(rsoc("run --out b", dir).code, 0);
-  for (const char* f : {"requests.csv", "summary.csv", "stats.json", "resolved_scenario.json"})
+  for (const char* f :
+       {"requests.csv", "breakdown.csv", "summary.csv", "stats.json", "resolved_scenario.json"})
     EXPECT_EQ(slurp(dir / "a" / f), slurp(dir / "b" / f)) << f;
+}
+
+TEST(Cli, RunEndsWithTheBusiestResourceAndWritesWhereTheTimeWent) {
+  const fs::path dir = scratch("breakdown");
+  Result r = rsoc("run " + kScenarios + "/smoke_aes.json --out res", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  // After the summary table, one line: the smoke test is the CPU copying a bitstream.
+  const std::size_t line = r.out.rfind("\nbusiest resource: cpu.thread0 (");
+  ASSERT_NE(line, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("% busy); largest share of latency: reconfiguration (", line), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.back(), '\n');
+  EXPECT_EQ(r.out.find('\n', line + 1), r.out.size() - 1) << "not the last line: " << r.out;
+  std::istringstream csv(slurp(dir / "res" / "breakdown.csv"));
+  std::string row;
+  std::getline(csv, row);
+  EXPECT_EQ(row,
+            "id,app,functionality,blocks,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
+            "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,rsoc_version,scenario_sha256,seed");
+  std::getline(csv, row);  // the request that configures the slot, to the picosecond
+  EXPECT_NE(row.find(",0.000000000,0.000000000,0.000000000,153.600100000,"), std::string::npos) << row;
+  int rows = 1;
+  while (std::getline(csv, row)) ++rows;
+  EXPECT_EQ(rows, 4);
+  EXPECT_NE(slurp(dir / "res" / "stats.json").find("\"reconfig_share\""), std::string::npos);
+  // The file can be turned off like requests.csv.
+  ASSERT_EQ(
+      rsoc("run " + kScenarios + "/smoke_aes.json --set outputs.breakdown_csv=false --out off", dir).code, 0);
+  EXPECT_FALSE(fs::exists(dir / "off" / "breakdown.csv"));
+  EXPECT_TRUE(fs::exists(dir / "off" / "requests.csv"));
 }
 
 TEST(Cli, SetOverridesAValueAndIsValidated) {

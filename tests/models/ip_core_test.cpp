@@ -447,5 +447,53 @@ TEST(ModelIpCore, StreamWindowsComputeBlocksAndTimeTheCore) {
   EXPECT_EQ(core->operations(), 5u);  // INIT and four blocks
 }
 
+// What streams spend on the core rather than on moving their data: its computation beyond the chunk's slowest
+// other stage, and waits for it; plain register accesses (a CPU's) are not counted.
+TEST(ModelIpCore, StreamWaitTimeIsWhatTheCoreAddsToAStream) {
+  auto core =
+      make_core("aes", CoreParams{CoreKind::kAes128, ns(10), 1, 0, 40, 32, 0, 0, 4096, /*fifo_words=*/16});
+  auto access = [&](tlm::tlm_command cmd, std::uint32_t offset, std::vector<std::uint32_t>& words,
+                    sc_core::sc_time at, StreamExtension* stream) {
+    tlm::tlm_generic_payload p;
+    p.set_command(cmd);
+    p.set_address(offset);
+    p.set_data_ptr(reinterpret_cast<unsigned char*>(words.data()));
+    p.set_data_length(static_cast<unsigned>(4 * words.size()));
+    p.set_streaming_width(static_cast<unsigned>(4 * words.size()));
+    if (stream) p.set_extension(stream);
+    sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
+    core->access(p, at, latency);
+    if (stream) p.clear_extension(stream);
+    EXPECT_EQ(p.get_response_status(), tlm::TLM_OK_RESPONSE);
+    return latency;
+  };
+  std::vector<std::uint32_t> key = kAesKey, config{reg::kConfigEncrypt}, init{reg::kCtrlInit};
+  access(tlm::TLM_WRITE_COMMAND, reg::kKey, key, ns(0), nullptr);
+  access(tlm::TLM_WRITE_COMMAND, reg::kConfig, config, ns(0), nullptr);
+  access(tlm::TLM_WRITE_COMMAND, reg::kCtrl, init, ns(0), nullptr);
+  std::vector<std::uint32_t> two = kAesPlain;
+  two.insert(two.end(), kAesPlain.begin(), kAesPlain.end());
+
+  // Two blocks (800 ns of compute, 80 ns of access) in a chunk whose slowest other stage takes 300 ns.
+  const int bus = 0;
+  StreamExtension in;
+  in.add(&bus, "bus", ns(300));
+  access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, two, ns(1000), &in);
+  EXPECT_EQ(core->stream_wait_time(), ns(800 - 300));
+  // The results (ready at 1800 ns) read at 1500 ns: 300 ns of waiting.
+  std::vector<std::uint32_t> out(8);
+  StreamExtension drain;
+  access(tlm::TLM_READ_COMMAND, reg::kStreamOut, out, ns(1500), &drain);
+  EXPECT_EQ(core->stream_wait_time(), ns(500 + 300));
+  // A chunk slower than the computation elsewhere adds nothing.
+  StreamExtension slow;
+  slow.add(&bus, "bus", ns(2000));
+  access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, two, ns(2000), &slow);
+  EXPECT_EQ(core->stream_wait_time(), ns(800));
+  // Outside a stream, waiting for the core is the accessor's latency, not the stream's.
+  access(tlm::TLM_READ_COMMAND, reg::kStreamOut, out, ns(2000), nullptr);
+  EXPECT_EQ(core->stream_wait_time(), ns(800));
+}
+
 }  // namespace
 }  // namespace rsoc::models

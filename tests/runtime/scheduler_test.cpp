@@ -111,3 +111,89 @@ TEST(RuntimeScheduler, SleepingReleasesTheCpu) {
   EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(12, SC_MS));
   EXPECT_EQ(sched.busy_time(), sc_time(7, SC_MS));
 }
+
+namespace {
+std::uint64_t ps(const sc_time& t) {
+  return t.value();
+}
+std::uint64_t spent(const runtime::Process::Ledger& ledger, runtime::TimeUse use) {
+  return ledger[static_cast<std::size_t>(use)];
+}
+std::uint64_t total(const runtime::Process::Ledger& ledger) {
+  std::uint64_t sum = 0;
+  for (std::uint64_t part : ledger) sum += part;
+  return sum;
+}
+}  // namespace
+
+TEST(RuntimeScheduler, LedgerCountsComputingAndQueueingWithContextSwitches) {
+  Cpu c;
+  runtime::SchedulerParams params;
+  params.context_switch_cycles = 1000;  // 10 us
+  runtime::Scheduler sched(c.cpu.thread(0), params);
+  runtime::Process::Ledger low{}, high{};
+  sched.spawn("low", 0, [&](runtime::Process& p) {
+    p.compute(20 * kCyclesPerMs);
+    low = p.spent();
+  });
+  sched.spawn(
+      "high", 5,
+      [&](runtime::Process& p) {
+        p.compute(3 * kCyclesPerMs);
+        high = p.spent();
+      },
+      sc_time(5, SC_MS));
+  sc_core::sc_start();
+  using runtime::TimeUse;
+  // low: 20 ms of its own computing; queued from 5 ms (preempted) until 8.02 ms (high's 3 ms and both
+  // switches).
+  EXPECT_EQ(spent(low, TimeUse::kCpuCompute), ps(sc_time(20, SC_MS)));
+  EXPECT_EQ(spent(low, TimeUse::kCpuWait), ps(sc_time(3020, SC_US)));
+  EXPECT_EQ(total(low), ps(sc_time(23020, SC_US)));
+  // high: not started until 5 ms, queued for the switch to it, then 3 ms of computing.
+  EXPECT_EQ(spent(high, TimeUse::kAsleep), ps(sc_time(5, SC_MS)));
+  EXPECT_EQ(spent(high, TimeUse::kCpuWait), ps(sc_time(10, SC_US)));
+  EXPECT_EQ(spent(high, TimeUse::kCpuCompute), ps(sc_time(3, SC_MS)));
+  EXPECT_EQ(total(high), ps(sc_time(8010, SC_US)));
+}
+
+TEST(RuntimeScheduler, LedgerAttributesSleepsWaitsDeviceAccessesRecountsAndCounting) {
+  Cpu c;
+  runtime::Scheduler sched(c.cpu.thread(0), runtime::SchedulerParams{});
+  sc_core::sc_event ready;
+  runtime::Process::Ledger end{};
+  sc_time read_time, end_time;
+  using runtime::TimeUse;
+  sched.spawn("p", 0, [&](runtime::Process& p) {
+    p.sleep(sc_time(1, SC_MS));
+    p.compute(kCyclesPerMs);
+    p.wait_for(ready, TimeUse::kSlotWait);  // notified at 3 ms
+    const sc_time io_before = p.cpu().io_time();
+    p.cpu().read32(0);
+    read_time = p.cpu().io_time() - io_before;
+    {
+      const runtime::Process::Counting reconfiguring(p, TimeUse::kReconfig);
+      p.compute(kCyclesPerMs / 2);
+      p.cpu().read32(0);
+    }
+    p.cpu().read32(0);
+    p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, read_time);
+    end = p.spent();
+    end_time = p.cpu().now();
+  });
+  sched.spawn("notifier", 0, [&](runtime::Process& p) {
+    p.sleep(sc_time(3, SC_MS));
+    ready.notify(sc_core::SC_ZERO_TIME);
+  });
+  sc_core::sc_start();
+  ASSERT_GT(read_time, sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(spent(end, TimeUse::kAsleep), ps(sc_time(1, SC_MS)));
+  EXPECT_EQ(spent(end, TimeUse::kCpuCompute), ps(sc_time(1, SC_MS)));
+  EXPECT_EQ(spent(end, TimeUse::kSlotWait), ps(sc_time(1, SC_MS)));  // asleep 2-3 ms, then the CPU was free
+  EXPECT_EQ(spent(end, TimeUse::kCpuWait), 0u);
+  EXPECT_EQ(spent(end, TimeUse::kCpuIo), ps(read_time));
+  EXPECT_EQ(spent(end, TimeUse::kReconfig), ps(sc_time(500, SC_US) + read_time));
+  EXPECT_EQ(spent(end, TimeUse::kCoreCompute), ps(read_time));
+  EXPECT_EQ(end_time, sc_time(3500, SC_US) + 3 * read_time);
+  EXPECT_EQ(total(end), ps(end_time));
+}
