@@ -147,6 +147,7 @@ void HsmFirmware::rpc_task(Process& p) {
     while (queue_.empty()) p.wait_for(queued_);
     const Request request = queue_.front();
     queue_.pop_front();
+    const Process::Ledger at_entry = p.spent();
     RequestRecord record;
     record.id = request.id;
     record.app = "client" + std::to_string(request.client);
@@ -177,9 +178,16 @@ void HsmFirmware::rpc_task(Process& p) {
     p.compute(params_.cycles.uart_cycles_per_byte * params_.response_bytes);
     const sc_time now = p.cpu().now();
     const sc_time delivered = uart_.transfer(models::Uart::Direction::kToHost, params_.response_bytes, now);
-    p.sleep(delivered - now);
+    sc_core::sc_event sent;
+    sent.notify(delivered - sc_core::sc_time_stamp());
+    p.wait_for(sent, TimeUse::kBusTransfer);
     record.end_ps = ps(delivered);
     record.exec_ps = record.end_ps - record.start_ps;
+    // Where the latency went: the request on the UART, queued until a task took it, then the task's ledger.
+    const Process::Ledger spent = p.spent();
+    for (std::size_t i = 0; i < kRequestTimeUses; ++i) record.breakdown.ps[i] = spent[i] - at_entry[i];
+    record.breakdown[TimeUse::kBusTransfer] += ps(request.arrived) - record.issue_ps;
+    record.breakdown[TimeUse::kCpuWait] += record.start_ps - ps(request.arrived);
     ++signatures_;
     if (sink_) sink_(record, signature);
     *request.answered_at = delivered;
@@ -278,15 +286,16 @@ std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const RsaKey& key
 }
 
 std::vector<std::size_t> HsmFirmware::allocate_modexp(Process& p) {
+  const std::size_t need = std::min<std::size_t>(2, modexp_busy_.size());  // a pair when the FPGA has two
   for (;;) {
     std::vector<std::size_t> free;
-    for (std::size_t i = 0; i < modexp_busy_.size() && free.size() < 2; ++i)
+    for (std::size_t i = 0; i < modexp_busy_.size() && free.size() < need; ++i)
       if (!modexp_busy_[i]) free.push_back(i);
-    if (!free.empty()) {
+    if (free.size() == need) {
       for (std::size_t i : free) modexp_busy_[i] = true;
       return free;
     }
-    p.wait_for(modexp_released_);
+    p.wait_for(modexp_released_, TimeUse::kSlotWait);
   }
 }
 

@@ -117,8 +117,8 @@ class HsmFirmware {
   // The signature of `request` (the whole firmware path); fills the record.
   std::vector<std::uint8_t> sign(Process& p, const Request& request, RequestRecord& record);
   std::vector<std::uint8_t> modexp_pair(Process& p, const RsaKey& key, const crypto::BigInt& blinded);
-  // Cores are allocated to one task at a time (the AES core under the keystore lock): up to two modexp cores,
-  // waiting while none is free.
+  // Cores are allocated to one task at a time (the AES core under the keystore lock): two modexp cores at once
+  // (one when the FPGA has only one), waiting until they are free.
   std::vector<std::size_t> allocate_modexp(Process& p);
   void release_modexp(const std::vector<std::size_t>& cores);
 

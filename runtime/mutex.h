@@ -15,7 +15,7 @@ class Mutex {
   void lock(Process& p) {
     if (holder_) ++contended_;
     const sc_core::sc_time asked = sc_core::sc_time_stamp();
-    while (holder_) p.wait_for(released_);
+    while (holder_) p.wait_for(released_, TimeUse::kSlotWait);
     waited_ += sc_core::sc_time_stamp() - asked;
     holder_ = &p;
     ++locks_;
