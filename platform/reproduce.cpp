@@ -9,6 +9,7 @@
 #include "analysis/csv.h"
 #include "platform/crossover.h"
 #include "platform/scenario.h"
+#include "platform/session.h"
 #include "platform/simulation.h"
 
 namespace rsoc::platform {
@@ -71,6 +72,38 @@ std::vector<ReproducedFigure> reproduce_soc(const fs::path& scenarios, const fs:
   return figures;
 }
 
+// REFERENCE.md section 3: the HSM (scenarios/hsm_rsa2048.json) with N clients, or with 4 clients and a
+// variant. Throughput = signatures delivered over the simulated time (every client's closed loop starts at
+// zero); latency = mean of the signatures' latencies (issue at the client to the response at the client).
+std::vector<ReproducedFigure> reproduce_hsm(const std::string& experiment, const fs::path& scenarios,
+                                            const fs::path& out) {
+  const auto dot = experiment.find('.');
+  const std::string clients_part = experiment.substr(0, dot);
+  const std::string variant = dot == std::string::npos ? "" : experiment.substr(dot + 1);
+  if (clients_part.rfind("clients=", 0) != 0)
+    throw std::invalid_argument("unknown hsm experiment " + experiment);
+  const unsigned clients = static_cast<unsigned>(std::stoul(clients_part.substr(8)));
+  LoadOptions options;
+  options.overrides = {"workload.hsm.clients=" + std::to_string(clients),
+                       "workload.hsm.signatures_per_client=" + std::to_string(clients <= 4 ? 30 : 15)};
+  if (!variant.empty())
+    for (const auto& o : hsm_variant(variant)) options.overrides.push_back(o);
+  const Scenario scenario = load_scenario_file((scenarios / "hsm_rsa2048.json").string(), options);
+  const RunSummary summary = run_session(scenario, out);
+  if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " signatures failed");
+  double latency_ms = 0;
+  for (const auto& [name, value] : summary.metrics)
+    if (name == "rsa2048_sign.hardware.latency_mean_ms") latency_ms = value;
+  std::vector<ReproducedFigure> figures;
+  const std::optional<double> published =
+      experiment == "clients=1" ? std::optional<double>(5.68) : std::nullopt;
+  figures.push_back({"hsm", "sigs_per_s." + experiment, published,
+                     static_cast<double>(summary.requests) / (summary.simulated_ms / 1e3)});
+  if (variant.empty() && clients <= 4)
+    figures.push_back({"hsm", "latency_ms." + experiment, std::nullopt, latency_ms});
+  return figures;
+}
+
 std::string number(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -89,17 +122,50 @@ std::vector<std::string> split(const std::string& line) {
 }  // namespace
 
 std::vector<std::string> reproduction_systems() {
-  return {"soc"};
+  return {"soc", "hsm"};
+}
+
+std::vector<std::string> reproduction_experiments(const std::string& system) {
+  if (system == "soc") return {"crossover"};
+  if (system == "hsm") {
+    std::vector<std::string> out;
+    for (int n = 1; n <= 8; ++n) out.push_back("clients=" + std::to_string(n));
+    for (const char* v : {"half_cores", "aes_2x", "sync_fmc", "hw_byteswap", "sync_fmc+hw_byteswap"})
+      out.push_back(std::string("clients=4.") + v);
+    return out;
+  }
+  throw std::invalid_argument("unknown reference system \"" + system + "\"");
+}
+
+std::vector<std::string> hsm_variant(const std::string& name) {
+  // The reference has one AES core and two modexp cores: half the cores is one modexp core.
+  if (name == "half_cores") return {"workload.hsm.modexp_slots=[\"modexp0\"]"};
+  // An AES core twice as fast: half the cycles per block and per key expansion.
+  if (name == "aes_2x") return {"platform.cores.0.block_cycles=22", "platform.cores.0.key_setup_cycles=6"};
+  // Synchronous FMC: no NWAIT polling, no double read, one access in 9 bus clocks.
+  const std::vector<std::string> sync{"platform.buses.1.fmc.mode=sync",
+                                      "platform.buses.1.fmc.double_read=false",
+                                      "platform.buses.1.fmc.sync_latency_cycles=9"};
+  const std::vector<std::string> swap{"platform.buses.1.fmc.byteswap_cycles=0"};  // byte swapping in hardware
+  if (name == "sync_fmc") return sync;
+  if (name == "hw_byteswap") return swap;
+  if (name == "sync_fmc+hw_byteswap") {
+    std::vector<std::string> both = sync;
+    both.insert(both.end(), swap.begin(), swap.end());
+    return both;
+  }
+  throw std::invalid_argument("unknown hsm variant " + name);
 }
 
 fs::path scenario_dir(const std::optional<fs::path>& override_dir) {
   return override_dir ? *override_dir : fs::path(RSOC_SCENARIO_DIR);
 }
 
-std::vector<ReproducedFigure> reproduce_system(const std::string& system, const fs::path& scenarios,
-                                               const fs::path& out) {
-  if (system == "soc") return reproduce_soc(scenarios, out);
-  throw std::invalid_argument("unknown reference system \"" + system + "\"");
+std::vector<ReproducedFigure> reproduce_experiment(const std::string& system, const std::string& experiment,
+                                                   const fs::path& scenarios, const fs::path& out) {
+  if (system == "soc" && experiment == "crossover") return reproduce_soc(scenarios, out);
+  if (system == "hsm") return reproduce_hsm(experiment, scenarios, out);
+  throw std::invalid_argument("unknown reference experiment " + system + "/" + experiment);
 }
 
 void write_figures(const fs::path& path, const std::vector<ReproducedFigure>& figures) {

@@ -19,16 +19,23 @@ struct ReproducedFigure {
 
 // The systems `rsoc reproduce` knows, in report order.
 std::vector<std::string> reproduction_systems();
+// The experiments of a system, each one simulation (one process): names like "crossover" or "clients=4".
+std::vector<std::string> reproduction_experiments(const std::string& system);
 // The folder holding the shipped scenarios (the source tree's scenarios/ unless `override_dir` is given).
 std::filesystem::path scenario_dir(const std::optional<std::filesystem::path>& override_dir);
 
-// Runs the experiment of `system` in this process (one elaboration), writes its own result files into `out`
-// and returns its figures. Throws SimulationError, ScenarioError, std::invalid_argument (unknown system).
-std::vector<ReproducedFigure> reproduce_system(const std::string& system,
-                                               const std::filesystem::path& scenarios,
-                                               const std::filesystem::path& out);
+// Runs one experiment of `system` in this process (one elaboration), writes its own result files into `out`
+// and returns its figures. Throws SimulationError, ScenarioError, std::invalid_argument (unknown system or
+// experiment).
+std::vector<ReproducedFigure> reproduce_experiment(const std::string& system, const std::string& experiment,
+                                                   const std::filesystem::path& scenarios,
+                                                   const std::filesystem::path& out);
 
-// figures.csv of one system (what reproduce_system's caller keeps), read back by the gathering process.
+// The scenario overrides of an HSM variant ("half_cores", "aes_2x", "sync_fmc", "hw_byteswap", and
+// "sync_fmc+hw_byteswap"), as `--set` takes them; scenarios/hsm_rsa2048.md documents the same lists.
+std::vector<std::string> hsm_variant(const std::string& name);
+
+// figures.csv of one experiment, read back by the gathering process.
 void write_figures(const std::filesystem::path& path, const std::vector<ReproducedFigure>& figures);
 std::vector<ReproducedFigure> read_figures(const std::filesystem::path& path);
 // reproduce.csv, and the same as an aligned table.

@@ -176,6 +176,7 @@ void HsmFirmware::rpc_task(Process& p) {
     }
     // The response (or an error frame of the same size) goes back over the UART; the task waits for it.
     p.compute(params_.cycles.uart_cycles_per_byte * params_.response_bytes);
+    const Process::Ledger spent = p.spent();  // the task's part ends here: the rest is the UART's
     const sc_time now = p.cpu().now();
     const sc_time delivered = uart_.transfer(models::Uart::Direction::kToHost, params_.response_bytes, now);
     sc_core::sc_event sent;
@@ -183,10 +184,11 @@ void HsmFirmware::rpc_task(Process& p) {
     p.wait_for(sent, TimeUse::kBusTransfer);
     record.end_ps = ps(delivered);
     record.exec_ps = record.end_ps - record.start_ps;
-    // Where the latency went: the request on the UART, queued until a task took it, then the task's ledger.
-    const Process::Ledger spent = p.spent();
+    // Where the latency went: the request on the UART, queued until a task took it, the task's ledger until
+    // it handed the response to the UART, the response on the UART.
     for (std::size_t i = 0; i < kRequestTimeUses; ++i) record.breakdown.ps[i] = spent[i] - at_entry[i];
-    record.breakdown[TimeUse::kBusTransfer] += ps(request.arrived) - record.issue_ps;
+    record.breakdown[TimeUse::kBusTransfer] +=
+        ps(request.arrived) - record.issue_ps + ps(delivered) - ps(now);
     record.breakdown[TimeUse::kCpuWait] += record.start_ps - ps(request.arrived);
     ++signatures_;
     if (sink_) sink_(record, signature);

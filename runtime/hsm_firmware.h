@@ -42,7 +42,8 @@ struct RsaKey {
   unsigned bits() const { return static_cast<unsigned>(n.bit_length()); }
 };
 
-// A key of `bits` bits (e = 65537, p and q of bits/2 bits each with their top two bits set), drawn from `seed`.
+// A key of `bits` bits (e = 65537, p and q of bits/2 bits each with their top two bits set), drawn from
+// `seed`.
 RsaKey generate_rsa_key(unsigned bits, std::uint64_t seed);
 
 // The key as the keystore holds it before wrapping: each of n, e, d, p, q, dP, dQ, qInv as a 2-byte
@@ -117,8 +118,8 @@ class HsmFirmware {
   // The signature of `request` (the whole firmware path); fills the record.
   std::vector<std::uint8_t> sign(Process& p, const Request& request, RequestRecord& record);
   std::vector<std::uint8_t> modexp_pair(Process& p, const RsaKey& key, const crypto::BigInt& blinded);
-  // Cores are allocated to one task at a time (the AES core under the keystore lock): two modexp cores at once
-  // (one when the FPGA has only one), waiting until they are free.
+  // Cores are allocated to one task at a time (the AES core under the keystore lock): two modexp cores at
+  // once (one when the FPGA has only one), waiting until they are free.
   std::vector<std::size_t> allocate_modexp(Process& p);
   void release_modexp(const std::vector<std::size_t>& cores);
 

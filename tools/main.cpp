@@ -354,8 +354,8 @@ int cmd_reproduce(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "this help")("out,o", po::value<std::string>(), "output folder (required)")(
       "system", po::value<std::vector<std::string>>()->composing(), "only this system; repeatable")(
       "scenarios", po::value<std::string>(), "folder of the shipped scenarios (default: the source tree's)")(
-      "run-system", po::value<std::string>(),
-      "(internal) run one system here and write its figures to --out");
+      "run-experiment", po::value<std::string>(),
+      "(internal) run one experiment (SYSTEM/NAME) here and write its figures to --out");
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
@@ -365,8 +365,12 @@ int cmd_reproduce(const std::vector<std::string>& args) {
   const fs::path scenarios = rsoc::platform::scenario_dir(
       vm.count("scenarios") ? std::optional<fs::path>(vm["scenarios"].as<std::string>()) : std::nullopt);
   const fs::path out(vm["out"].as<std::string>());
-  if (vm.count("run-system")) {  // a child: one system, in this process
-    const auto figures = rsoc::platform::reproduce_system(vm["run-system"].as<std::string>(), scenarios, out);
+  if (vm.count("run-experiment")) {  // a child: one experiment, in this process
+    const std::string which = vm["run-experiment"].as<std::string>();
+    const auto slash = which.find('/');
+    if (slash == std::string::npos) throw UsageError("--run-experiment takes SYSTEM/NAME");
+    const auto figures =
+        rsoc::platform::reproduce_experiment(which.substr(0, slash), which.substr(slash + 1), scenarios, out);
     rsoc::platform::write_figures(out / "figures.csv", figures);
     return kOk;
   }
@@ -381,31 +385,41 @@ int cmd_reproduce(const std::vector<std::string>& args) {
       }() + ")");
   rsoc::analysis::OutputDir dir(out);
   const fs::path work = dir.file("");
-  std::map<pid_t, std::string> running;
-  for (const auto& s : systems) {
-    std::vector<std::string> child{"reproduce",   "--run-system",    s, "--out", (work / s).string(),
-                                   "--scenarios", scenarios.string()};
-    std::cerr << "rsoc: reproducing " << s << "\n";
-    running[rsoc::tools::spawn_self(child, work / (s + ".log"))] = s;
-  }
+  // Every experiment in its own process, as many at a time as there are cores; each in <system>/<name>/.
+  std::vector<std::pair<std::string, std::string>> experiments;
+  for (const auto& s : systems)
+    for (const auto& e : rsoc::platform::reproduction_experiments(s)) experiments.emplace_back(s, e);
+  const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::map<pid_t, std::size_t> running;
   std::string failures;
-  while (!running.empty()) {
+  std::size_t next = 0;
+  while (next < experiments.size() || !running.empty()) {
+    while (next < experiments.size() && running.size() < jobs) {
+      const auto& [s, e] = experiments[next];
+      fs::create_directories(work / s);
+      std::vector<std::string> child{"reproduce",       "--run-experiment",      s + "/" + e,
+                                     "--out",           (work / s / e).string(), "--scenarios",
+                                     scenarios.string()};
+      std::cerr << "rsoc: reproducing " << s << " " << e << "\n";
+      running[rsoc::tools::spawn_self(child, work / s / (e + ".log"))] = next++;
+    }
     int status = 0;
     const pid_t pid = rsoc::tools::wait_child(status);
     const auto it = running.find(pid);
     if (it == running.end()) continue;
+    const auto& [s, e] = experiments[it->second];
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      std::ifstream log(work / (it->second + ".log"));
+      std::ifstream log(work / s / (e + ".log"));
       std::stringstream text;
       text << log.rdbuf();
-      failures += "system " + it->second + " " + rsoc::tools::ending(status) + ":\n" + text.str();
+      failures += s + " " + e + " " + rsoc::tools::ending(status) + ":\n" + text.str();
     }
     running.erase(it);
   }
   if (!failures.empty()) throw rsoc::platform::SimulationError("reproduction failed; " + failures);
   std::vector<rsoc::platform::ReproducedFigure> figures;
-  for (const auto& s : systems) {
-    const auto these = rsoc::platform::read_figures(work / s / "figures.csv");
+  for (const auto& [s, e] : experiments) {
+    const auto these = rsoc::platform::read_figures(work / s / e / "figures.csv");
     figures.insert(figures.end(), these.begin(), these.end());
   }
   rsoc::platform::write_reproduce_csv(dir.file("reproduce.csv"), figures);

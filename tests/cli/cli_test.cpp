@@ -443,8 +443,16 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
   EXPECT_NE(csv.find("\nsoc,crossover_blocks.des,80,80.000,0.00\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\nsoc,reconfiguration_ms,150,149.769,-0.15\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\nsoc,software_throughput_kBps.aes128,,"), std::string::npos) << csv;  // a prediction
+  // The HSM: the calibrated single-client rate, then predictions for 1-8 clients and the variants.
+  EXPECT_NE(csv.find("\nhsm,sigs_per_s.clients=1,5.68,5.681,0.01\n"), std::string::npos) << csv;
+  for (const char* figure :
+       {"sigs_per_s.clients=8,,", "latency_ms.clients=4,,", "sigs_per_s.clients=4.half_cores,,",
+        "sigs_per_s.clients=4.aes_2x,,", "sigs_per_s.clients=4.sync_fmc,,",
+        "sigs_per_s.clients=4.hw_byteswap,,", "sigs_per_s.clients=4.sync_fmc+hw_byteswap,,"})
+    EXPECT_NE(csv.find(std::string("\nhsm,") + figure), std::string::npos) << figure;
   EXPECT_NE(r.out.find("soc      cached_throughput_kBps.aes128"), std::string::npos) << r.out;
-  EXPECT_TRUE(fs::exists(dir / "rep" / "soc" / "crossover.csv"));
+  EXPECT_TRUE(fs::exists(dir / "rep" / "soc" / "crossover" / "crossover.csv"));
+  EXPECT_TRUE(fs::exists(dir / "rep" / "hsm" / "clients=4" / "breakdown.csv"));
   EXPECT_EQ(rsoc("reproduce --out x --system hsn", dir).code, 2);
   // A system that cannot run fails the whole reproduction: no table that looks complete.
   fs::create_directories(dir / "empty");
