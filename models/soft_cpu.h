@@ -5,6 +5,9 @@
 // cycles to issue plus the bus path's annotated delay (the thread stalls on a blocking load/store); a stream
 // copy costs max(copy cycles per word, every other stage of its path) per word. Loosely timed: each hardware
 // thread keeps a tlm_quantumkeeper and synchronises when its local offset exceeds the global quantum.
+// Threads that share one core (smt_throughput > 0) compute slower while others are active: a computation's
+// time is set by how many threads are active when it starts (a thread is active while the OS runs a process
+// on it: set_active()).
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
@@ -25,6 +28,10 @@ struct CpuParams {
   unsigned hw_threads = 1;
   unsigned mmio_cycles = 1;            // CPU cycles to issue one load/store to a device
   unsigned stream_chunk_words = 1024;  // granularity of stream copies (interleaving with other traffic)
+  // Hardware threads sharing one core (SMT): what all of them together compute, relative to one thread alone
+  // (0: independent threads, each at full speed). With k of n threads active, each runs at T(k)/k of full
+  // speed, T(k) = 1 + (smt_throughput - 1)(k - 1)/(n - 1).
+  double smt_throughput = 0;
 };
 
 // An access that answered with an error response.
@@ -81,6 +88,12 @@ class CpuThread {
   unsigned debug_write(std::uint64_t address, const void* data, unsigned length);
   unsigned debug_read(std::uint64_t address, void* data, unsigned length);
 
+  // The OS runs a process on this thread (SMT: the other threads compute slower meanwhile).
+  void set_active(bool active);
+  // The time `cycles` cycles take on this thread now (slower while other threads of a shared core are
+  // active).
+  sc_core::sc_time cycle_time(std::uint64_t cycles) const;
+
   // Brings the kernel to this thread's local time.
   void sync();
   // Local time: kernel time plus the thread's offset.
@@ -124,6 +137,7 @@ class CpuThread {
 
   SoftCpu& cpu_;
   unsigned index_;
+  bool active_ = false;
   sc_core::sc_time issue_;  // mmio_cycles: issuing one load/store
   QuantumKeeper qk_;
   tlm::tlm_generic_payload trans_;
@@ -141,9 +155,16 @@ class SoftCpu : public sc_core::sc_module {
   sc_core::sc_time cycles(std::uint64_t n) const { return params_.clock_period * static_cast<double>(n); }
   CpuThread& thread(unsigned i) { return *threads_.at(i); }
   unsigned thread_count() const { return static_cast<unsigned>(threads_.size()); }
+  // How much longer a computation takes on a thread while `active` threads (itself included) are active.
+  double smt_slowdown(unsigned active) const;
+  // Notified when a thread becomes active or inactive (SMT: the others' speed changes).
+  const sc_core::sc_event& threads_changed() const { return threads_changed_; }
 
  private:
+  friend class CpuThread;
   CpuParams params_;
+  unsigned active_threads_ = 0;
+  sc_core::sc_event threads_changed_;
   std::vector<std::unique_ptr<CpuThread>> threads_;
 };
 

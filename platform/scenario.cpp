@@ -220,6 +220,7 @@ class Resolver {
       s.params.hw_threads = u(c["hw_threads"]);
       s.params.mmio_cycles = u(c["mmio_cycles"]);
       s.params.stream_chunk_words = u(c["stream_chunk_words"]);
+      s.params.smt_throughput = c["smt_throughput"].get<double>();
       if (known("buses", s.bus, ptr + "/bus", "bus")) {
         const BusSpec* b = bus(p, s.bus);
         if (b && !b->parent.empty())

@@ -27,6 +27,10 @@ Schema build() {
        Schema::integer().min(1).max(64).default_value(1).doc("hardware threads (execution contexts)")},
       {"mmio_cycles",
        cycles(1, 1000).doc("CPU cycles to issue one load/store to a device, on top of the bus time")},
+      {"smt_throughput",
+       Schema::number().min(0).max(64).default_value(0.0).doc(
+           "hardware threads sharing one core: what all of them compute together relative to one thread "
+           "alone (e.g. 1.19); 0: independent threads")},
       {"stream_chunk_words", Schema::integer().unit("words").min(1).max(1 << 20).default_value(1024).doc(
                                  "granularity of CPU copy loops (how often other traffic can interleave)")},
       {"bus", bus_ref("the CPU's initiator port is bound to")},

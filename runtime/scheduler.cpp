@@ -82,6 +82,7 @@ void Scheduler::on_acquired(Process& p) {
     cpu_.sync();
   }
   last_ = &p;
+  cpu_.set_active(true);
   p.slice_start_ = models::kernel_time();
   p.mark(Process::Activity::kHolding, p.slice_start_.value());
 }
@@ -93,6 +94,7 @@ void Scheduler::release(Process& p, Process::Activity next) {
     activity_->process_ran(activity_lane_, p.name_, models::to_ps(p.slice_start_), models::to_ps(now));
   p.mark(next, now.value());
   cpu_.sync();
+  cpu_.set_active(false);
   running_ = nullptr;
   dispatch();
 }
@@ -106,25 +108,33 @@ void Scheduler::dispatch() {
 
 void Process::compute(std::uint64_t cycles) {
   models::CpuThread& cpu = sched_.cpu_;
-  if (!sched_.contended(*this)) {
+  const bool shared_core = cpu.cpu().params().smt_throughput > 0;
+  if (!sched_.contended(*this) && !shared_core) {
     cpu.compute(cycles);
     return;
   }
   cpu.sync();
-  sc_time remaining = cpu.cpu().cycles(cycles);
-  while (remaining > SC_ZERO_TIME) {
+  // Timed waits that a preemption or (on a shared core) another thread starting or stopping cuts short; the
+  // cycles left are recomputed at the rate of the moment.
+  double remaining = static_cast<double>(cycles);
+  while (remaining >= 0.5) {
     if (sched_.should_yield(*this)) {
       preempt();
       continue;
     }
-    sc_time run = remaining;
+    const sc_time all = cpu.cycle_time(static_cast<std::uint64_t>(remaining + 0.5));
+    sc_time run = all;
     if (!sched_.ready_.empty() && sched_.ready_.front()->priority_ == priority_)
       run = std::min(run, sched_.slice_left(*this));
     const sc_time t0 = models::kernel_time();
-    sc_core::wait(run, interrupt_);
+    if (shared_core) {
+      sc_core::wait(run, interrupt_ | cpu.cpu().threads_changed());
+    } else {
+      sc_core::wait(run, interrupt_);
+    }
     const sc_time ran = models::kernel_time() - t0;
     cpu.charge(ran);
-    remaining -= ran;
+    remaining = ran >= all ? 0 : remaining * (1 - ran / all);
   }
 }
 

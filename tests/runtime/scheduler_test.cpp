@@ -197,3 +197,37 @@ TEST(RuntimeScheduler, LedgerAttributesSleepsWaitsDeviceAccessesRecountsAndCount
   EXPECT_EQ(end_time, sc_time(3500, SC_US) + 3 * read_time);
   EXPECT_EQ(total(end), ps(end_time));
 }
+
+TEST(RuntimeScheduler, ThreadsSharingOneCoreComputeSlowerTogether) {
+  // Two hardware threads of one core that together do 1.19x one thread's work (a Cell PPU): a 100 ms job
+  // alone takes 100 ms; with a 50 ms job beside it, both run at 0.595: the short one ends after 84.03 ms, and
+  // the long one, 50 ms of work done by then, finishes its other 50 ms at full speed.
+  models::CpuParams params;
+  params.hw_threads = 2;
+  params.smt_throughput = 1.19;
+  models::SoftCpu cpu("cpu", params);
+  models::Memory mem{"mem", models::MemoryParams{}};
+  cpu.initiator.bind(mem.target);
+  runtime::Scheduler t0(cpu.thread(0), runtime::SchedulerParams{}),
+      t1(cpu.thread(1), runtime::SchedulerParams{});
+  sc_time alone_end, a_end, b_end;
+  t0.spawn("alone", 0, [&](runtime::Process& p) {
+    p.compute(100 * kCyclesPerMs);
+    alone_end = sc_core::sc_time_stamp() + p.cpu().now() - sc_core::sc_time_stamp();
+    p.sleep(sc_time(100, SC_MS));  // both threads start together at 200 ms
+    p.compute(100 * kCyclesPerMs);
+    a_end = p.cpu().now();
+  });
+  t1.spawn(
+      "b", 0,
+      [&](runtime::Process& p) {
+        p.compute(50 * kCyclesPerMs);
+        b_end = p.cpu().now();
+      },
+      sc_time(200, SC_MS));
+  sc_core::sc_start();
+  EXPECT_EQ(alone_end, sc_time(100, SC_MS));
+  const double together_ms = 50 * 2 / 1.19;
+  EXPECT_NEAR((b_end - sc_time(200, SC_MS)).to_seconds() * 1e3, together_ms, 0.01);
+  EXPECT_NEAR((a_end - sc_time(200, SC_MS)).to_seconds() * 1e3, together_ms + 50, 0.01);
+}
