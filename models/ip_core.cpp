@@ -289,6 +289,9 @@ class DesCore : public IpCore {
 // Modular exponentiation RESULT = MESSAGE ^ EXPONENT mod MODULUS on MODULUS_WORDS words, EXPONENT_BITS bits.
 // Right-to-left binary exponentiation with two Montgomery multipliers working in parallel (square and
 // multiply every step, whatever the bit: constant time).
+// CRT mode (CONFIG.CRT): an RSA private operation with h = MODULUS_WORDS-word primes. MODULUS holds p (words
+// 0..h-1) and q (words h..2h-1), EXPONENT dP and dQ the same way, QINV qInv; MESSAGE and RESULT have 2h
+// words: RESULT = m1 + ... the CRT combination of MESSAGE^dP mod p and MESSAGE^dQ mod q (RFC 8017 5.1.2).
 class ModexpCore : public IpCore {
  public:
   ModexpCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {
@@ -299,18 +302,17 @@ class ModexpCore : public IpCore {
     modulus_ = regs_.add({"MODULUS", reg::kModulus, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
     block_ = regs_.add({"MESSAGE", reg::kMessage, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
     exponent_ = regs_.add({"EXPONENT", reg::kExponent, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    qinv_ = regs_.add({"QINV", reg::kQinv, reg::kModexpBankWords / 2, RegAccess::kWriteOnly, 0});
     add_result_bank("RESULT", reg::kModResult, reg::kModexpBankWords);
   }
 
  protected:
   std::uint64_t on_init(const sc_time&) override { return 0; }
-  unsigned block_words() const override {
-    const std::uint32_t max_words = (params().max_operand_bits + 31) / 32;
-    return std::min(std::max(regs_.at(modulus_words_), 1u), max_words);
-  }
+  unsigned block_words() const override { return (crt() ? 2 : 1) * operand_words(); }
   std::uint64_t compute(const std::uint32_t* in, std::uint32_t* out) override {
+    if (crt()) return compute_crt(in, out);
     const std::uint32_t max_words = (params().max_operand_bits + 31) / 32;
-    const std::uint32_t words = block_words();
+    const std::uint32_t words = operand_words();
     const std::uint32_t exp_bits = std::min(std::max(regs_.at(exponent_bits_), 1u), 32 * max_words);
     auto operand = [&](RegisterFile::Id bank, std::size_t n) {
       std::vector<std::uint32_t> w(regs_.bank(bank).begin(), regs_.bank(bank).begin() + static_cast<long>(n));
@@ -331,7 +333,29 @@ class ModexpCore : public IpCore {
   }
 
  private:
-  RegisterFile::Id modulus_words_{}, exponent_bits_{}, modulus_{}, exponent_{};
+  bool crt() const { return regs_.at(config_) & reg::kConfigCrt; }
+  // Words of one operand (of a prime in CRT mode), at most what the core takes and half a bank in CRT mode.
+  std::uint32_t operand_words() const {
+    const std::uint32_t max_words = std::min((params().max_operand_bits + 31) / 32,
+                                             crt() ? reg::kModexpBankWords / 2 : reg::kModexpBankWords);
+    return std::min(std::max(regs_.at(modulus_words_), 1u), max_words);
+  }
+  std::uint64_t compute_crt(const std::uint32_t* in, std::uint32_t* out) {
+    const std::uint32_t h = operand_words();
+    auto half = [&](RegisterFile::Id bank, std::uint32_t first) {
+      return crypto::BigInt::from_words(regs_.bank(bank).data() + first, h);
+    };
+    const crypto::BigInt p = half(modulus_, 0), q = half(modulus_, h);
+    std::vector<std::uint32_t> result(2 * h, 0);
+    if (!p.is_zero() && !q.is_zero()) {
+      const crypto::BigInt s = crypto::rsa_crt(crypto::BigInt::from_words(in, 2 * h), p, q,
+                                               half(exponent_, 0), half(exponent_, h), half(qinv_, 0));
+      result = s.to_words(2 * h);
+    }
+    std::copy(result.begin(), result.end(), out);
+    return rsa_crt_cycles(params(), 32 * h);
+  }
+  RegisterFile::Id modulus_words_{}, exponent_bits_{}, modulus_{}, exponent_{}, qinv_{};
 };
 
 }  // namespace
@@ -343,6 +367,12 @@ std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, uns
   // One Montgomery multiplication per exponent bit (square and multiply in parallel), plus the conversions
   // into and out of the Montgomery domain.
   return params.setup_cycles + (std::uint64_t{exponent_bits} + 2) * montmul;
+}
+
+std::uint64_t rsa_crt_cycles(const CoreParams& params, unsigned half_bits) {
+  const std::uint64_t digits = (half_bits + params.multiplier_width_bits - 1) / params.multiplier_width_bits;
+  return 2 * modexp_cycles(params, half_bits, half_bits) +
+         2 * (2 * digits * digits + params.montmul_overhead_cycles);
 }
 
 std::unique_ptr<IpCore> make_core(const std::string& name, const CoreParams& params) {

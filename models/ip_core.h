@@ -57,6 +57,8 @@ inline constexpr std::uint32_t kCtrl = 0x20, kStatus = 0x24, kConfig = 0x28;
 inline constexpr std::uint32_t kCtrlInit = 1u << 0, kCtrlNext = 1u << 1;
 inline constexpr std::uint32_t kStatusReady = 1u << 0, kStatusValid = 1u << 1;
 inline constexpr std::uint32_t kConfigEncrypt = 1u << 0, kConfigTriple = 1u << 1;
+// modexp: CONFIG.CRT makes one operation a whole RSA private operation by the CRT (see ModexpCore)
+inline constexpr std::uint32_t kConfigCrt = 1u << 2;
 // streaming interface: capacity and results waiting (read-only), FIFO windows (any address inside one)
 inline constexpr std::uint32_t kFifoWords = 0x38, kOutWords = 0x3C;
 inline constexpr std::uint32_t kStreamIn = 0x1800, kStreamOut = 0x1C00, kStreamWindowBytes = 0x400;
@@ -66,6 +68,7 @@ inline constexpr std::uint32_t kKey = 0x40, kBlock = 0x80, kResult = 0xC0;
 inline constexpr std::uint32_t kModulusWords = 0x30, kExponentBits = 0x34;
 inline constexpr std::uint32_t kModulus = 0x1000, kMessage = 0x1200, kExponent = 0x1400, kModResult = 0x1600;
 inline constexpr std::uint32_t kModexpBankWords = 128;
+inline constexpr std::uint32_t kQinv = 0x0400;  // modexp CRT mode: qInv = q^-1 mod p
 }  // namespace reg
 
 class IpCore {
@@ -149,6 +152,9 @@ class IpCore {
 
 // Cycles of a constant-time modexp (see ModexpCore in ip_core.cpp).
 std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, unsigned exponent_bits);
+// Cycles of an RSA private operation by the CRT with `half_bits`-bit primes: two modexps of half_bits, one
+// after the other, and Garner's recombination (two Montgomery multiplications).
+std::uint64_t rsa_crt_cycles(const CoreParams& params, unsigned half_bits);
 
 std::unique_ptr<IpCore> make_core(const std::string& name, const CoreParams& params);
 

@@ -79,7 +79,8 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
           const auto record =
               manager.request(proc, "crossover", f, key, data, true, std::nullopt, hardware).record;
           if (!record.ok && failure.empty())
-            failure = std::string(fi.name) + ", " + std::to_string(n) + " blocks, " + mode + ": " + record.error;
+            failure =
+                std::string(fi.name) + ", " + std::to_string(n) + " blocks, " + mode + ": " + record.error;
           return seconds(record);
         };
         row.sw_s = measure(false, "software");

@@ -96,7 +96,7 @@ double stream_word_s(const ScenarioParams& p, const MemorySpec* mem, const std::
 double dma_block_s(const ScenarioParams& p, const SlotSpec& slot, const models::CoreParams& core,
                    double words, double core_block_s) {
   const DataPathSpec& path = *p.data_dma;
-  const DmaSpec* d = dma_named(p, path.engine);
+  const DmaSpec* d = dma_named(p, path.engines.front());  // identical engines when there are several
   const MemorySpec* mem = memory_named(p, path.memory);
   const double mover = sec(d->params.clock_period) * d->params.cycles_per_word;
   const double access = sec(core.clock_period) * core.access_cycles;
@@ -108,8 +108,9 @@ double dma_block_s(const ScenarioParams& p, const SlotSpec& slot, const models::
   const double program = 4 * word_access_s(p, dma_path, reg_access, false) +
                          word_access_s(p, dma_path, reg_access, true) +
                          sec(d->params.clock_period) * d->params.setup_cycles;
-  const double blocks_per_piece = std::floor(std::min(static_cast<double>(core.fifo_words) / words,
-                                                      static_cast<double>(path.buffer_bytes) / (8 * words)));
+  const double blocks_per_piece = std::floor(std::min(
+      static_cast<double>(core.fifo_words) / words,
+      static_cast<double>(path.buffer_bytes) / static_cast<double>(path.engines.size()) / (8 * words)));
   return words * (in + out) + 2 * program / std::max(blocks_per_piece, 1.0);
 }
 
@@ -172,7 +173,8 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
       runtime::HardwareCost hw;
       // key words, set-up writes and CTRL.INIT
       const double setup_writes = fi.key_bytes / 4.0 + static_cast<double>(core.setup.size()) + 1;
-      hw.request_s = cpu * drv.cycles_per_request + setup_writes * a.write_s +
+      hw.request_s = cpu * (drv.cycles_per_request + drv.prepare_cycles_per_request) +
+                     setup_writes * a.write_s +
                      polls(sec(c.params.clock_period) * c.params.key_setup_cycles) * poll;
       if (p.data_dma) {
         hw.block_s = cpu * drv.cycles_per_block + dma_block_s(p, p.slots[slot], c.params, words, core_block);

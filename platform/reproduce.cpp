@@ -1,8 +1,10 @@
 #include "platform/reproduce.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -104,12 +106,6 @@ std::vector<ReproducedFigure> reproduce_hsm(const std::string& experiment, const
   return figures;
 }
 
-std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> cells;
   std::stringstream in(line);
@@ -119,14 +115,68 @@ std::vector<std::string> split(const std::string& line) {
   return cells;
 }
 
+// REFERENCE.md section 4: the Cell engine (scenarios/cell_rsa4096.json), as `openssl speed rsa4096 -multi N`
+// measures it: every process's signatures over its own elapsed time, summed over the processes.
+std::vector<ReproducedFigure> reproduce_cell(const std::string& experiment, const fs::path& scenarios,
+                                             const fs::path& out) {
+  struct Setting {
+    const char* name;
+    bool engine;
+    unsigned procs;
+    double published;
+  };
+  const Setting settings[] = {{"engine=off.procs=1", false, 1, 9.2},
+                              {"engine=off.procs=15", false, 15, 11.0},
+                              {"engine=on.procs=1", true, 1, 10.2},
+                              {"engine=on.procs=15", true, 15, 47.8}};
+  for (const Setting& s : settings) {
+    if (experiment != s.name) continue;
+    LoadOptions options;
+    options.overrides = {std::string("runtime.policy=") + (s.engine ? "hardware" : "software"),
+                         "workload.apps.0.count=" + std::to_string(s.procs),
+                         "workload.apps.0.requests=" + std::to_string(s.procs == 1 ? 20 : 40)};
+    const Scenario scenario = load_scenario_file((scenarios / "cell_rsa4096.json").string(), options);
+    const RunSummary summary = run_session(scenario, out);
+    if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " signatures failed");
+    // Per process: signatures and the end of its last one, from requests.csv.
+    std::ifstream csv(out / "requests.csv");
+    std::string line;
+    std::getline(csv, line);
+    const auto header = split(line);
+    const auto column = [&](const char* name) {
+      return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const std::size_t app = column("app"), end_column = column("end_ms");
+    std::map<std::string, std::pair<std::uint64_t, double>> per_process;
+    while (std::getline(csv, line)) {
+      const auto cells = split(line);
+      auto& [count, last] = per_process[cells.at(app)];
+      ++count;
+      last = std::max(last, std::stod(cells.at(end_column)));
+    }
+    double rate = 0;
+    for (const auto& [name, p] : per_process) rate += static_cast<double>(p.first) / (p.second / 1e3);
+    return {{"cell", std::string("sign_per_s.") + s.name, s.published, rate}};
+  }
+  throw std::invalid_argument("unknown cell experiment " + experiment);
+}
+
+std::string number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
 }  // namespace
 
 std::vector<std::string> reproduction_systems() {
-  return {"soc", "hsm"};
+  return {"soc", "hsm", "cell"};
 }
 
 std::vector<std::string> reproduction_experiments(const std::string& system) {
   if (system == "soc") return {"crossover"};
+  if (system == "cell")
+    return {"engine=off.procs=1", "engine=off.procs=15", "engine=on.procs=1", "engine=on.procs=15"};
   if (system == "hsm") {
     std::vector<std::string> out;
     for (int n = 1; n <= 8; ++n) out.push_back("clients=" + std::to_string(n));
@@ -165,6 +215,7 @@ std::vector<ReproducedFigure> reproduce_experiment(const std::string& system, co
                                                    const fs::path& scenarios, const fs::path& out) {
   if (system == "soc" && experiment == "crossover") return reproduce_soc(scenarios, out);
   if (system == "hsm") return reproduce_hsm(experiment, scenarios, out);
+  if (system == "cell") return reproduce_cell(experiment, scenarios, out);
   throw std::invalid_argument("unknown reference experiment " + system + "/" + experiment);
 }
 

@@ -97,7 +97,8 @@ class Resolver {
   }
 
  private:
-  std::set<std::string> expanded_slots_;  // names made by a slot's count
+  std::set<std::string> expanded_slots_;                        // names made by a slot's count
+  std::map<std::string, std::vector<std::string>> dma_groups_;  // a DMA entry's name -> the engines it made
 
   struct Device {
     std::string name, bus, pointer;
@@ -263,8 +264,20 @@ class Resolver {
       s.params.cycles_per_word = u(d["cycles_per_word"]);
       s.params.setup_cycles = u(d["setup_cycles"]);
       s.params.chunk_words = u(d["chunk_words"]);
-      device(s.name, s.bus, "/platform/dmas/" + std::to_string(i), s.base, models::dma_reg::kSize);
-      p.dmas.push_back(s);
+      // `count` identical engines (one per co-processor): <name>0, <name>1, ... with consecutive registers.
+      const std::uint64_t count = u64(d["count"]);
+      if (count > 1) names_["dmas"].erase(s.name);
+      for (std::uint64_t k = 0; k < count; ++k) {
+        DmaSpec copy = s;
+        if (count > 1) {
+          copy.name += std::to_string(k);
+          copy.base += k * models::dma_reg::kSize;
+          names_["dmas"].insert(copy.name);
+        }
+        dma_groups_[s.name].push_back(copy.name);
+        device(copy.name, copy.bus, "/platform/dmas/" + std::to_string(i), copy.base, models::dma_reg::kSize);
+        p.dmas.push_back(copy);
+      }
     }
   }
 
@@ -443,11 +456,15 @@ class Resolver {
       return;
     }
     DataPathSpec s;
-    s.engine = dma["engine"];
+    const std::string engine = dma["engine"];
+    if (dma_groups_.count(engine)) {
+      s.engines = dma_groups_.at(engine);  // an entry with count: one engine per slot in turn
+    } else if (known("dmas", engine, ptr + "/engine", "DMA engine")) {
+      s.engines = {engine};
+    }
     s.memory = dma["memory"];
     s.buffer = u64(dma["address"]);
     s.buffer_bytes = kib_bytes(dma["size_kib"]);
-    known("dmas", s.engine, ptr + "/engine", "DMA engine");
     if (known("memories", s.memory, ptr + "/memory", "memory")) {
       for (const auto& m : p.memories)
         if (m.name == s.memory &&
@@ -482,6 +499,7 @@ class Resolver {
     p.runtime.wait_for_slot = rt["when_no_slot"] == "wait";
     const json& d = rt["driver"];
     p.runtime.driver.cycles_per_request = u64(d["cycles_per_request"]);
+    p.runtime.driver.prepare_cycles_per_request = u64(d["prepare_cycles_per_request"]);
     p.runtime.driver.cycles_per_block = u64(d["cycles_per_block"]);
     p.runtime.driver.poll_loop_cycles = u64(d["poll_loop_cycles"]);
     p.runtime.driver.max_polls = u64(d["max_polls"]);
@@ -669,7 +687,18 @@ class Resolver {
         issues_.add(ptr + "/functionality", std::string("nothing implements ") + fi.name +
                                                 ": define /software/" + fi.name + " or a core of type \"" +
                                                 models::to_string(fi.core) + "\"");
-      p.apps.push_back(s);
+      // `count` identical applications (as `openssl speed -multi N` runs N processes): <name>0, <name>1, ...
+      // on the CPU's hardware threads in turn from hw_thread.
+      const std::uint64_t count = u64(a["count"]);
+      const unsigned threads = p.cpus.empty() ? 1 : p.cpus.front().params.hw_threads;
+      for (std::uint64_t k = 0; k < count; ++k) {
+        AppSpec copy = s;
+        if (count > 1) {
+          copy.name += std::to_string(k);
+          copy.hw_thread = static_cast<unsigned>((s.hw_thread + k) % threads);
+        }
+        p.apps.push_back(copy);
+      }
     }
     const json& bg = doc_["workload"]["background"];
     for (std::size_t i = 0; i < bg.size(); ++i) {

@@ -121,7 +121,8 @@ struct TimeWindow {
 
 // The DMA data path of the core drivers (runtime.driver.dma).
 struct DataPathSpec {
-  std::string engine, memory;
+  std::vector<std::string> engines;  // one, or one per slot in turn (a DMA entry with count)
+  std::string memory;
   std::uint64_t buffer = 0, buffer_bytes = 0;
 };
 

@@ -99,6 +99,9 @@ Schema build() {
       {"setup_cycles", cycles(10, 1000000).doc("DMA cycles from START to the first word")},
       {"chunk_words",
        Schema::integer().unit("words").min(1).max(1 << 20).default_value(1024).doc("burst size")},
+      {"count", Schema::integer().min(1).max(64).default_value(1).doc(
+                    "identical engines this entry stands for (one per co-processor): with count > 1 they are "
+                    "named <name>0, <name>1, ... with registers every 32 bytes from base")},
   });
 
   Schema config_port = Schema::object({
@@ -193,6 +196,10 @@ Schema build() {
   Schema driver = Schema::object({
       {"cycles_per_request",
        cycles(0, 1000000000000LL).doc("CPU cycles of driver work per hardware request")},
+      {"prepare_cycles_per_request",
+       cycles(0, 1000000000000LL)
+           .doc("CPU cycles preparing a hardware request before it takes a slot "
+                "(padding, number conversion: work that needs no core)")},
       {"cycles_per_block", cycles(0, 1000000000000LL).doc("CPU cycles of driver work per block")},
       {"poll_loop_cycles", cycles(0, 1000000).doc("CPU cycles around each core status read")},
       {"max_polls",
@@ -203,7 +210,10 @@ Schema build() {
                              "(pio), or a DMA engine streams them through the core's FIFO windows (dma)")},
       {"dma", Schema::object(
                   {
-                      {"engine", Schema::string().doc("name of the DMA engine")},
+                      {"engine",
+                       Schema::string().doc(
+                           "name of the DMA engine, or of a DMA entry with count: then the core in "
+                           "the i-th slot uses its engine i mod count, each with its share of the buffer")},
                       {"memory", Schema::string().doc("name of the memory holding the buffer")},
                       {"address", Schema::address().doc("CPU address of the buffer (input, then results)")},
                       {"size_kib",
@@ -292,6 +302,9 @@ Schema build() {
       {"hw_thread", Schema::integer().min(0).max(63).default_value(0).doc("CPU hardware thread it runs on")},
       {"start_us",
        Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("time of its first request")},
+      {"count", Schema::integer().min(1).max(4096).default_value(1).doc(
+                    "identical applications this entry stands for: with count > 1 they are named <name>0, "
+                    "<name>1, ... and take the CPU's hardware threads in turn from hw_thread")},
   });
 
   Schema background = Schema::object({

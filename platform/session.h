@@ -26,8 +26,8 @@ struct RunSummary {
 };
 
 // Runs `scenario` and writes requests.csv, breakdown.csv, summary.csv, stats.json, resolved_scenario.json
-// (and host.json with wall-clock facts; trace.json and timeline.vcd when the scenario's outputs ask) into `out`,
-// atomically. Throws SimulationError (elaboration or simulation failure) or analysis::OutputDirError.
+// (and host.json with wall-clock facts; trace.json and timeline.vcd when the scenario's outputs ask) into
+// `out`, atomically. Throws SimulationError (elaboration or simulation failure) or analysis::OutputDirError.
 RunSummary run_session(const Scenario& scenario, const std::filesystem::path& out);
 
 }  // namespace rsoc::platform

@@ -123,7 +123,9 @@ std::unique_ptr<runtime::Manager> make_manager(const ScenarioParams& p, Platform
   }
   runtime::DataPath path;
   if (p.data_dma) {
-    path.dma = pf.dma_channels.at(p.data_dma->engine).get();
+    for (const auto& engine : p.data_dma->engines) path.engines.push_back(pf.dma_channels.at(engine).get());
+    for (std::size_t i = 0; i < p.slots.size(); ++i)
+      path.engine_of[p.slots[i].base] = i % path.engines.size();
     path.buffer = p.data_dma->buffer;
     path.buffer_bytes = p.data_dma->buffer_bytes;
   }

@@ -98,7 +98,7 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
   load(p, base, f, key, encrypt);
 
   std::vector<std::uint8_t> out(data.size());
-  if (path_.dma) {
+  if (!path_.engines.empty()) {
     run_dma(p, base, fi, core, data, out, core_model);
     return out;
   }
@@ -119,13 +119,19 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
   models::CpuThread& cpu = p.cpu();
   const unsigned block_words = fi.block_bytes / 4;
   const std::uint64_t fifo_words = cpu.read32(base + reg::kFifoWords);
+  // This core's engine and its share of the buffer.
+  const auto engine = path_.engine_of.find(base);
+  const std::size_t e = engine == path_.engine_of.end() ? 0 : engine->second % path_.engines.size();
+  DmaChannel& channel = *path_.engines[e];
+  const std::uint64_t share = path_.buffer_bytes / path_.engines.size() / 4 * 4;
+  const std::uint64_t buffer = path_.buffer + e * share;
   // Input and results of a piece share the buffer; the core holds a piece's input and results at once.
   const std::uint64_t blocks_per_piece =
-      std::min<std::uint64_t>(fifo_words / block_words, path_.buffer_bytes / (2 * fi.block_bytes));
+      std::min<std::uint64_t>(fifo_words / block_words, share / (2 * fi.block_bytes));
   if (blocks_per_piece == 0)
     throw DriverError("DMA data path: a " + std::string(fi.name) + " block does not fit the core's FIFO (" +
-                      std::to_string(fifo_words) + " words) or the buffer (" +
-                      std::to_string(path_.buffer_bytes) + " bytes)");
+                      std::to_string(fifo_words) + " words) or its share of the buffer (" +
+                      std::to_string(share) + " bytes)");
   const std::uint64_t blocks = data.size() / fi.block_bytes;
   std::vector<std::uint32_t> words;
   for (std::uint64_t first = 0; first < blocks; first += blocks_per_piece) {
@@ -137,8 +143,8 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
       for (unsigned i = 0; i < block_words; ++i)
         words[b * block_words + i] = be32(&data[(first + b) * fi.block_bytes + byte_of_word(core.block, i)]);
     const unsigned bytes = static_cast<unsigned>(4 * words.size());
-    const std::uint64_t in = path_.buffer, results = path_.buffer + bytes;
-    DmaChannel::Lease lease(*path_.dma, p);  // the buffer is ours until the results are read
+    const std::uint64_t in = buffer, results = buffer + bytes;
+    DmaChannel::Lease lease(channel, p);  // the buffer is ours until the results are read
     if (cpu.debug_write(in, words.data(), bytes) != bytes)
       throw DriverError("DMA data path: the buffer at " + models::hex(in) + " is not writable memory");
     if (!lease.transfer(in, false, base + reg::kStreamIn, true, words.size(), core_model) ||

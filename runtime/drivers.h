@@ -18,9 +18,12 @@ namespace rsoc::runtime {
 
 struct DriverCosts {                     // CPU cycles
   std::uint64_t cycles_per_request = 0;  // system call, locking, setup
-  std::uint64_t cycles_per_block = 0;    // loop, buffer handling per block
-  std::uint64_t poll_loop_cycles = 0;    // software around each status read
-  std::uint64_t max_polls = 1000000;     // a core that never answers fails the request
+  // Before a hardware request takes a slot: preparing operands for the core (padding, number conversion),
+  // work that needs no core. Charged by the manager, under the scheduler.
+  std::uint64_t prepare_cycles_per_request = 0;
+  std::uint64_t cycles_per_block = 0;  // loop, buffer handling per block
+  std::uint64_t poll_loop_cycles = 0;  // software around each status read
+  std::uint64_t max_polls = 1000000;   // a core that never answers fails the request
 };
 
 class DriverError : public std::runtime_error {
@@ -60,9 +63,12 @@ class DmaChannel {
 };
 
 // How block data reaches the cores: programmed I/O by the CPU, or DMA through the cores' streaming windows
-// with `buffer` (a RAM region of `buffer_bytes`) holding the input and the results.
+// with `buffer` (a RAM region of `buffer_bytes`) holding the input and the results. With several engines (one
+// per co-processor) the core at base B uses engines[engine_of[B]] and that engine's equal share of the
+// buffer.
 struct DataPath {
-  DmaChannel* dma = nullptr;  // null: PIO
+  std::vector<DmaChannel*> engines;                // empty: PIO
+  std::map<std::uint64_t, std::size_t> engine_of;  // core base -> engine (absent: the first)
   std::uint64_t buffer = 0;
   std::uint64_t buffer_bytes = 0;
 };

@@ -6,17 +6,20 @@
 #include "models/crypto/aes128.h"
 #include "models/crypto/des.h"
 #include "models/crypto/modexp.h"
+#include "runtime/rsa_key.h"
 
 namespace rsoc::runtime {
 
 namespace {
-const std::array<FunctionalityInfo, 6> kInfo{{
-    {Functionality::kAes128, "aes128", 16, 16, models::CoreKind::kAes128, 0},
-    {Functionality::kDes, "des", 8, 8, models::CoreKind::kDes, 0},
-    {Functionality::kTripleDes, "3des", 8, 24, models::CoreKind::kDes, 0},
-    {Functionality::kModexp1024, "modexp1024", 128, 256, models::CoreKind::kModexp, 1024},
-    {Functionality::kModexp2048, "modexp2048", 256, 512, models::CoreKind::kModexp, 2048},
-    {Functionality::kModexp4096, "modexp4096", 512, 1024, models::CoreKind::kModexp, 4096},
+const std::array<FunctionalityInfo, 8> kInfo{{
+    {Functionality::kAes128, "aes128", 16, 16, models::CoreKind::kAes128, 0, false},
+    {Functionality::kDes, "des", 8, 8, models::CoreKind::kDes, 0, false},
+    {Functionality::kTripleDes, "3des", 8, 24, models::CoreKind::kDes, 0, false},
+    {Functionality::kModexp1024, "modexp1024", 128, 256, models::CoreKind::kModexp, 1024, false},
+    {Functionality::kModexp2048, "modexp2048", 256, 512, models::CoreKind::kModexp, 2048, false},
+    {Functionality::kModexp4096, "modexp4096", 512, 1024, models::CoreKind::kModexp, 4096, false},
+    {Functionality::kRsaCrt2048, "rsa2048_crt", 256, 640, models::CoreKind::kModexp, 1024, true},
+    {Functionality::kRsaCrt4096, "rsa4096_crt", 512, 1280, models::CoreKind::kModexp, 2048, true},
 }};
 
 std::uint64_t be64(const std::uint8_t* p) {
@@ -49,7 +52,7 @@ std::vector<std::string> functionality_names() {
 
 Functionality functionality_for_operand_bits(unsigned bits) {
   for (const auto& i : kInfo)
-    if (i.operand_bits == bits) return i.id;
+    if (i.operand_bits == bits && !i.crt) return i.id;
   throw std::invalid_argument("no modexp functionality for " + std::to_string(bits) + "-bit operands");
 }
 
@@ -57,6 +60,19 @@ CoreInterface core_interface(Functionality f, bool encrypt) {
   namespace reg = models::reg;
   const FunctionalityInfo& fi = info(f);
   CoreInterface c;
+  if (fi.crt) {
+    const unsigned h = fi.block_bytes / 2, hw = h / 4;  // a prime, in bytes and words
+    c.key = {{reg::kModulus, 0, h, true},
+             {reg::kModulus + 4 * hw, h, h, true},
+             {reg::kExponent, 2 * h, h, true},
+             {reg::kExponent + 4 * hw, 3 * h, h, true},
+             {reg::kQinv, 4 * h, h, true}};
+    c.setup = {
+        {reg::kModulusWords, hw}, {reg::kExponentBits, fi.operand_bits}, {reg::kConfig, reg::kConfigCrt}};
+    c.block = {reg::kMessage, 0, fi.block_bytes, true};
+    c.result = {reg::kModResult, 0, fi.block_bytes, true};
+    return c;
+  }
   if (fi.core == models::CoreKind::kModexp) {
     const unsigned n = fi.block_bytes;
     c.key = {{reg::kModulus, 0, n, true}, {reg::kExponent, n, n, true}};
@@ -77,7 +93,8 @@ std::uint64_t core_cycles_per_block(Functionality f, const models::CoreParams& p
   const FunctionalityInfo& fi = info(f);
   switch (fi.core) {
     case models::CoreKind::kModexp:
-      return models::modexp_cycles(params, fi.operand_bits, fi.operand_bits);
+      return fi.crt ? models::rsa_crt_cycles(params, fi.operand_bits)
+                    : models::modexp_cycles(params, fi.operand_bits, fi.operand_bits);
     case models::CoreKind::kDes:
       return std::uint64_t{params.block_cycles} * (f == Functionality::kTripleDes ? 3 : 1);
     case models::CoreKind::kAes128:
@@ -93,6 +110,13 @@ std::string key_problem(Functionality f, const std::vector<std::uint8_t>& key) {
            (fi.operand_bits ? " (modulus then exponent, " + std::to_string(fi.block_bytes) + " bytes each)"
                             : std::string()) +
            ", got " + std::to_string(key.size()) + " bytes";
+  if (fi.crt) {
+    const unsigned h = fi.block_bytes / 2;
+    for (unsigned at : {0u, h})
+      if (!(key[at] & 0x80) || !(key[at + h - 1] & 1))
+        return std::string("p and q of a ") + fi.name + " key must be odd with their top bits set";
+    return "";
+  }
   if (fi.operand_bits && (!(key.front() & 0x80) || !(key[fi.block_bytes - 1] & 1)))
     return std::string("the modulus of a ") + fi.name + " key must be odd with its top bit set";
   return "";
@@ -101,6 +125,18 @@ std::string key_problem(Functionality f, const std::vector<std::uint8_t>& key) {
 void shape_key(Functionality f, std::vector<std::uint8_t>& key) {
   const FunctionalityInfo& fi = info(f);
   if (!fi.operand_bits || key.size() != fi.key_bytes) return;
+  if (fi.crt) {  // a real key, drawn from the random bytes
+    std::uint64_t seed = 0;
+    for (std::size_t i = 0; i < 8; ++i) seed = (seed << 8) | key[i];
+    const RsaKey k = generate_rsa_key(8 * fi.block_bytes, seed);
+    const std::size_t h = fi.block_bytes / 2;
+    key.clear();
+    for (const crypto::BigInt* v : {&k.p, &k.q, &k.dp, &k.dq, &k.qinv}) {
+      const auto bytes = v->to_bytes_be(h);
+      key.insert(key.end(), bytes.begin(), bytes.end());
+    }
+    return;
+  }
   key.front() |= 0x80;
   key[fi.block_bytes - 1] |= 1;
 }
@@ -117,6 +153,17 @@ std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<st
   if (key.size() != fi.key_bytes || data.size() % fi.block_bytes != 0)
     throw std::invalid_argument("reference_output: bad key or data size");
   std::vector<std::uint8_t> out(data.size());
+  if (fi.crt) {
+    const std::size_t h = fi.block_bytes / 2;
+    auto part = [&](std::size_t i) { return crypto::BigInt::from_bytes_be(&key[i * h], h); };
+    for (std::size_t i = 0; i < data.size(); i += fi.block_bytes) {
+      const auto r = crypto::rsa_crt(crypto::BigInt::from_bytes_be(&data[i], fi.block_bytes), part(0),
+                                     part(1), part(2), part(3), part(4))
+                         .to_bytes_be(fi.block_bytes);
+      std::copy(r.begin(), r.end(), out.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    return out;
+  }
   if (fi.operand_bits) {
     const std::size_t n = fi.block_bytes;
     const crypto::BigInt modulus = crypto::BigInt::from_bytes_be(key.data(), n);

@@ -18,7 +18,16 @@
 
 namespace rsoc::runtime {
 
-enum class Functionality { kAes128, kDes, kTripleDes, kModexp1024, kModexp2048, kModexp4096 };
+enum class Functionality {
+  kAes128,
+  kDes,
+  kTripleDes,
+  kModexp1024,
+  kModexp2048,
+  kModexp4096,
+  kRsaCrt2048,
+  kRsaCrt4096
+};
 
 struct FunctionalityInfo {
   Functionality id;
@@ -26,7 +35,8 @@ struct FunctionalityInfo {
   unsigned block_bytes;
   unsigned key_bytes;
   models::CoreKind core;
-  unsigned operand_bits;  // modexp: modulus and exponent size (0 for the ciphers)
+  unsigned operand_bits;  // modexp: modulus and exponent size; RSA-CRT: prime size (0 for the ciphers)
+  bool crt;               // an RSA private operation by the CRT on a modexp core (CONFIG.CRT)
 };
 
 const FunctionalityInfo& info(Functionality f);

@@ -32,19 +32,10 @@
 #include "runtime/drivers.h"
 #include "runtime/mutex.h"
 #include "runtime/request_record.h"
+#include "runtime/rsa_key.h"
 #include "runtime/scheduler.h"
 
 namespace rsoc::runtime {
-
-// An RSA private key with its CRT parameters (RFC 8017 section 3.2, second representation).
-struct RsaKey {
-  crypto::BigInt n, e, d, p, q, dp, dq, qinv;
-  unsigned bits() const { return static_cast<unsigned>(n.bit_length()); }
-};
-
-// A key of `bits` bits (e = 65537, p and q of bits/2 bits each with their top two bits set), drawn from
-// `seed`.
-RsaKey generate_rsa_key(unsigned bits, std::uint64_t seed);
 
 // The key as the keystore holds it before wrapping: each of n, e, d, p, q, dP, dQ, qInv as a 2-byte
 // big-endian length and the big-endian number, zero-padded to `bytes` (the keystore's record size). Throws

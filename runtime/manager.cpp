@@ -156,6 +156,8 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   std::string reason = decision.reason;
   int slot = -1;
   bool configure = false;
+  if (hardware && params_.driver.prepare_cycles_per_request)
+    p.compute(params_.driver.prepare_cycles_per_request);
   if (hardware) {
     for (;;) {
       const auto choice =

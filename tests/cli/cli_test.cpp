@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -453,6 +454,15 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
   EXPECT_NE(r.out.find("soc      cached_throughput_kBps.aes128"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::exists(dir / "rep" / "soc" / "crossover" / "crossover.csv"));
   EXPECT_TRUE(fs::exists(dir / "rep" / "hsm" / "clients=4" / "breakdown.csv"));
+  // The Cell engine: four published rates from one parameter set, each within 5 %.
+  for (const char* figure : {"sign_per_s.engine=off.procs=1,9.2,", "sign_per_s.engine=off.procs=15,11,",
+                             "sign_per_s.engine=on.procs=1,10.2,", "sign_per_s.engine=on.procs=15,47.8,"}) {
+    const auto at = csv.find(std::string("\ncell,") + figure);
+    ASSERT_NE(at, std::string::npos) << figure << "\n" << csv;
+    const std::string row = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
+    const double error_pct = std::stod(row.substr(row.rfind(',') + 1));
+    EXPECT_LT(std::abs(error_pct), 5.0) << row;
+  }
   EXPECT_EQ(rsoc("reproduce --out x --system hsn", dir).code, 2);
   // A system that cannot run fails the whole reproduction: no table that looks complete.
   fs::create_directories(dir / "empty");

@@ -182,6 +182,39 @@ TEST(RuntimeManager, ModexpOnTheCoreEqualsSoftwareAndTakesTheFormulaTime) {
   EXPECT_EQ(hw->cache_misses(), 1u);  // one modexp core serves both sizes
 }
 
+TEST(RuntimeManager, RsaCrtRunsWholeOnOneCoreAndSigns) {
+  // rsa2048_crt: a real key drawn from random bytes; one message signed on the modexp core in CRT mode equals
+  // the software implementation and verifies with e = 65537 and n = p * q.
+  Bench bench(1);
+  runtime::RuntimeParams params = bench.params(runtime::PolicyKind::kHardware);
+  params.driver.poll_loop_cycles = 500;
+  params.software[Functionality::kRsaCrt2048] = {1000, 10000000};
+  auto hw = bench.manager(params);
+  params.policy = runtime::PolicyKind::kSoftware;
+  auto sw = bench.manager(params);
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    const Functionality f = Functionality::kRsaCrt2048;
+    const auto key = random_key(f, 11);
+    const auto data = input_blocks(f, 2, 12);
+    const auto a = hw->request(p, "app", f, key, data, true);
+    const auto b = sw->request(p, "app", f, key, data, true);
+    ASSERT_TRUE(a.record.ok) << a.record.error;
+    EXPECT_EQ(a.record.decision, "hardware");
+    EXPECT_EQ(a.output, b.output);
+    const crypto::BigInt n =
+        crypto::BigInt::from_bytes_be(key.data(), 128) * crypto::BigInt::from_bytes_be(&key[128], 128);
+    for (std::size_t i = 0; i < 2; ++i)
+      EXPECT_EQ(
+          crypto::modexp(crypto::BigInt::from_bytes_be(&a.output[256 * i], 256), crypto::BigInt(65537), n),
+          crypto::BigInt::from_bytes_be(&data[256 * i], 256));
+    // Two 1024-bit exponentiations and the recombination per message, at the core's clock.
+    const double core_s = 2 * 10e-9 * static_cast<double>(models::rsa_crt_cycles(models::CoreParams{}, 1024));
+    EXPECT_GT(static_cast<double>(a.record.exec_ps) * 1e-12, core_s);
+    EXPECT_LT(static_cast<double>(a.record.exec_ps) * 1e-12, core_s * 1.1);
+  });
+  sc_core::sc_start();
+}
+
 TEST(RuntimeManager, MalformedInputIsARecordedFailureNotACrash) {
   Bench bench(1);
   auto m = bench.manager(bench.params(runtime::PolicyKind::kHardware));

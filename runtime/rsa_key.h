@@ -1,0 +1,20 @@
+#pragma once
+// RSA private keys with their CRT parameters, and keys drawn from a seed (scenarios name a seed, not a key).
+
+#include <cstdint>
+
+#include "models/crypto/modexp.h"
+
+namespace rsoc::runtime {
+
+// An RSA private key with its CRT parameters (RFC 8017 section 3.2, second representation).
+struct RsaKey {
+  crypto::BigInt n, e, d, p, q, dp, dq, qinv;
+  unsigned bits() const { return static_cast<unsigned>(n.bit_length()); }
+};
+
+// A key of `bits` bits (e = 65537, p and q of bits/2 bits each with their top two bits set), drawn from
+// `seed`.
+RsaKey generate_rsa_key(unsigned bits, std::uint64_t seed);
+
+}  // namespace rsoc::runtime
