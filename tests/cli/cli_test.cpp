@@ -504,3 +504,24 @@ TEST(Cli, TraceAndVcdFlagsSetTheOutputKeys) {
   EXPECT_FALSE(fs::exists(dir / "x"));
   EXPECT_FALSE(fs::exists(dir / "y"));
 }
+
+TEST(Cli, GoldenSummaries) {
+  // Small runs of the HSM and Cell references against their committed summaries (tests/golden/README.md).
+  const fs::path dir = scratch("golden");
+  const std::string golden = std::string(RSOC_SOURCE_DIR) + "/tests/golden/";
+  ASSERT_EQ(
+      rsoc("run " + kScenarios +
+               "/hsm_rsa2048.json --set workload.hsm.clients=2 --set workload.hsm.signatures_per_client=3 "
+               "--out h",
+           dir)
+          .code,
+      0);
+  EXPECT_EQ(slurp(dir / "h" / "summary.csv"), slurp(golden + "hsm_rsa2048.summary.csv"));
+  ASSERT_EQ(rsoc("run " + kScenarios +
+                     "/cell_rsa4096.json --set workload.apps.0.count=3 --set workload.apps.0.requests=2 "
+                     "--out c",
+                 dir)
+                .code,
+            0);
+  EXPECT_EQ(slurp(dir / "c" / "summary.csv"), slurp(golden + "cell_rsa4096.summary.csv"));
+}
