@@ -386,6 +386,11 @@ TEST(Cli, SweepResumeRunsOnlyUnfinishedPointsAndRefusesForeignFolders) {
   EXPECT_NE(foreign.err.find("is not an rsoc sweep folder"), std::string::npos) << foreign.err;
   EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "keep me");
   EXPECT_EQ(rsoc("point s 3", dir).code, 2);  // no such point
+  // Bad options are refused before anything is written.
+  EXPECT_EQ(rsoc(sweep + " --emit pbs --out e", dir).code, 2);
+  EXPECT_EQ(rsoc(sweep + " --jobs 0 --out j", dir).code, 2);
+  EXPECT_FALSE(fs::exists(dir / "e"));
+  EXPECT_FALSE(fs::exists(dir / "j"));
 }
 
 TEST(Cli, CrossoverSweepAndSlurmJobArray) {
