@@ -243,7 +243,6 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
     return kOk;
   }
   const unsigned jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>() : std::thread::hardware_concurrency();
-  if (jobs == 0) throw UsageError("--jobs must be at least 1");
   std::cerr << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs << " at a time\n";
   const auto run = rsoc::tools::run_points(spec, dir, jobs);
   const std::size_t missing = rsoc::platform::merge_sweep(dir);
