@@ -291,7 +291,8 @@ class DesCore : public IpCore {
 // multiply every step, whatever the bit: constant time).
 // CRT mode (CONFIG.CRT): an RSA private operation with h = MODULUS_WORDS-word primes. MODULUS holds p (words
 // 0..h-1) and q (words h..2h-1), EXPONENT dP and dQ the same way, QINV qInv; MESSAGE and RESULT have 2h
-// words: RESULT = m1 + ... the CRT combination of MESSAGE^dP mod p and MESSAGE^dQ mod q (RFC 8017 5.1.2).
+// words: RESULT = MESSAGE^d mod pq, recombined from MESSAGE^dP mod p and MESSAGE^dQ mod q by Garner's formula
+// (RFC 8017 5.1.2); busy for rsa_crt_cycles().
 class ModexpCore : public IpCore {
  public:
   ModexpCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {

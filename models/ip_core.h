@@ -3,13 +3,13 @@
 // FpgaSlot (a slot is the sc_module; a core is what its bitstream configures).
 // Timing contract: every register access costs access_cycles core cycles. CTRL.INIT (key expansion) keeps the
 // core busy for key_setup_cycles; CTRL.NEXT for block_cycles (AES), block_cycles per DES pass (3 passes for
-// 3DES), or the modexp formula in ModexpCore. STATUS.READY is clear while busy; results read before the
-// operation ends are the previous results. A start while busy is ignored (counted). A key written to KEY
-// takes effect at CTRL.INIT (or at the first NEXT after a configuration).
-// Streaming interface (for DMA): words written to the STREAM_IN window queue up; every complete block (as the
-// core is set up: 4 words for AES, 2 for DES/3DES, MODULUS_WORDS for modexp, in bank word order) is computed
-// and its result words join the output FIFO, read from the STREAM_OUT window. A write waits until the core
-// has finished what it had, then occupies it for max(access time, compute time of the blocks it completes); a
+// 3DES), or the modexp formula in ModexpCore (rsa_crt_cycles in CRT mode). STATUS.READY is clear while busy;
+// results read before the operation ends are the previous results. A start while busy is ignored (counted). A
+// key written to KEY takes effect at CTRL.INIT (or at the first NEXT after a configuration). Streaming
+// interface (for DMA): words written to the STREAM_IN window queue up; every complete block (as the core is
+// set up: 4 words for AES, 2 for DES/3DES, MODULUS_WORDS for modexp, in bank word order) is computed and its
+// result words join the output FIFO, read from the STREAM_OUT window. A write waits until the core has
+// finished what it had, then occupies it for max(access time, compute time of the blocks it completes); a
 // read waits until the results it takes are ready. Inside a pipelined stream (StreamExtension) those
 // occupancies are the core's stage and the waits are annotated. Input and output words held together may not
 // exceed FIFO_WORDS (TLM_BURST_ERROR_RESPONSE); reading more than OUT_WORDS is an error too.

@@ -4,7 +4,6 @@
 
 #include "models/crypto/aes128.h"
 #include "models/crypto/aes_keywrap.h"
-#include "platform/simulation.h"
 
 namespace rsoc::platform {
 

@@ -4,9 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "analysis/output_dir.h"
 #include "platform/crossover.h"
 #include "platform/json_file.h"
 #include "platform/scenario.h"

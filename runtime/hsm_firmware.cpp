@@ -3,9 +3,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "models/crypto/aes128.h"
 #include "models/crypto/aes_keywrap.h"
-#include "models/kernel_time.h"
 
 namespace rsoc::runtime {
 

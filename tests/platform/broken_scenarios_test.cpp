@@ -87,7 +87,8 @@ const Case kCases[] = {
      {"bitstream_outside_memory.json: /platform/cores/0/bitstream/address: bitstream [0x3ff0000, 0x406d000) "
       "lies "
       "outside memory \"ddr\" [0x0, 0x4000000)"}},
-    {"empty_apps.json", {"empty_apps.json: /workload/apps: the workload needs at least one application (or an hsm firmware)"}},
+    {"empty_apps.json",
+     {"empty_apps.json: /workload/apps: the workload needs at least one application (or an hsm firmware)"}},
     {"software_policy_without_cost.json",
      {"software_policy_without_cost.json: /workload/apps/0/functionality: the software policy needs "
       "/software/aes128, which the scenario does not define"}},
@@ -110,7 +111,8 @@ const Case kCases[] = {
       "several_errors.json: /platform/buses/0/latency_cycle: unknown key \"latency_cycle\"; did you mean "
       "\"latency_cycles\"?",
       "several_errors.json: /workload/apps/0/functionality: \"aes\" is not one of \"aes128\", \"des\", "
-      "\"3des\", \"modexp1024\", \"modexp2048\", \"modexp4096\", \"rsa2048_crt\", \"rsa4096_crt\"; did you mean \"des\"?"}},
+      "\"3des\", \"modexp1024\", \"modexp2048\", \"modexp4096\", \"rsa2048_crt\", \"rsa4096_crt\"; did you "
+      "mean \"des\"?"}},
 };
 
 }  // namespace
@@ -211,5 +213,29 @@ TEST(ScenarioSlots, CountStandsForNamedSlotsInConsecutiveWindows) {
     ASSERT_EQ(e.issues().size(), 1u);
     EXPECT_EQ(e.issues()[0].pointer, "/platform/slots/1/name");
     EXPECT_EQ(e.issues()[0].message, "slot name \"slot1\" is taken by another slot");
+  }
+}
+
+TEST(ScenarioHsm, CrossFieldProblemsAreReportedWithTheirPointers) {
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = {"workload.hsm.key_bits=3000", "workload.hsm.modexp_slots=[\"aes\",\"modexp2\"]",
+                   "workload.hsm.key_record_bytes=100", "workload.hsm.keystore_address=0x2002FFF0"};
+  try {
+    rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json", opt);
+    FAIL() << "five problems must be reported";
+  } catch (const ScenarioError& e) {
+    std::vector<std::string> got;
+    for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
+    EXPECT_EQ(
+        got,
+        (std::vector<std::string>{
+            "/workload/hsm/key_bits: expected 2048, 4096 or 8192 (CRT halves of 1024, 2048 or 4096 bits), "
+            "got 3000",
+            "/workload/hsm/key_record_bytes: a 3000-bit key needs a record of at least 1706 bytes, got 100",
+            "/workload/hsm/modexp_slots/0: slot \"aes\" must be static (reconfigurable: false) with a modexp "
+            "core",
+            "/workload/hsm/modexp_slots/1: unknown slot \"modexp2\"; did you mean \"modexp0\"?",
+            "/workload/hsm/keystore_address: the wrapped key [0x2002fff0, 0x20030060) lies outside memory "
+            "\"sram\""}));
   }
 }
