@@ -116,6 +116,24 @@ sc_core::sc_time FpgaSlot::core_busy_time() const {
   return t;
 }
 
+std::uint64_t FpgaSlot::core_words_written() const {
+  std::uint64_t n = 0;
+  for (const auto& [id, core] : candidates_) n += core->words_written();
+  return n;
+}
+
+std::uint64_t FpgaSlot::core_words_read() const {
+  std::uint64_t n = 0;
+  for (const auto& [id, core] : candidates_) n += core->words_read();
+  return n;
+}
+
+std::uint64_t FpgaSlot::core_status_reads() const {
+  std::uint64_t n = 0;
+  for (const auto& [id, core] : candidates_) n += core->status_reads();
+  return n;
+}
+
 void FpgaSlot::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   if (!active_ || configuring_) {
     ++rejected_;

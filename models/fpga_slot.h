@@ -57,6 +57,10 @@ class FpgaSlot : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
   std::uint64_t configurations() const { return configurations_; }
   std::uint64_t rejected_accesses() const { return rejected_; }
   sc_core::sc_time core_busy_time() const;
+  // Register accesses of its cores (IpCore::words_written, words_read, status_reads), summed.
+  std::uint64_t core_words_written() const;
+  std::uint64_t core_words_read() const;
+  std::uint64_t core_status_reads() const;
   // Reports configurations and the work of the cores it hosts to `sink` on `lane` (null: none). A core
   // configured at boot is reported as a configuration that ended at the kernel's time.
   void set_activity(ActivitySink* sink, Lane lane);

@@ -69,6 +69,11 @@ inline constexpr std::uint32_t kModulusWords = 0x30, kExponentBits = 0x34;
 inline constexpr std::uint32_t kModulus = 0x1000, kMessage = 0x1200, kExponent = 0x1400, kModResult = 0x1600;
 inline constexpr std::uint32_t kModexpBankWords = 128;
 inline constexpr std::uint32_t kQinv = 0x0400;  // modexp CRT mode: qInv = q^-1 mod p
+// modexp, ModExpA7-style operation (see ModexpCore): the widest operand the core takes (read-only), the
+// precomputed Montgomery values, and the CONFIG bits that select them
+inline constexpr std::uint32_t kBufferBits = 0x2C;
+inline constexpr std::uint32_t kModulusCoeff = 0x0600, kMontgomeryFactor = 0x0800;
+inline constexpr std::uint32_t kConfigWideMessage = 1u << 3, kConfigPrecalc = 1u << 4;
 }  // namespace reg
 
 class IpCore {
@@ -82,6 +87,12 @@ class IpCore {
   void access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency) {
     if (trans.get_address() >= reg::kStreamIn) return stream_access(trans, at, latency);
     const unsigned words = (trans.get_data_length() + 3) / 4;
+    if (trans.is_write()) {
+      words_written_ += words;
+    } else {
+      words_read_ += words;
+      status_reads_ += trans.get_address() == reg::kStatus;
+    }
     const sc_core::sc_time cost =
         words == 1 ? word_access_ : params_.clock_period * static_cast<double>(params_.access_cycles * words);
     trans.set_response_status(regs_.access(trans, at + cost));
@@ -104,13 +115,18 @@ class IpCore {
   sc_core::sc_time stream_wait_time() const { return stream_wait_; }
   std::uint64_t operations() const { return operations_; }
   std::uint64_t ignored_starts() const { return ignored_starts_; }
+  // Register words software wrote and read (the streaming windows excepted), and reads of STATUS among them.
+  std::uint64_t words_written() const { return words_written_; }
+  std::uint64_t words_read() const { return words_read_; }
+  std::uint64_t status_reads() const { return status_reads_; }
   RegisterFile& registers() { return regs_; }
 
  protected:
   // Called on CTRL.INIT while idle; returns the busy cycles of the operation started (0: none).
   virtual std::uint64_t on_init(const sc_core::sc_time& at) = 0;
-  // Words of one block as the core is set up.
+  // Words of one block as the core is set up, and of its result.
   virtual unsigned block_words() const = 0;
+  virtual unsigned result_words() const { return block_words(); }
   // Computes one block (block_words() words in bank order) into `out` (as many words); returns its cycles.
   virtual std::uint64_t compute(const std::uint32_t* in, std::uint32_t* out) = 0;
   // A fresh configuration: forget any internal state (key schedules).
@@ -146,10 +162,13 @@ class IpCore {
   std::vector<std::uint32_t> stream_in_;                               // words of an incomplete block
   std::deque<std::pair<std::uint32_t, sc_core::sc_time>> stream_out_;  // result words and when they are ready
   std::uint64_t operations_ = 0, ignored_starts_ = 0;
+  std::uint64_t words_written_ = 0, words_read_ = 0, status_reads_ = 0;
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;
 };
 
+// Cycles of one Montgomery multiplication of `modulus_bits`-bit operands: 2 * digits^2 + overhead.
+std::uint64_t montmul_cycles(const CoreParams& params, unsigned modulus_bits);
 // Cycles of a constant-time modexp (see ModexpCore in ip_core.cpp).
 std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, unsigned exponent_bits);
 // Cycles of an RSA private operation by the CRT with `half_bits`-bit primes: two modexps of half_bits, one

@@ -61,7 +61,9 @@ void HsmService::add_stats(std::vector<analysis::StatGroup>& out, double end_ms)
            "times a task found the keystore locked")
       .add("keystore_wait_ms", firmware_->keystore().wait_time().to_seconds() * 1e3, "ms",
            "time tasks waited for the keystore")
-      .add("core_polls", static_cast<double>(driver_.polls()), "count", "core status reads by the driver");
+      .add("core_polls", static_cast<double>(driver_.polls()), "count", "core status reads by the driver")
+      .add("modexp_alloc_attempts", static_cast<double>(firmware_->modexp_alloc_attempts()), "count",
+           "attempts to take the modexp cores (one per signature when they are always free)");
   out.push_back(g);
 }
 

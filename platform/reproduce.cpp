@@ -87,7 +87,7 @@ std::vector<ReproducedFigure> reproduce_hsm(const std::string& experiment, const
   const unsigned clients = static_cast<unsigned>(std::stoul(clients_part.substr(8)));
   LoadOptions options;
   options.overrides = {"workload.hsm.clients=" + std::to_string(clients),
-                       "workload.hsm.signatures_per_client=" + std::to_string(clients <= 4 ? 30 : 15)};
+                       "workload.hsm.signatures_per_client=" + std::to_string(clients <= 4 ? 80 : 40)};
   if (!variant.empty())
     for (const auto& o : hsm_variant(variant)) options.overrides.push_back(o);
   const Scenario scenario = load_scenario_file((scenarios / "hsm_rsa2048.json").string(), options);

@@ -584,23 +584,25 @@ class Resolver {
     hp.rpc_tasks = u(h["rpc_tasks"]);
     hp.task_priority = static_cast<int>(h["task_priority"].get<std::int64_t>());
     hp.host_time = sc_time(h["host_us"].get<double>(), sc_core::SC_US);
+    hp.host_jitter = h["host_jitter"].get<double>();
     hp.request_bytes = u64(h["request_bytes"]);
     hp.response_bytes = u64(h["response_bytes"]);
     hp.seed = p.seed;
     const json& c = h["cycles"];
     hp.cycles = runtime::HsmCosts{u64(c["rpc"]),       u64(c["uart_per_byte"]), u64(c["copy_per_word"]),
                                   u64(c["parse"]),     u64(c["blinding"]),      u64(c["crt"]),
-                                  u64(c["unblinding"])};
+                                  u64(c["unblinding"]),  u64(c["core_alloc"])};
     s.uart_baud = h["uart_baud"].get<double>();
     s.uart_bits_per_byte = u(h["uart_bits_per_byte"]);
     s.key_bits = u(h["key_bits"]);
-    if (s.key_bits != 2048 && s.key_bits != 4096 && s.key_bits != 8192)
+    if (s.key_bits != 2048 && s.key_bits != 4096)
       issues_.add(ptr + "/key_bits",
-                  "expected 2048, 4096 or 8192 (CRT halves of 1024, 2048 or 4096 bits), got " +
+                  "expected 2048 or 4096 (the modexp cores take the message unreduced, at most 4096 bits), got " +
                       std::to_string(s.key_bits));
     s.key_record_bytes = u64(h["key_record_bytes"]);
-    // n, d: the modulus size; p, q, dP, dQ, qInv: half of it; e: 3 bytes; a 2-byte length each.
-    const std::size_t needed = 2 * s.key_bits / 8 + 5 * s.key_bits / 16 + 3 + 16;
+    // n, d: the modulus size; p, q, dP, dQ, qInv and the primes' Montgomery coefficients and factors: half of
+    // it; e: 3 bytes; a 2-byte length each.
+    const std::size_t needed = 2 * s.key_bits / 8 + 9 * s.key_bits / 16 + 3 + 24;
     if (s.key_record_bytes < needed)
       issues_.add(ptr + "/key_record_bytes",
                   "a " + std::to_string(s.key_bits) + "-bit key needs a record of at least " +
@@ -615,11 +617,11 @@ class Resolver {
       if (!base) continue;
       for (const auto& sl : p.slots)
         for (const auto& core : p.cores)
-          if (sl.name == name && core.name == sl.core && core.params.max_operand_bits < s.key_bits / 2)
+          if (sl.name == name && core.name == sl.core && core.params.max_operand_bits < s.key_bits)
             issues_.add(at, "the modexp core in slot \"" + name + "\" takes at most " +
                                 std::to_string(core.params.max_operand_bits) +
-                                "-bit operands; CRT halves of a " + std::to_string(s.key_bits) +
-                                "-bit key need " + std::to_string(s.key_bits / 2));
+                                "-bit operands; the unreduced message of a " + std::to_string(s.key_bits) +
+                                "-bit key needs " + std::to_string(s.key_bits));
       hp.modexp_slots.push_back(name);
       hp.modexp_bases.push_back(*base);
     }

@@ -325,6 +325,9 @@ Schema build() {
       {"blinding", cycles(0, 1000000000000LL).doc("blinding the message (m * r^e mod n) in software")},
       {"crt", cycles(0, 1000000000000LL).doc("CRT recombination (Garner) in software")},
       {"unblinding", cycles(0, 1000000000000LL).doc("unblinding (s * r^-1 mod n) in software")},
+      {"core_alloc", cycles(300, 1000000).doc("one attempt to take the modexp cores (the core table searched in a "
+                                              "critical section); a task that finds them taken yields and tries "
+                                              "again")},
   });
 
   Schema hsm = Schema::object({
@@ -336,6 +339,8 @@ Schema build() {
       {"task_priority", Schema::integer().min(0).max(99).default_value(10).doc("priority of the RPC tasks")},
       {"host_us", Schema::number().unit("us").min(0).max(1e12).default_value(20000.0).doc(
                       "client-side work per signature (on the client's own host)")},
+      {"host_jitter", Schema::number().min(0).max(1).default_value(0.0).doc(
+           "spread of each client's host work: uniform in host_us * (1 +- host_jitter), drawn from the seed")},
       {"uart_baud", Schema::number().unit("baud").exclusive_min(0).max(1e10).default_value(921600.0).doc(
                         "the one serial link between the clients and the HSM")},
       {"uart_bits_per_byte",
@@ -345,8 +350,8 @@ Schema build() {
       {"response_bytes", Schema::integer().unit("bytes").min(1).max(1e9).default_value(280).doc(
                              "a signature response on the line (framing included)")},
       {"key_bits",
-       Schema::integer().unit("bits").min(2048).max(8192).default_value(2048).doc(
-           "RSA modulus size: 2048, 4096 or 8192 (the CRT halves run as modexp of half the size)")},
+       Schema::integer().unit("bits").min(2048).max(4096).default_value(2048).doc(
+           "RSA modulus size: 2048 or 4096 (the CRT halves run as modexp of half the size)")},
       {"key_record_bytes", Schema::integer().unit("bytes").min(64).max(1 << 20).default_value(3290).doc(
                                "the keystore record of the private key, before wrapping")},
       {"keystore_memory", Schema::string().doc("memory holding the wrapped key")},

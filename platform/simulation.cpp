@@ -292,7 +292,12 @@ std::vector<analysis::StatGroup> gather_stats(
         .add("core_utilization", util(ms(slot->core_busy_time())), "ratio",
              "core busy time over simulated time")
         .add("rejected_accesses", static_cast<double>(slot->rejected_accesses()), "count",
-             "accesses while empty");
+             "accesses while empty")
+        .add("words_written", static_cast<double>(slot->core_words_written()), "words",
+             "register words software wrote to its cores")
+        .add("words_read", static_cast<double>(slot->core_words_read()), "words",
+             "register words its cores answered (status polls included; an FMC double read counts twice)")
+        .add("status_reads", static_cast<double>(slot->core_status_reads()), "count", "STATUS reads it answered");
     out.push_back(g);
   }
   for (std::size_t i = 0; i < schedulers.size(); ++i) {

@@ -95,6 +95,10 @@ class CoreDriver {
              const std::vector<std::uint8_t>& block, bool encrypt);
   std::vector<std::uint8_t> finish(Process& p, std::uint64_t base, Functionality f);
   std::uint64_t polls() const { return polls_; }
+  const DriverCosts& costs() const { return costs_; }
+  // Polls STATUS of the core at `base` until every bit of `mask` is set (poll_loop_cycles around each read,
+  // the scheduler may run another process between polls); at most max_polls reads, then DriverError.
+  void wait_status(Process& p, std::uint64_t base, std::uint32_t mask);
   // The core at `base` was (re)configured: it holds no key any more.
   void forget(std::uint64_t base) { loaded_.erase(base); }
 
@@ -104,7 +108,6 @@ class CoreDriver {
     std::vector<std::uint8_t> key;
     bool encrypt;
   };
-  void wait_status(Process& p, std::uint64_t base, std::uint32_t mask);
   // Loads the key, the set-up registers and runs INIT when the core holds another key or direction.
   void load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
             bool encrypt);

@@ -1,9 +1,12 @@
 #include "runtime/hsm_firmware.h"
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 
+#include "models/address_map.h"
 #include "models/crypto/aes_keywrap.h"
+#include "models/ip_core.h"
 
 namespace rsoc::runtime {
 
@@ -22,10 +25,28 @@ constexpr std::uint8_t kSha256DigestInfo[] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09
 
 }  // namespace
 
+namespace {
+// The fields of a record, in order.
+std::array<BigInt*, 12> record_fields(KeyRecord& r) {
+  RsaKey& k = r.key;
+  return {&k.n, &k.e, &k.d, &k.p, &k.q, &k.dp, &k.dq, &k.qinv, &r.p_coeff, &r.p_factor, &r.q_coeff, &r.q_factor};
+}
+// Words of a prime of `key` (the modexp cores' MODULUS_WORDS).
+std::size_t prime_words(const RsaKey& key) {
+  return (std::max(key.p.bit_length(), key.q.bit_length()) + 31) / 32;
+}
+}  // namespace
+
 std::vector<std::uint8_t> serialize_key(const RsaKey& key, std::size_t bytes) {
+  KeyRecord record{key, {}, {}, {}, {}};
+  const std::size_t h = prime_words(key);
+  record.p_coeff = crypto::montgomery_coefficient(key.p, h);
+  record.p_factor = crypto::montgomery_factor(key.p, h);
+  record.q_coeff = crypto::montgomery_coefficient(key.q, h);
+  record.q_factor = crypto::montgomery_factor(key.q, h);
   std::vector<std::uint8_t> out;
-  for (const BigInt* v : {&key.n, &key.e, &key.d, &key.p, &key.q, &key.dp, &key.dq, &key.qinv}) {
-    const std::size_t len = (v->bit_length() + 7) / 8;
+  for (const BigInt* v : record_fields(record)) {
+    const std::size_t len = std::max<std::size_t>((v->bit_length() + 7) / 8, 1);
     const auto be = v->to_bytes_be(len);
     out.push_back(static_cast<std::uint8_t>(len >> 8));
     out.push_back(static_cast<std::uint8_t>(len));
@@ -39,18 +60,18 @@ std::vector<std::uint8_t> serialize_key(const RsaKey& key, std::size_t bytes) {
   return out;
 }
 
-std::optional<RsaKey> parse_key(const std::vector<std::uint8_t>& record) {
-  RsaKey key;
+std::optional<KeyRecord> parse_key(const std::vector<std::uint8_t>& bytes) {
+  KeyRecord record;
   std::size_t at = 0;
-  for (BigInt* v : {&key.n, &key.e, &key.d, &key.p, &key.q, &key.dp, &key.dq, &key.qinv}) {
-    if (at + 2 > record.size()) return std::nullopt;
-    const std::size_t len = (std::size_t{record[at]} << 8) | record[at + 1];
+  for (BigInt* v : record_fields(record)) {
+    if (at + 2 > bytes.size()) return std::nullopt;
+    const std::size_t len = (std::size_t{bytes[at]} << 8) | bytes[at + 1];
     at += 2;
-    if (len == 0 || at + len > record.size()) return std::nullopt;
-    *v = BigInt::from_bytes_be(&record[at], len);
+    if (len == 0 || at + len > bytes.size()) return std::nullopt;
+    *v = BigInt::from_bytes_be(&bytes[at], len);
     at += len;
   }
-  return key;
+  return record;
 }
 
 std::vector<std::uint8_t> pkcs1_sha256_encoding(const std::array<std::uint8_t, 32>& digest,
@@ -97,7 +118,8 @@ void HsmFirmware::client(unsigned index) {
   sc_core::sc_event answered;
   sc_time answered_at;
   for (std::uint64_t i = 0; i < params_.signatures_per_client; ++i) {
-    sc_core::wait(params_.host_time);
+    const double spread = params_.host_jitter * (2 * std::uniform_real_distribution<double>()(rng) - 1);
+    sc_core::wait(params_.host_time * (1 + spread));
     Request r{index, next_id_++, sc_core::sc_time_stamp(), {}, {}, &answered, &answered_at};
     for (auto& b : r.digest) b = static_cast<std::uint8_t>(rng());
     r.arrived = uart_.transfer(models::Uart::Direction::kToDevice, params_.request_bytes, r.issued);
@@ -192,8 +214,9 @@ std::vector<std::uint8_t> HsmFirmware::sign(Process& p, const Request& request, 
   keystore_.unlock();
   if (!record_bytes) throw DriverError("key blob does not unwrap (wrong KEK or damaged keystore)");
   p.compute(c.parse_cycles);
-  const std::optional<RsaKey> key = parse_key(*record_bytes);
-  if (!key) throw DriverError("unwrapped key record is malformed");
+  const std::optional<KeyRecord> stored = parse_key(*record_bytes);
+  if (!stored) throw DriverError("unwrapped key record is malformed");
+  const RsaKey* key = &stored->key;
 
   // Blinding: m * r^e mod n with a fresh r.
   const std::size_t k = record.bytes;
@@ -205,7 +228,7 @@ std::vector<std::uint8_t> HsmFirmware::sign(Process& p, const Request& request, 
   p.compute(c.blinding_cycles);
   const BigInt blinded = crypto::mod(m * crypto::modexp(r, key->e, key->n), key->n);
 
-  const std::vector<std::uint8_t> halves = modexp_pair(p, *key, blinded);
+  const std::vector<std::uint8_t> halves = modexp_pair(p, *stored, blinded);
   const std::size_t half = halves.size() / 2;
   const BigInt m1 = BigInt::from_bytes_be(halves.data(), half),
                m2 = BigInt::from_bytes_be(&halves[half], half);
@@ -219,31 +242,90 @@ std::vector<std::uint8_t> HsmFirmware::sign(Process& p, const Request& request, 
   return s.to_bytes_be(k);
 }
 
-// m^dP mod p and m^dQ mod q on the modexp cores: both started before either is collected when there are two.
-std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const RsaKey& key, const BigInt& blinded) {
-  const Functionality f = functionality_for_operand_bits((key.bits() + 1) / 2);
-  const std::size_t n = info(f).block_bytes;
-  auto operands = [&](const BigInt& prime, const BigInt& exponent) {
-    std::vector<std::uint8_t> k = prime.to_bytes_be(n);
-    const auto e = exponent.to_bytes_be(n);
-    k.insert(k.end(), e.begin(), e.end());
-    return std::make_pair(k, crypto::mod(blinded, prime).to_bytes_be(n));
-  };
-  const auto [key_p, msg_p] = operands(key.p, key.dp);
-  const auto [key_q, msg_q] = operands(key.q, key.dq);
+namespace {
+namespace reg = models::reg;
+
+void write_number(models::CpuThread& cpu, std::uint64_t address, const BigInt& v, std::size_t words) {
+  for (const std::uint32_t w : v.to_words(words)) {
+    cpu.write32(address, w);
+    address += 4;
+  }
+}
+
+// One CRT half on a modexp core, in the steps of Cryptech's hal_modexp: set-up of the modulus, set-up of the
+// calculation (which starts it), and the result.
+struct ModexpHalf {
+  std::uint64_t base;
+  const BigInt& prime;
+  const BigInt& exponent;
+  const BigInt& coeff;
+  const BigInt& factor;
+};
+
+void setup_modulus(models::CpuThread& cpu, const ModexpHalf& a, std::size_t h) {
+  const std::uint32_t buffer_bits = cpu.read32(a.base + reg::kBufferBits);
+  if (buffer_bits < 64 * h)
+    throw DriverError("the modexp core at " + models::hex(a.base) + " takes " + std::to_string(buffer_bits) +
+                      "-bit operands, a CRT half needs " + std::to_string(64 * h));
+  cpu.write32(a.base + reg::kModulusWords, static_cast<std::uint32_t>(h));
+  write_number(cpu, a.base + reg::kModulus, a.prime, h);
+}
+
+// The message goes unreduced (twice the prime's words): the core reduces it. The coefficient and factor are
+// written from modulus-sized buffers, as the firmware declares them.
+void setup_calculation(models::CpuThread& cpu, const ModexpHalf& a, std::size_t h, const BigInt& message) {
+  write_number(cpu, a.base + reg::kModulusCoeff, a.coeff, 2 * h);
+  write_number(cpu, a.base + reg::kMontgomeryFactor, a.factor, 2 * h);
+  cpu.write32(a.base + reg::kConfig, reg::kConfigWideMessage | reg::kConfigPrecalc);
+  write_number(cpu, a.base + reg::kMessage, message, 2 * h);
+  write_number(cpu, a.base + reg::kExponent, a.exponent, h);
+  cpu.write32(a.base + reg::kExponentBits, static_cast<std::uint32_t>(32 * h));
+  cpu.write32(a.base + reg::kCtrl, 0);  // hal_io_zero
+  cpu.write32(a.base + reg::kCtrl, reg::kCtrlNext);
+}
+
+std::vector<std::uint8_t> read_result(models::CpuThread& cpu, const ModexpHalf& a, std::size_t h) {
+  std::vector<std::uint32_t> words(h);
+  for (std::size_t i = 0; i < h; ++i) words[i] = cpu.read32(a.base + reg::kModResult + 4 * i);
+  return BigInt::from_words(words).to_bytes_be(4 * h);
+}
+}  // namespace
+
+// m^dP mod p and m^dQ mod q on the modexp cores (hal_modexp2 with the precomputed values): both set up and
+// started before either is collected when there are two, one after the other on one core.
+std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& record, const BigInt& blinded) {
+  const RsaKey& key = record.key;
+  const std::size_t h = prime_words(key);
   const std::vector<std::size_t> cores = allocate_modexp(p);
-  const std::uint64_t core_p = params_.modexp_bases[cores.front()],
-                      core_q = params_.modexp_bases[cores.back()];
+  const ModexpHalf half_p{params_.modexp_bases[cores.front()], key.p, key.dp, record.p_coeff, record.p_factor};
+  const ModexpHalf half_q{params_.modexp_bases[cores.back()], key.q, key.dq, record.q_coeff, record.q_factor};
+  const DriverCosts& costs = driver_.costs();
+  models::CpuThread& cpu = p.cpu();
+  const std::uint32_t done = reg::kStatusReady | reg::kStatusValid;
   std::vector<std::uint8_t> out, second;
   try {
     if (cores.size() == 2) {
-      driver_.start(p, core_p, f, key_p, msg_p, true);
-      driver_.start(p, core_q, f, key_q, msg_q, true);
-      out = driver_.finish(p, core_p, f);
-      second = driver_.finish(p, core_q, f);
+      for (const ModexpHalf* a : {&half_p, &half_q}) {
+        cpu.compute(costs.cycles_per_request);
+        setup_modulus(cpu, *a, h);
+      }
+      for (const ModexpHalf* a : {&half_p, &half_q}) {
+        cpu.compute(costs.cycles_per_block);
+        setup_calculation(cpu, *a, h, blinded);
+      }
+      driver_.wait_status(p, half_p.base, done);
+      driver_.wait_status(p, half_q.base, done);
+      out = read_result(cpu, half_p, h);
+      second = read_result(cpu, half_q, h);
     } else {
-      out = driver_.run(p, core_p, f, key_p, msg_p, true);
-      second = driver_.run(p, core_q, f, key_q, msg_q, true);
+      for (const ModexpHalf* a : {&half_p, &half_q}) {
+        cpu.compute(costs.cycles_per_request);
+        setup_modulus(cpu, *a, h);
+        cpu.compute(costs.cycles_per_block);
+        setup_calculation(cpu, *a, h, blinded);
+        driver_.wait_status(p, a->base, done);
+        (a == &half_p ? out : second) = read_result(cpu, *a, h);
+      }
     }
   } catch (...) {
     release_modexp(cores);
@@ -257,6 +339,9 @@ std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const RsaKey& key
 std::vector<std::size_t> HsmFirmware::allocate_modexp(Process& p) {
   const std::size_t need = std::min<std::size_t>(2, modexp_busy_.size());  // a pair when the FPGA has two
   for (;;) {
+    const Process::Ledger before = p.spent();
+    p.compute(params_.cycles.core_alloc_cycles);
+    ++alloc_attempts_;
     std::vector<std::size_t> free;
     for (std::size_t i = 0; i < modexp_busy_.size() && free.size() < need; ++i)
       if (!modexp_busy_[i]) free.push_back(i);
@@ -264,13 +349,18 @@ std::vector<std::size_t> HsmFirmware::allocate_modexp(Process& p) {
       for (std::size_t i : free) modexp_busy_[i] = true;
       return free;
     }
-    p.wait_for(modexp_released_, TimeUse::kSlotWait);
+    p.yield();
+    // A failed attempt and the others' turns it waited through are time waiting for the cores.
+    const Process::Ledger after = p.spent();
+    for (const TimeUse use : {TimeUse::kCpuCompute, TimeUse::kCpuWait}) {
+      const auto i = static_cast<std::size_t>(use);
+      p.recount(use, TimeUse::kSlotWait, sc_core::sc_time::from_value(after[i] - before[i]));
+    }
   }
 }
 
 void HsmFirmware::release_modexp(const std::vector<std::size_t>& cores) {
   for (std::size_t i : cores) modexp_busy_[i] = false;
-  modexp_released_.notify(sc_core::SC_ZERO_TIME);
 }
 
 }  // namespace rsoc::runtime

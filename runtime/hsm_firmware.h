@@ -7,8 +7,12 @@
 //      per word), unwraps it with AES key wrap (RFC 5649) — every AES block operation on the AES core through
 //      the core driver (PIO: words over the bus, status polls that yield) — and unlocks the keystore,
 //   3. parses the key (parse_cycles), blinds the message (blinding_cycles: m * r^e mod n),
-//   4. runs the two CRT halves m^dP mod p and m^dQ mod q on the modexp cores — in parallel when there are two
-//      (start both, then collect both), one after the other on one core,
+//   4. runs the two CRT halves m^dP mod p and m^dQ mod q on the modexp cores as Cryptech's hal_modexp2 does —
+//      in parallel when there are two (set both up, start both, then collect both), one after the other on
+//      one core. Per half: BUFFER_BITS read, MODULUS_WORDS and the prime, the prime's Montgomery coefficient
+//      and factor and the blinded message unreduced (CONFIG.WIDE_MESSAGE | PRECALC), each in modulus-sized
+//      buffers (2h words for an h-word prime), the exponent and its length, CTRL zero and next: 8h + 5 word
+//      writes (261 for RSA-2048), then the status polled and the h result words read (h + 1 reads),
 //   5. recombines (crt_cycles: Garner), unblinds (unblinding_cycles), and
 //   6. sends the signature back (uart_cycles_per_byte per byte, then the task waits for the UART).
 // Every value is computed for real: the signature is m^d mod n with the key the firmware unwrapped, checked
@@ -37,11 +41,18 @@
 
 namespace rsoc::runtime {
 
-// The key as the keystore holds it before wrapping: each of n, e, d, p, q, dP, dQ, qInv as a 2-byte
-// big-endian length and the big-endian number, zero-padded to `bytes` (the keystore's record size). Throws
-// std::invalid_argument when the key does not fit.
+// A key as the keystore holds it: the RSA key and, as Cryptech's keystore keeps them with the key, the
+// Montgomery coefficient and factor of each prime (crypto::montgomery_coefficient / montgomery_factor at the
+// prime's word count) that the modexp cores are given instead of deriving them on every signature.
+struct KeyRecord {
+  RsaKey key;
+  crypto::BigInt p_coeff, p_factor, q_coeff, q_factor;
+};
+// The record before wrapping: each of n, e, d, p, q, dP, dQ, qInv, pC, pF, qC, qF as a 2-byte big-endian
+// length and the big-endian number, zero-padded to `bytes` (the keystore's record size); the Montgomery values
+// are computed here, when the key is stored. Throws std::invalid_argument when the key does not fit.
 std::vector<std::uint8_t> serialize_key(const RsaKey& key, std::size_t bytes);
-std::optional<RsaKey> parse_key(const std::vector<std::uint8_t>& record);
+std::optional<KeyRecord> parse_key(const std::vector<std::uint8_t>& record);
 
 // EMSA-PKCS1-v1_5 encoding of a SHA-256 digest for a `modulus_bytes` modulus (RFC 8017 section 9.2).
 std::vector<std::uint8_t> pkcs1_sha256_encoding(const std::array<std::uint8_t, 32>& digest,
@@ -55,6 +66,7 @@ struct HsmCosts {                          // CPU cycles
   std::uint64_t blinding_cycles = 0;
   std::uint64_t crt_cycles = 0;
   std::uint64_t unblinding_cycles = 0;
+  std::uint64_t core_alloc_cycles = 300;  // one attempt to take the modexp cores
 };
 
 struct HsmParams {
@@ -63,6 +75,7 @@ struct HsmParams {
   unsigned clients = 1;
   std::uint64_t signatures_per_client = 10;
   sc_core::sc_time host_time{20, sc_core::SC_MS};  // per signature, on the client's own host
+  double host_jitter = 0;  // each host_time drawn uniformly in host_time * (1 +- host_jitter)
   std::uint64_t request_bytes = 80, response_bytes = 280;
   HsmCosts cycles;
   std::uint64_t aes_base = 0;               // the AES core
@@ -94,6 +107,7 @@ class HsmFirmware {
   const Mutex& keystore() const { return keystore_; }
   std::uint64_t signatures() const { return signatures_; }
   std::uint64_t aes_block_operations() const { return aes_operations_; }
+  std::uint64_t modexp_alloc_attempts() const { return alloc_attempts_; }
 
  private:
   struct Request {
@@ -108,9 +122,12 @@ class HsmFirmware {
   void rpc_task(Process& p);
   // The signature of `request` (the whole firmware path); fills the record.
   std::vector<std::uint8_t> sign(Process& p, const Request& request, RequestRecord& record);
-  std::vector<std::uint8_t> modexp_pair(Process& p, const RsaKey& key, const crypto::BigInt& blinded);
+  std::vector<std::uint8_t> modexp_pair(Process& p, const KeyRecord& record, const crypto::BigInt& blinded);
   // Cores are allocated to one task at a time (the AES core under the keystore lock): two modexp cores at
-  // once (one when the FPGA has only one), waiting until they are free.
+  // once (one when the FPGA has only one), as Cryptech's hal_core_alloc2 does it: an attempt costs
+  // core_alloc_cycles; a task that finds them taken yields and tries again when the scheduler comes back to
+  // it (so the cores go to the waiting tasks in turn, and every attempt costs the CPU). Failed attempts and
+  // the turns of others they wait through count as kSlotWait.
   std::vector<std::size_t> allocate_modexp(Process& p);
   void release_modexp(const std::vector<std::size_t>& cores);
 
@@ -122,14 +139,13 @@ class HsmFirmware {
   std::size_t blob_bytes_;
   std::vector<std::uint8_t> kek_;
   std::vector<bool> modexp_busy_;
-  sc_core::sc_event modexp_released_;
   Sink sink_;
   Mutex keystore_;
   std::deque<Request> queue_;
   sc_core::sc_event queued_;
   std::function<void()> done_;
   unsigned clients_left_ = 0;
-  std::uint64_t next_id_ = 0, signatures_ = 0, aes_operations_ = 0;
+  std::uint64_t next_id_ = 0, signatures_ = 0, aes_operations_ = 0, alloc_attempts_ = 0;
 };
 
 }  // namespace rsoc::runtime

@@ -2,6 +2,7 @@
 #include "models/crypto/modexp.h"
 
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace rsoc::crypto {
@@ -221,6 +222,46 @@ BigInt modexp(const BigInt& base, const BigInt& exponent, const BigInt& modulus)
     mpz_powm(r.get(), b.get(), exponent.get(), modulus.get());  // even modulus: mpz_powm_sec is not defined
   }
   return r;
+}
+
+namespace {
+// R = 2^(32 * words) for a modulus that must be odd and below it.
+BigInt montgomery_radix(const BigInt& n, std::size_t words, const char* what) {
+  require_positive_modulus(n, what);
+  if (!n.is_odd()) throw std::domain_error(std::string(what) + ": the modulus must be odd");
+  BigInt r;
+  mpz_setbit(r.get(), 32 * words);
+  if (n >= r) throw std::domain_error(std::string(what) + ": the modulus does not fit the radix");
+  return r;
+}
+}  // namespace
+
+BigInt montgomery_coefficient(const BigInt& n, std::size_t words) {
+  const BigInt r = montgomery_radix(n, words, "montgomery_coefficient");
+  return mod(BigInt() - mod_inverse(n, r), r);
+}
+
+BigInt montgomery_factor(const BigInt& n, std::size_t words) {
+  const BigInt r = montgomery_radix(n, words, "montgomery_factor");
+  return mod(r * r, n);
+}
+
+BigInt montgomery_reduce(const BigInt& t, const BigInt& n, const BigInt& coefficient, std::size_t words) {
+  const BigInt r = montgomery_radix(n, words, "montgomery_reduce");
+  const BigInt m = mod(mod(t, r) * coefficient, r);
+  BigInt u = (t + m * n) / r;  // exact when the coefficient is right
+  if (u >= n) u = u - n;
+  return u;
+}
+
+BigInt montgomery_modexp(const BigInt& x, const BigInt& e, const BigInt& n, const BigInt& coefficient,
+                         const BigInt& factor, std::size_t words) {
+  const BigInt r = montgomery_radix(n, words, "montgomery_modexp");
+  // Into the domain: x * R when the values are right.
+  const BigInt entered = montgomery_reduce(mod(x, n) * factor, n, coefficient, words);
+  // Squarings and products inside the domain keep the representative a * R and leaving it divides by R once,
+  // so the result is (entered / R)^e mod n; a wrong coefficient or factor has already shown in `entered`.
+  return modexp(mod(entered * mod_inverse(r, n), n), e, n);
 }
 
 BigInt rsa_crt(const BigInt& m, const BigInt& p, const BigInt& q, const BigInt& dP, const BigInt& dQ,

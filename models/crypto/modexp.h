@@ -94,6 +94,26 @@ BigInt mod_inverse(const BigInt& a, const BigInt& m);
 // Constant-time (mpz_powm_sec) for odd moduli; plain mpz_powm for even moduli (see the header comment).
 BigInt modexp(const BigInt& base, const BigInt& exponent, const BigInt& modulus);
 
+// Montgomery arithmetic with the radix R = 2^(32 * words) of a `words`-word multiplier (modulus n odd, below
+// R). These are the modulus-dependent values a Montgomery exponentiator needs, which a modexp core can be given
+// precomputed instead of deriving them on every operation:
+//   coefficient n' = -n^-1 mod R        (montgomery_coefficient)
+//   factor      R^2 mod n               (montgomery_factor; maps x into the domain: REDC(x * R^2) = x * R)
+// Throw std::domain_error for an even or too-large modulus.
+BigInt montgomery_coefficient(const BigInt& n, std::size_t words);
+BigInt montgomery_factor(const BigInt& n, std::size_t words);
+// Montgomery reduction REDC(t) = (t + ((t mod R) * coefficient mod R) * n) / R, less n once if not below n:
+// t * R^-1 mod n for 0 <= t < n * R when the coefficient is right. With a wrong coefficient the sum is not a
+// multiple of R and the result is the truncated quotient, the wrong number a multiplier would produce.
+BigInt montgomery_reduce(const BigInt& t, const BigInt& n, const BigInt& coefficient, std::size_t words);
+// x^e mod n as a Montgomery exponentiator computes it from the precomputed coefficient and factor: x enters
+// the domain as REDC((x mod n) * factor), every step is a Montgomery product and the result leaves the domain
+// with REDC. Equals modexp(x, e, n) when both values are right, another number when either is wrong. The
+// steps inside the domain are computed in closed form from the entered value (the cost is one modexp), so a
+// wrong value shows through the entry step.
+BigInt montgomery_modexp(const BigInt& x, const BigInt& e, const BigInt& n, const BigInt& coefficient,
+                         const BigInt& factor, std::size_t words);
+
 // RSA private operation with the CRT key (RFC 8017 section 5.1.2, Garner's recombination): returns
 // m^d mod (p*q) computed as m1 = m^dP mod p, m2 = m^dQ mod q, h = qInv * (m1 - m2) mod p, m2 + q * h, where
 // dP = d mod (p-1), dQ = d mod (q-1) and qInv = q^-1 mod p. With odd p and q both exponentiations are

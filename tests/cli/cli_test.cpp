@@ -450,7 +450,7 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
   EXPECT_NE(csv.find("\nsoc,reconfiguration_ms,150,149.769,-0.15\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\nsoc,software_throughput_kBps.aes128,,"), std::string::npos) << csv;  // a prediction
   // The HSM: the calibrated single-client rate, then predictions for 1-8 clients and the variants.
-  EXPECT_NE(csv.find("\nhsm,sigs_per_s.clients=1,5.68,5.681,0.01\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nhsm,sigs_per_s.clients=1,5.68,5.685,0.09\n"), std::string::npos) << csv;
   for (const char* figure :
        {"sigs_per_s.clients=8,,", "latency_ms.clients=4,,", "sigs_per_s.clients=4.half_cores,,",
         "sigs_per_s.clients=4.aes_2x,,", "sigs_per_s.clients=4.sync_fmc,,",

@@ -149,5 +149,35 @@ TEST_F(CryptoRsa2048, OperandBankRoundTrip) {
   EXPECT_EQ(BigInt::from_bytes_be(n.to_bytes_be(256)), n);
 }
 
+TEST(CryptoMontgomery, CoefficientAndFactorOfASmallModulus) {
+  // n = 97, R = 2^32: n' = -97^-1 mod 2^32 and R^2 mod 97, checked by their defining properties and by hand.
+  const BigInt n(97), r = BigInt(1ull << 32);
+  const BigInt c = montgomery_coefficient(n, 1), f = montgomery_factor(n, 1);
+  EXPECT_EQ(mod(n * c, r), r - BigInt(1));
+  EXPECT_EQ(f, mod(r * r, n));
+  EXPECT_EQ(f, BigInt(((1ull << 32) % 97) * ((1ull << 32) % 97) % 97));
+  // REDC(t) = t * R^-1 mod n.
+  for (std::uint64_t t : {0ull, 1ull, 96ull, 5000ull, 97ull * 1000ull + 3}) {
+    EXPECT_EQ(mod(montgomery_reduce(BigInt(t), n, c, 1) * r, n), mod(BigInt(t), n)) << t;
+  }
+  EXPECT_THROW(montgomery_coefficient(BigInt(96), 1), std::domain_error);        // even
+  EXPECT_THROW(montgomery_factor(BigInt(1ull << 33) + BigInt(1), 1), std::domain_error);  // above R
+}
+
+TEST_F(CryptoRsa2048, MontgomeryExponentiationWithPrecomputedValuesEqualsModexp) {
+  // The CRT halves as a 32-word Montgomery exponentiator computes them from the keystore's precomputed values.
+  for (const auto& [prime, exponent] : {std::pair{p, dP}, std::pair{q, dQ}}) {
+    const BigInt c = montgomery_coefficient(prime, 32), f = montgomery_factor(prime, 32);
+    EXPECT_EQ(montgomery_modexp(m, exponent, prime, c, f, 32), modexp(m, exponent, prime));
+    // A wrong coefficient or factor gives a wrong result, as in a multiplier.
+    EXPECT_NE(montgomery_modexp(m, exponent, prime, c + BigInt(2), f, 32), modexp(m, exponent, prime));
+    EXPECT_NE(montgomery_modexp(m, exponent, prime, c, f + BigInt(1), 32), modexp(m, exponent, prime));
+  }
+  // The whole signature, recombined from the two halves.
+  const BigInt m1 = montgomery_modexp(m, dP, p, montgomery_coefficient(p, 32), montgomery_factor(p, 32), 32);
+  const BigInt m2 = montgomery_modexp(m, dQ, q, montgomery_coefficient(q, 32), montgomery_factor(q, 32), 32);
+  EXPECT_EQ(m2 + q * mod(u * (m1 - m2), p), s);
+}
+
 }  // namespace
 }  // namespace rsoc::crypto

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "models/crypto/modexp.h"
 #include "models/fpga_slot.h"
 #include "models/onchip_bus.h"
 #include "models/soft_cpu.h"
@@ -307,6 +308,66 @@ TEST(ModelIpCore, ModexpCyclesFormula) {
   p.montmul_overhead_cycles = 0;
   p.setup_cycles = 0;
   EXPECT_EQ(modexp_cycles(p, 2048, 17), 19u * 2 * 64 * 64);  // 64 digits, no overhead
+}
+
+TEST(ModelIpCore, ModexpTakesAWideMessageAndPrecomputedMontgomeryValuesAsModExpA7Does) {
+  // Cryptech's hal_modexp2 flow for one CRT half: a 1024-bit prime, its Montgomery coefficient and factor
+  // written by the driver, the 2048-bit message unreduced (CONFIG.WIDE_MESSAGE: the core reduces it).
+  test::set_quantum(sc_core::SC_ZERO_TIME);
+  CoreBench b(modexp_params());
+  std::mt19937 rng(7);
+  std::vector<std::uint32_t> prime(32), message(64), exponent(32);
+  for (auto* v : {&prime, &message, &exponent})
+    for (auto& w : *v) w = static_cast<std::uint32_t>(rng());
+  prime[31] |= 0x80000000u;
+  prime[0] |= 1u;
+  const crypto::BigInt n = crypto::BigInt::from_words(prime);
+  const auto coeff = crypto::montgomery_coefficient(n, 32).to_words(64);  // modulus-sized buffers, as the
+  const auto factor = crypto::montgomery_factor(n, 32).to_words(64);      // firmware declares them
+  auto wrong_factor = factor;
+  wrong_factor[3] ^= 1;
+  struct Out {
+    std::vector<std::uint32_t> result;
+    sc_core::sc_time start, done;
+  };
+  std::vector<Out> outs;
+  std::uint32_t buffer_bits = 0;
+  std::uint64_t written = 0;
+  test::TestThread th("th", [&] {
+    CpuThread& c = b.cpu.thread(0);
+    buffer_bits = c.read32(kSlot + reg::kBufferBits);
+    c.write32(kSlot + reg::kModulusWords, 32);
+    write_bank(c, reg::kModulus, prime);
+    for (const std::vector<std::uint32_t>* f : std::array<const std::vector<std::uint32_t>*, 2>{&factor, &wrong_factor}) {
+      write_bank(c, reg::kModulusCoeff, coeff);
+      write_bank(c, reg::kMontgomeryFactor, *f);
+      c.write32(kSlot + reg::kConfig, reg::kConfigWideMessage | reg::kConfigPrecalc);
+      write_bank(c, reg::kMessage, message);
+      write_bank(c, reg::kExponent, exponent);
+      c.write32(kSlot + reg::kExponentBits, 1024);
+      c.write32(kSlot + reg::kCtrl, reg::kCtrlNext);
+      Out o;
+      o.start = c.now();
+      poll_ready(c, 10000);
+      o.done = b.core().done_at();
+      o.result = read_bank(c, reg::kModResult, 32);
+      outs.push_back(o);
+      if (written == 0) written = b.core().words_written();
+    }
+  });
+  sc_core::sc_start();
+  ASSERT_TRUE(th.finished());
+  ASSERT_EQ(outs.size(), 2u);
+  EXPECT_EQ(buffer_bits, 4096u);
+  const crypto::BigInt x = crypto::BigInt::from_words(message);
+  EXPECT_EQ(outs[0].result, crypto::modexp(x, crypto::BigInt::from_words(exponent), n).to_words(32));
+  EXPECT_NE(outs[1].result, outs[0].result);  // a wrong Montgomery factor gives a wrong result
+  // The precomputed values replace the core's own set-up (20 cycles); the reduction of the wide message is
+  // one more Montgomery multiplication: (1024 + 2) * 515 + 515 = 528,905 cycles of 10 ns.
+  EXPECT_EQ(outs[0].done - outs[0].start, ns(5289050));
+  // Words the driver wrote: 1 + 32 + 64 + 64 + 1 + 64 + 32 + 1 + 1, as counted by the core.
+  EXPECT_EQ(written, 260u);
+  EXPECT_EQ(b.core().words_read() - b.core().status_reads(), 1u + 2 * 32);
 }
 
 TEST(ModelIpCore, RegisterAccessErrors) {

@@ -229,9 +229,9 @@ TEST(ScenarioHsm, CrossFieldProblemsAreReportedWithTheirPointers) {
     EXPECT_EQ(
         got,
         (std::vector<std::string>{
-            "/workload/hsm/key_bits: expected 2048, 4096 or 8192 (CRT halves of 1024, 2048 or 4096 bits), "
-            "got 3000",
-            "/workload/hsm/key_record_bytes: a 3000-bit key needs a record of at least 1706 bytes, got 100",
+            "/workload/hsm/key_bits: expected 2048 or 4096 (the modexp cores take the message unreduced, at "
+            "most 4096 bits), got 3000",
+            "/workload/hsm/key_record_bytes: a 3000-bit key needs a record of at least 2464 bytes, got 100",
             "/workload/hsm/modexp_slots/0: slot \"aes\" must be static (reconfigurable: false) with a modexp "
             "core",
             "/workload/hsm/modexp_slots/1: unknown slot \"modexp2\"; did you mean \"modexp0\"?",
