@@ -16,6 +16,24 @@ SoftCpu::SoftCpu(const sc_core::sc_module_name& name, const CpuParams& params)
   for (unsigned i = 0; i < params.hw_threads; ++i) threads_.push_back(std::make_unique<CpuThread>(*this, i));
 }
 
+void SoftCpu::attach_extension(const ExtensionUnit& prototype) {
+  const std::string unit = prototype.name();
+  if (threads_.front()->has_extension(unit))
+    throw ElaborationError(std::string(name()) + ": extension " + unit + " attached twice");
+  for (auto& t : threads_) t->extensions_.push_back(prototype.new_context());
+}
+
+ExtensionUnit& CpuThread::extension(const std::string& name) {
+  for (auto& e : extensions_)
+    if (e->name() == name) return *e;
+  throw std::out_of_range(std::string(cpu_.name()) + ": no extension " + name);
+}
+
+bool CpuThread::has_extension(const std::string& name) const {
+  return std::any_of(extensions_.begin(), extensions_.end(),
+                     [&](const auto& e) { return e->name() == name; });
+}
+
 CpuThread::CpuThread(SoftCpu& cpu, unsigned index)
     : cpu_(cpu), index_(index), issue_(cpu.cycles(cpu.params().mmio_cycles)) {
   qk_.reset();

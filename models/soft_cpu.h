@@ -7,7 +7,8 @@
 // thread keeps a tlm_quantumkeeper and synchronises when its local offset exceeds the global quantum.
 // Threads that share one core (smt_throughput > 0) compute slower while others are active: a computation's
 // time is set by how many threads are active when it starts (a thread is active while the OS runs a process
-// on it: set_active()).
+// on it: set_active()). Extension units (attach_extension) add instructions with exact semantics and no
+// timing of their own: software charges their cycles through compute() (models/extension_unit.h).
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
@@ -19,6 +20,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/extension_unit.h"
 #include "models/kernel_time.h"
 
 namespace rsoc::models {
@@ -101,6 +103,11 @@ class CpuThread {
   unsigned index() const { return index_; }
   SoftCpu& cpu() { return cpu_; }
 
+  // This thread's context of the extension unit `name` (its own registers); throws std::out_of_range naming
+  // the unit when the CPU has no such extension.
+  ExtensionUnit& extension(const std::string& name);
+  bool has_extension(const std::string& name) const;
+
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t accesses() const { return accesses_; }
   sc_core::sc_time compute_time() const { return compute_time_; }
@@ -108,6 +115,8 @@ class CpuThread {
   sc_core::sc_time busy_time() const { return compute_time_ + io_time_; }
 
  private:
+  friend class SoftCpu;  // attach_extension() gives every thread its context
+
   // tlm_quantumkeeper that reads the kernel time inline, keeps the global quantum at hand, and can test for a
   // synchronisation against a kernel time the caller already has. Same synchronisation points.
   class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
@@ -137,6 +146,7 @@ class CpuThread {
 
   SoftCpu& cpu_;
   unsigned index_;
+  std::vector<std::unique_ptr<ExtensionUnit>> extensions_;  // thread context, see extension_unit.h
   bool active_ = false;
   sc_core::sc_time issue_;  // mmio_cycles: issuing one load/store
   QuantumKeeper qk_;
@@ -152,6 +162,9 @@ class SoftCpu : public sc_core::sc_module {
   SoftCpu(const sc_core::sc_module_name& name, const CpuParams& params);
 
   const CpuParams& params() const { return params_; }
+  // Adds an extension unit: every hardware thread gets its own context, prototype.new_context(). Throws
+  // ElaborationError when the CPU already has an extension of that name.
+  void attach_extension(const ExtensionUnit& prototype);
   sc_core::sc_time cycles(std::uint64_t n) const { return params_.clock_period * static_cast<double>(n); }
   CpuThread& thread(unsigned i) { return *threads_.at(i); }
   unsigned thread_count() const { return static_cast<unsigned>(threads_.size()); }

@@ -8,7 +8,8 @@
 //   rsoc reproduce --out DIR [--system NAME]... [--scenarios DIR]
 //   rsoc validate SCENARIO...
 //   rsoc schema [--markdown]
-// Exit codes: 0 success; 2 usage or scenario error; 1 simulation failure.
+//   rsoc verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors FILE]
+// Exit codes: 0 success; 2 usage or scenario error; 1 simulation failure (or a verification mismatch).
 
 #include <sys/wait.h>
 
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "analysis/output_dir.h"
+#include "models/crypto/desrnd_verify.h"
 #include "platform/crossover.h"
 #include "platform/reproduce.h"
 #include "platform/scenario.h"
@@ -37,6 +39,7 @@
 #include "platform/sweep.h"
 #include "rsoc/version.h"
 #include "tools/child_process.h"
+#include "tools/openssl_des_reference.h"
 #include "tools/sweep_runner.h"
 
 namespace po = boost::program_options;
@@ -61,12 +64,13 @@ const char* kToolHelp =
     "  merge DIR            build DIR/sweep.csv from the finished points of a sweep\n"
     "  reproduce            run every shipped reference system and compare with the published figures\n"
     "  schema               print every scenario key with its type, unit, default and range\n"
+    "  verify des           check DES/3DES on the desrnd extension unit against OpenSSL on random pairs\n"
     "\n"
     "options:\n"
     "  -h, --help           this help; `rsoc <command> --help` for a command\n"
     "  --version            print the version\n"
     "\n"
-    "exit codes: 0 success, 2 usage or scenario error, 1 simulation failure\n";
+    "exit codes: 0 success, 2 usage or scenario error, 1 simulation failure (or a verification mismatch)\n";
 
 class UsageError : public std::runtime_error {
  public:
@@ -530,6 +534,96 @@ int cmd_schema(const std::vector<std::string>& args) {
   return kOk;
 }
 
+// A non-negative decimal integer option (Boost would accept "-1" for an unsigned value and wrap it around).
+std::uint64_t parse_count(const po::variables_map& vm, const std::string& option) {
+  const std::string text = vm[option].as<std::string>();
+  const UsageError bad("--" + option + " " + text + ": expected a non-negative integer");
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) throw bad;
+  try {
+    return std::stoull(text);
+  } catch (const std::out_of_range&) {
+    throw bad;
+  }
+}
+
+int cmd_verify(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "rsoc verify des --pairs N [options]\n\nChecks DES and 3DES computed on the desrnd CPU extension unit "
+      "(the routines the\nsoftware runs: key halves C, D and data halves L, R in extension registers, one or "
+      "two\nrounds per instruction) against OpenSSL libcrypto, in both directions, for N random\nkey/data "
+      "pairs; with --vectors, also the NIST SP 800-17 known-answer tables. Prints a\nsummary; exit 0 when "
+      "everything agrees, 1 (with key, data, expected and got) when not.\n\noptions");
+  opts.add_options()("help,h", "this help")("pairs,n", po::value<std::string>(),
+                                            "random key/data pairs to check (required, at least 1)")(
+      "seed", po::value<std::string>()->default_value("1"), "seed of the pair generator (std::mt19937_64)")(
+      "rounds-per-instruction", po::value<std::string>()->default_value("both"),
+      "unit configuration checked: 1, 2 or both")(
+      "vectors", po::value<std::string>(),
+      "also check the SP 800-17 tables file (table index key plaintext ciphertext per line)");
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const po::variables_map& vm = *parsed;
+  const std::vector<std::string> what =
+      vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (what.empty()) throw UsageError("verify needs an algorithm (algorithms: des)");
+  if (what.size() > 1) throw UsageError("verify takes one algorithm, got " + std::to_string(what.size()));
+  if (what.front() != "des")
+    throw UsageError("verify: unknown algorithm \"" + what.front() + "\" (algorithms: des)");
+  if (!vm.count("pairs")) throw UsageError("verify des needs --pairs N");
+  rsoc::crypto::DesrndVerifyOptions options;
+  options.pairs = parse_count(vm, "pairs");
+  if (options.pairs == 0) throw UsageError("--pairs must be at least 1");
+  options.seed = parse_count(vm, "seed");
+  const std::string rpi = vm["rounds-per-instruction"].as<std::string>();
+  if (rpi == "1" || rpi == "2")
+    options.rounds_per_instruction = {static_cast<unsigned>(std::stoul(rpi))};
+  else if (rpi != "both")
+    throw UsageError("--rounds-per-instruction " + rpi + ": expected 1, 2 or both");
+  std::vector<rsoc::crypto::DesVector> vectors;
+  if (vm.count("vectors")) {
+    try {
+      vectors = rsoc::crypto::load_des_vectors(vm["vectors"].as<std::string>());
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("--vectors: ") + e.what());
+    }
+  }
+
+  rsoc::tools::OpenSslDesReference reference;
+  const auto mismatch = [](const rsoc::crypto::DesrndMismatch& m) {
+    std::cout << "result: MISMATCH\n" << rsoc::crypto::describe(m) << "\n";
+    std::cerr << "rsoc: verify des: " << m.variant << " disagrees with the reference at " << m.where << "\n";
+    return kSimulationFailure;
+  };
+  std::cout << "desrnd DES/3DES verification against " << reference.name() << "\n";
+  if (vectors.empty()) {
+    std::cout << "SP 800-17 vectors: not checked (--vectors FILE)\n";
+  } else {
+    const auto kat = rsoc::crypto::verify_des_vectors_on_desrnd(vectors, options.rounds_per_instruction);
+    std::cout << "SP 800-17 vectors: " << kat.cases << " of " << vectors.size() << " (" << kat.comparisons
+              << " blocks)\n";
+    if (kat.mismatch) return mismatch(*kat.mismatch);
+  }
+
+  // A progress line each time another 5% of the pairs is done, and at the end.
+  std::uint64_t next_percent = 5;
+  const auto progress = [&](std::uint64_t done, std::uint64_t total) {
+    const std::uint64_t percent = done * 100 / total;
+    if (done != total && percent < next_percent) return;
+    std::cerr << "rsoc: verify des: " << done << " of " << total << " pairs (" << percent << "%)\n";
+    next_percent = percent / 5 * 5 + 5;
+  };
+  const auto result = rsoc::crypto::verify_des_on_desrnd(options, reference, progress);
+  std::string variants;
+  for (const auto& v : result.variants) variants += (variants.empty() ? "" : "; ") + v;
+  std::cout << "pairs checked: " << result.cases << " of " << options.pairs << " (seed " << options.seed
+            << ")\n"
+            << "variants: " << result.variants.size() << " (" << variants << ")\n"
+            << "blocks compared: " << result.comparisons << "\n";
+  if (result.mismatch) return mismatch(*result.mismatch);
+  std::cout << "result: all agree\n";
+  return kOk;
+}
+
 }  // namespace
 
 // The one front door of SystemC reports: displayed on stderr (results go to files), everything else as
@@ -566,9 +660,11 @@ int sc_main(int argc, char* argv[]) {
     if (command == "point") return cmd_point(args);
     if (command == "merge") return cmd_merge(args);
     if (command == "reproduce") return cmd_reproduce(args);
+    if (command == "verify") return cmd_verify(args);
     throw UsageError(
         "unknown command \"" + command +
-        "\" (commands: run, crossover, sweep, point, merge, reproduce, validate, schema; see rsoc --help)");
+        "\" (commands: run, crossover, sweep, point, merge, reproduce, validate, schema, verify; see "
+        "rsoc --help)");
   } catch (const UsageError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kUsage;

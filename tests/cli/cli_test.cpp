@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace fs = std::filesystem;
 
@@ -529,4 +530,81 @@ TEST(Cli, GoldenSummaries) {
                 .code,
             0);
   EXPECT_EQ(slurp(dir / "c" / "summary.csv"), slurp(golden + "cell_rsa4096.summary.csv"));
+}
+
+// `rsoc verify des`: DES/3DES on the desrnd extension unit against OpenSSL.
+TEST(Cli, VerifyDesAgreesOnRandomPairs) {
+  const fs::path dir = scratch("verify");
+  Result r = rsoc("verify des --pairs 20000", dir);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  for (const char* line :
+       {"desrnd DES/3DES verification against OpenSSL", "SP 800-17 vectors: not checked (--vectors FILE)\n",
+        "pairs checked: 20000 of 20000 (seed 1)\n", "variants: 8 (DES encrypt, 1 round/instruction; ",
+        "3DES decrypt, 2 rounds/instruction)\n", "blocks compared: 160000\n", "result: all agree\n"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  // Progress on stderr: a line per 5% (the library reports every 1024 pairs), ending with the total.
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 20) << r.err;
+  EXPECT_EQ(r.err.rfind("rsoc: verify des: 1024 of 20000 pairs (5%)\n", 0), 0U) << r.err;
+  EXPECT_NE(r.err.find("rsoc: verify des: 20000 of 20000 pairs (100%)\n"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("verify des:"), std::string::npos) << "progress leaked to stdout";
+
+  Result h = rsoc("--help", dir);
+  EXPECT_NE(h.out.find("verify des"), std::string::npos) << h.out;
+  Result unknown = rsoc("verfy", dir);
+  EXPECT_NE(unknown.err.find("schema, verify;"), std::string::npos) << unknown.err;
+}
+
+TEST(Cli, VerifyDesWithVectorsOneConfiguration) {
+  const fs::path dir = scratch("verify_vectors");
+  const std::string vectors = std::string(RSOC_REFERENCE_DIR) + "/vectors/des_sp800_17_tables.txt";
+  Result r = rsoc("verify des --pairs 300 --seed 7 --rounds-per-instruction 2 --vectors " + vectors, dir);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("SP 800-17 vectors: 120 of 120 (480 blocks)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pairs checked: 300 of 300 (seed 7)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("variants: 4 (DES encrypt, 2 rounds/instruction; "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("1 round/instruction"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("blocks compared: 1200\n"), std::string::npos) << r.out;
+  // A small run reports its progress once.
+  EXPECT_EQ(r.err, "rsoc: verify des: 300 of 300 pairs (100%)\n");
+}
+
+TEST(Cli, VerifyDesProgressIsThrottledToFivePercentSteps) {
+  const fs::path dir = scratch("verify_progress");
+  Result r = rsoc("verify des --pairs 100000 --rounds-per-instruction 2", dir);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  // 98 reports from the library (every 1024 pairs, and the end); a line only when another 5% is done.
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 20) << r.err;
+  EXPECT_EQ(r.err.rfind("rsoc: verify des: 5120 of 100000 pairs (5%)\n", 0), 0U) << r.err;
+  EXPECT_NE(r.err.find("rsoc: verify des: 95232 of 100000 pairs (95%)\nrsoc: verify des: 100000 of 100000 "
+                       "pairs (100%)\n"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(Cli, VerifyBadArgumentsExitTwo) {
+  const fs::path dir = scratch("verify_bad");
+  const std::pair<const char*, const char*> cases[] = {
+      {"verify aes --pairs 10", "unknown algorithm \"aes\" (algorithms: des)"},
+      {"verify --pairs 10", "verify needs an algorithm"},
+      {"verify des des --pairs 10", "verify takes one algorithm"},
+      {"verify des", "verify des needs --pairs N"},
+      {"verify des --pairs 0", "--pairs must be at least 1"},
+      {"verify des --pairs abc", "--pairs abc: expected a non-negative integer"},
+      {"verify des --pairs -5", "--pairs -5: expected a non-negative integer"},
+      {"verify des --pairs 99999999999999999999999", "expected a non-negative integer"},
+      {"verify des --pairs 10 --seed 0x1", "--seed 0x1: expected a non-negative integer"},
+      {"verify des --pairs 10 --rounds-per-instruction 3",
+       "--rounds-per-instruction 3: expected 1, 2 or both"},
+      {"verify des --pairs 10 --vectors no_such_file.txt", "no_such_file.txt: cannot open"},
+      {"verify des --pairs 10 --bogus", "unrecognised option '--bogus'"},
+  };
+  for (const auto& [args, message] : cases) {
+    Result r = rsoc(args, dir);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << args;
+  }
+  Result help = rsoc("verify --help", dir);
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("--rounds-per-instruction"), std::string::npos) << help.out;
 }
