@@ -222,6 +222,8 @@ class Resolver {
       s.params.mmio_cycles = u(c["mmio_cycles"]);
       s.params.stream_chunk_words = u(c["stream_chunk_words"]);
       s.params.smt_throughput = c["smt_throughput"].get<double>();
+      if (const json& x = c["extensions"]["desrnd"]; !x.is_null())
+        s.desrnd = models::DesrndParams{u(x["rounds_per_instruction"]), u(x["cycles_per_instruction"])};
       if (known("buses", s.bus, ptr + "/bus", "bus")) {
         const BusSpec* b = bus(p, s.bus);
         if (b && !b->parent.empty())
@@ -512,8 +514,29 @@ class Resolver {
     for (const auto& [name, cost] : doc_["software"].items()) {
       const auto f = runtime::functionality_from_name(name);
       if (!f) continue;  // the schema restricts the keys
-      p.runtime.software[*f] =
-          runtime::SoftwareCost{u64(cost["cycles_per_request"]), u64(cost["cycles_per_block"])};
+      runtime::SoftwareCost sw{u64(cost["cycles_per_request"]), u64(cost["cycles_per_block"]), std::nullopt};
+      if (const json& x = cost["extension"]; !x.is_null()) {
+        const std::string ptr = "/software/" + name + "/extension";
+        runtime::ExtensionSoftware e;
+        e.unit = x["unit"];
+        e.integration = x["integration"] == "c_module" ? runtime::ExtensionIntegration::kCModule
+                                                       : runtime::ExtensionIntegration::kInlineAsm;
+        e.load_cycles = u64(x["load_cycles"]);
+        e.store_cycles = u64(x["store_cycles"]);
+        e.move_cycles = u64(x["move_cycles"]);
+        e.call_cycles = u64(x["call_cycles"]);
+        e.loop_cycles = u64(x["loop_cycles"]);
+        if (!runtime::runs_on_desrnd(*f)) {
+          issues_.add(ptr, name + " has no implementation on the desrnd unit (des and 3des have)");
+        } else if (p.cpus.empty() || !p.cpus.front().desrnd) {
+          issues_.add(ptr + "/unit", "the CPU" + (p.cpus.empty() ? std::string() : " \"" + p.cpus.front().name + "\"") +
+                                         " has no desrnd extension (declare /platform/cpus/0/extensions/desrnd)");
+        } else {
+          sw.cycles_per_block += runtime::extension_cycles_per_block(*f, e, *p.cpus.front().desrnd);
+          sw.extension = e;
+        }
+      }
+      p.runtime.software[*f] = sw;
     }
   }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/config_port.h"
+#include "models/desrnd_extension.h"
 #include "models/dma_engine.h"
 #include "models/fmc_bus.h"
 #include "models/fpga_slot.h"
@@ -28,6 +29,7 @@ namespace rsoc::platform {
 struct CpuSpec {
   std::string name, bus;
   models::CpuParams params;
+  std::optional<models::DesrndParams> desrnd;  // the desrnd extension unit, when the CPU has one
 };
 
 struct BusSpec {

@@ -34,6 +34,20 @@ Schema build() {
       {"stream_chunk_words", Schema::integer().unit("words").min(1).max(1 << 20).default_value(1024).doc(
                                  "granularity of CPU copy loops (how often other traffic can interleave)")},
       {"bus", bus_ref("the CPU's initiator port is bound to")},
+      {"extensions",
+       Schema::object({
+           {"desrnd",
+            Schema::object({
+                {"rounds_per_instruction",
+                 Schema::integer().min(1).max(2).default_value(1).doc("DES rounds one desrnd performs: 1 or 2")},
+                {"cycles_per_instruction", cycles(1, 1000).min(1).doc("CPU cycles of one desrnd")},
+            })
+                .nullable()
+                .default_value(nullptr)
+                .doc("the desrnd DES-round instruction with extension registers C, D, L, R (REFERENCE.md "
+                     "section 2); null: none")},
+       })
+           .doc("instruction-set extension units of the CPU")},
   });
 
   Schema fmc = Schema::object({
@@ -188,9 +202,25 @@ Schema build() {
                     .doc("IP core designs and their bitstreams")},
   });
 
+  Schema sw_extension = Schema::object({
+      {"unit", Schema::enumeration({"desrnd"}).default_value("desrnd").doc("the CPU extension it uses")},
+      {"integration", Schema::enumeration({"c_module", "inline_asm"})
+                          .default_value("inline_asm")
+                          .doc("c_module: the stack calls a module issuing the instructions once per DES pass; "
+                               "inline_asm: the instructions inside the DES/3DES routines")},
+      {"load_cycles", cycles(1, 1000).doc("LD into a core or extension register")},
+      {"store_cycles", cycles(1, 1000).doc("ST of an extension register")},
+      {"move_cycles", cycles(1, 1000).doc("MOV of a core register into an extension register")},
+      {"call_cycles", cycles(0, 100000).doc("c_module: one call of the module (call, prologue, epilogue, return)")},
+      {"loop_cycles", cycles(0, 100000).doc("per block: pointers, counter, branch")},
+  });
   Schema sw_cost = Schema::object({
       {"cycles_per_request", cycles(0, 1000000000000LL).doc("CPU cycles per request (call, setup, OS work)")},
-      {"cycles_per_block", cycles(0, 1000000000000LL).doc("CPU cycles per block")},
+      {"cycles_per_block",
+       cycles(0, 1000000000000LL).doc("CPU cycles per block (with an extension: besides its instructions)")},
+      {"extension", sw_extension.nullable().default_value(nullptr).doc(
+                        "des/3des computed on a CPU extension unit; the routine's instruction mix is added to "
+                        "cycles_per_block; null: plain software")},
   });
 
   Schema driver = Schema::object({

@@ -60,6 +60,7 @@ struct Platform {
       if (!b.parent.empty()) map(b.parent, buses.at(b.name)->target, b.window_base, b.window_bytes, b.name);
     for (const auto& c : p.cpus) {
       cpus.push_back(std::make_unique<models::SoftCpu>(c.name.c_str(), c.params));
+      if (c.desrnd) cpus.back()->attach_extension(models::DesrndExtension(*c.desrnd));
       buses.at(c.bus)->add_initiator(cpus.back()->initiator);
     }
     for (const auto& m : p.memories) {

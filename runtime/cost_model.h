@@ -10,14 +10,21 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
+#include "runtime/extension_software.h"
 #include "runtime/functionality.h"
 
 namespace rsoc::runtime {
 
 struct SoftwareCost {
+  SoftwareCost() = default;
+  SoftwareCost(std::uint64_t request, std::uint64_t block, std::optional<ExtensionSoftware> ext = std::nullopt)
+      : cycles_per_request(request), cycles_per_block(block), extension(std::move(ext)) {}
   std::uint64_t cycles_per_request = 0;
-  std::uint64_t cycles_per_block = 0;
+  std::uint64_t cycles_per_block = 0;  // with an extension: its routine's cycles included
+  // Software that computes on a CPU extension unit (the output comes from the unit of the process's thread).
+  std::optional<ExtensionSoftware> extension;
 };
 
 struct HardwareCost {

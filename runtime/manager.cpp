@@ -235,7 +235,15 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       const SoftwareCost cost = params_.software.count(f) ? params_.software.at(f) : SoftwareCost{};
       const sc_time t1 = cpu.now();
       p.compute(cost.cycles_per_request + r.blocks * cost.cycles_per_block);
-      out.output = expected;  // the software implementation is the reference cipher
+      if (cost.extension) {  // the values the extension instructions compute on this thread's unit
+        auto* unit = dynamic_cast<models::DesrndExtension*>(&cpu.extension(cost.extension->unit));
+        if (!unit) throw DriverError("extension \"" + cost.extension->unit + "\" is not a desrnd unit");
+        out.output = run_on_desrnd(unit->unit(), f, *cost.extension, key, data, encrypt);
+        reason += std::string("; on the ") + cost.extension->unit + " extension (" +
+                    to_string(cost.extension->integration) + ")";
+      } else {
+        out.output = expected;  // the software implementation is the reference cipher
+      }
       r.exec_ps = ps(cpu.now() - t1);
     }
     r.verified = out.output == expected;
