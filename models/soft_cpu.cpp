@@ -1,6 +1,7 @@
 #include "models/soft_cpu.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "models/address_map.h"
 #include "models/stream.h"
@@ -24,7 +25,11 @@ void SoftCpu::attach_extension(const ExtensionUnit& prototype) {
 }
 
 ExtensionUnit& CpuThread::extension(const std::string& name) {
-  for (auto& e : extensions_)
+  return const_cast<ExtensionUnit&>(std::as_const(*this).extension(name));
+}
+
+const ExtensionUnit& CpuThread::extension(const std::string& name) const {
+  for (const auto& e : extensions_)
     if (e->name() == name) return *e;
   throw std::out_of_range(std::string(cpu_.name()) + ": no extension " + name);
 }

@@ -106,6 +106,7 @@ class CpuThread {
   // This thread's context of the extension unit `name` (its own registers); throws std::out_of_range naming
   // the unit when the CPU has no such extension.
   ExtensionUnit& extension(const std::string& name);
+  const ExtensionUnit& extension(const std::string& name) const;
   bool has_extension(const std::string& name) const;
 
   std::uint64_t cycles() const { return cycles_; }

@@ -161,6 +161,96 @@ std::vector<ReproducedFigure> reproduce_cell(const std::string& experiment, cons
   throw std::invalid_argument("unknown cell experiment " + experiment);
 }
 
+// The rows of a CSV file written by a session, as column -> cell.
+std::vector<std::map<std::string, std::string>> read_rows(const fs::path& path) {
+  std::ifstream csv(path);
+  if (!csv) throw SimulationError(path.string() + ": cannot read");
+  std::string line;
+  std::getline(csv, line);
+  const auto header = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(csv, line)) {
+    const auto cells = split(line);
+    auto& row = rows.emplace_back();
+    for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
+  }
+  return rows;
+}
+
+// REFERENCE.md section 2: the desrnd extension (scenarios/desrnd_3des.json, desrnd_3des_baseline.json).
+// "baseline" and "<integration>.rpi=<n>": the data rate of DES and 3DES, 64 bits per block over the CPU time
+// a block takes (clock x 64 / cycles per block), from the compute time of every request.
+// "coupling.<functionality>.<implementation>": requests of 1 to 4,096 blocks one after the other, written
+// to coupling.csv (see derived_figures in reproduce.h).
+const char* const kCouplingImplementations[] = {"software", "extension", "core_static", "core_reconfigurable"};
+const std::uint64_t kCouplingBlocks[] = {1, 4, 16, 64, 256, 1024, 4096};
+
+std::vector<ReproducedFigure> reproduce_desrnd(const std::string& experiment, const fs::path& scenarios,
+                                               const fs::path& out) {
+  const std::string reference = (scenarios / "desrnd_3des.json").string();
+  const std::string baseline = (scenarios / "desrnd_3des_baseline.json").string();
+  LoadOptions options;
+  if (experiment.rfind("coupling.", 0) == 0) {  // coupling.<functionality>.<implementation>
+    const auto dot = experiment.find('.', 9);
+    const std::string f = experiment.substr(9, dot == std::string::npos ? 0 : dot - 9);
+    const std::string impl = dot == std::string::npos ? "" : experiment.substr(dot + 1);
+    if ((f != "des" && f != "3des") ||
+        std::find(std::begin(kCouplingImplementations), std::end(kCouplingImplementations), impl) ==
+            std::end(kCouplingImplementations))
+      throw std::invalid_argument("unknown desrnd experiment " + experiment);
+    std::string list;
+    for (std::uint64_t b : kCouplingBlocks) list += (list.empty() ? "" : ",") + std::to_string(b);
+    options.overrides = {"workload.apps=[{\"name\":\"app\",\"functionality\":\"" + f +
+                         "\",\"blocks_list\":[" + list + "],\"requests\":" +
+                         std::to_string(std::size(kCouplingBlocks)) + ",\"think_us\":100}]"};
+    if (impl != "software" && impl != "extension") options.overrides.push_back("runtime.policy=hardware");
+    if (impl == "core_reconfigurable")
+      for (const char* s : {"platform.slots.0.reconfigurable=true", "platform.slots.0.core=null",
+                            "runtime.caching=false"})
+        options.overrides.push_back(s);
+    const Scenario scenario = load_scenario_file(impl == "software" ? baseline : reference, options);
+    const RunSummary summary = run_session(scenario, out);
+    if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " requests failed");
+    std::ofstream table(out / "coupling.csv");
+    analysis::CsvWriter csv(table, {"functionality", "implementation", "blocks", "latency_ms", "throughput_kBps",
+                                    "cpu_left_pct"});
+    for (const auto& row : read_rows(out / "breakdown.csv")) {
+      const double latency = std::stod(row.at("latency_ms"));
+      const double cpu = std::stod(row.at("cpu_compute_ms")) + std::stod(row.at("cpu_io_ms"));
+      const std::uint64_t blocks = std::stoull(row.at("blocks"));
+      csv.cell(f).cell(impl).cell(blocks).cell(latency, 6).cell(static_cast<double>(8 * blocks) / latency, 3)
+          .cell(100 * (1 - cpu / latency), 2).end_row();
+    }
+    if (!table) throw SimulationError((out / "coupling.csv").string() + ": write failed");
+    return {};
+  }
+  if (experiment != "baseline") {
+    const auto dot = experiment.find(".rpi=");
+    const std::string integration = experiment.substr(0, dot);
+    if (dot == std::string::npos || (integration != "c_module" && integration != "inline_asm"))
+      throw std::invalid_argument("unknown desrnd experiment " + experiment);
+    options.overrides = {"platform.cpus.0.extensions.desrnd.rounds_per_instruction=" + experiment.substr(dot + 5)};
+    for (const char* f : {"des", "3des"})
+      options.overrides.push_back(std::string("software.") + f + ".extension.integration=" + integration);
+  }
+  const Scenario scenario = load_scenario_file(experiment == "baseline" ? baseline : reference, options);
+  const RunSummary summary = run_session(scenario, out);
+  if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " requests failed");
+  std::map<std::string, std::pair<double, double>> per_functionality;  // blocks, CPU seconds
+  for (const auto& row : read_rows(out / "breakdown.csv")) {
+    auto& [blocks, seconds] = per_functionality[row.at("functionality")];
+    blocks += std::stod(row.at("blocks"));
+    seconds += std::stod(row.at("cpu_compute_ms")) / 1e3;
+  }
+  std::vector<ReproducedFigure> figures;
+  for (const char* f : {"des", "3des"}) {
+    const auto& [blocks, seconds] = per_functionality.at(f);
+    figures.push_back({"desrnd", std::string("data_rate_mbps.") + f + "." + experiment, std::nullopt,
+                       64 * blocks / seconds / 1e6});
+  }
+  return figures;
+}
+
 std::string number(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -170,11 +260,19 @@ std::string number(double v) {
 }  // namespace
 
 std::vector<std::string> reproduction_systems() {
-  return {"soc", "hsm", "cell"};
+  return {"soc", "hsm", "cell", "desrnd"};
 }
 
 std::vector<std::string> reproduction_experiments(const std::string& system) {
   if (system == "soc") return {"crossover"};
+  if (system == "desrnd") {
+    std::vector<std::string> out{"baseline"};
+    for (const char* integration : {"c_module", "inline_asm"})
+      for (const char* rpi : {"1", "2"}) out.push_back(std::string(integration) + ".rpi=" + rpi);
+    for (const char* f : {"des", "3des"})
+      for (const char* impl : kCouplingImplementations) out.push_back(std::string("coupling.") + f + "." + impl);
+    return out;
+  }
   if (system == "cell")
     return {"engine=off.procs=1", "engine=off.procs=15", "engine=on.procs=1", "engine=on.procs=15"};
   if (system == "hsm") {
@@ -216,7 +314,80 @@ std::vector<ReproducedFigure> reproduce_experiment(const std::string& system, co
   if (system == "soc" && experiment == "crossover") return reproduce_soc(scenarios, out);
   if (system == "hsm") return reproduce_hsm(experiment, scenarios, out);
   if (system == "cell") return reproduce_cell(experiment, scenarios, out);
+  if (system == "desrnd") return reproduce_desrnd(experiment, scenarios, out);
   throw std::invalid_argument("unknown reference experiment " + system + "/" + experiment);
+}
+
+std::vector<ReproducedFigure> derived_figures(const fs::path& work, const std::vector<ReproducedFigure>& figures) {
+  std::vector<ReproducedFigure> out;
+  const auto find = [&](const std::string& name) -> std::optional<double> {
+    for (const auto& f : figures)
+      if (f.system == "desrnd" && f.figure == name) return f.simulated;
+    return std::nullopt;
+  };
+  // Speed-ups over the baseline software; the published ones are those of in-line assembly with two rounds
+  // per instruction (REFERENCE.md section 2).
+  const std::pair<const char*, double> published[] = {{"des", 47}, {"3des", 92}};
+  for (const auto& [f, value] : published) {
+    const auto base = find(std::string("data_rate_mbps.") + f + ".baseline");
+    if (!base) continue;
+    for (const char* integration : {"c_module", "inline_asm"})
+      for (const char* rpi : {"1", "2"}) {
+        const std::string config = std::string(integration) + ".rpi=" + rpi;
+        const auto rate = find(std::string("data_rate_mbps.") + f + "." + config);
+        if (!rate) continue;
+        const bool reference = config == "inline_asm.rpi=2";
+        out.push_back({"desrnd", std::string("speedup.") + f + (reference ? "" : "." + config),
+                       reference ? std::optional<double>(value) : std::nullopt, *rate / *base});
+      }
+  }
+  // The coupling trade-off: every implementation's table in one coupling.csv, and where one implementation
+  // overtakes another (the smallest size from which its latency stays at or below the other's).
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> header;
+  for (const char* f : {"des", "3des"})
+  for (const char* impl : kCouplingImplementations) {
+    const fs::path part = work / "desrnd" / (std::string("coupling.") + f + "." + impl) / "coupling.csv";
+    if (!fs::exists(part)) continue;
+    std::ifstream in(part);
+    std::string line;
+    std::getline(in, line);
+    header = split(line);
+    while (std::getline(in, line)) rows.push_back(split(line));
+  }
+  if (rows.empty()) return out;
+  {
+    std::ofstream table(work / "desrnd" / "coupling.csv");
+    analysis::CsvWriter csv(table, header);
+    for (const auto& r : rows) {
+      for (const auto& cell : r) csv.cell(cell);
+      csv.end_row();
+    }
+    if (!table) throw std::runtime_error((work / "desrnd" / "coupling.csv").string() + ": write failed");
+  }
+  // latency[f][impl][blocks]
+  std::map<std::string, std::map<std::string, std::map<std::uint64_t, double>>> latency;
+  for (const auto& r : rows) latency[r.at(0)][r.at(1)][std::stoull(r.at(2))] = std::stod(r.at(3));
+  const std::pair<const char*, const char*> pairs[] = {{"extension", "software"},
+                                                       {"core_static", "software"},
+                                                       {"core_reconfigurable", "software"},
+                                                       {"core_static", "extension"},
+                                                       {"core_reconfigurable", "extension"}};
+  for (const char* f : {"des", "3des"})
+    for (const auto& [a, b] : pairs) {
+      const auto& la = latency[f][a];
+      const auto& lb = latency[f][b];
+      std::optional<std::uint64_t> from;
+      for (auto it = la.rbegin(); it != la.rend(); ++it) {
+        const auto other = lb.find(it->first);
+        if (other == lb.end() || it->second > other->second) break;
+        from = it->first;
+      }
+      if (from)
+        out.push_back({"desrnd", std::string("coupling.crossover_blocks.") + f + "." + a + "_beats_" + b,
+                       std::nullopt, static_cast<double>(*from)});
+    }
+  return out;
 }
 
 void write_figures(const fs::path& path, const std::vector<ReproducedFigure>& figures) {
@@ -264,14 +435,14 @@ void write_reproduce_csv(const fs::path& path, const std::vector<ReproducedFigur
 std::string reproduce_table(const std::vector<ReproducedFigure>& figures) {
   std::ostringstream t;
   char line[256];
-  std::snprintf(line, sizeof line, "%-8s %-52s %10s %12s %9s\n", "system", "figure", "published", "simulated",
+  std::snprintf(line, sizeof line, "%-8s %-66s %10s %12s %9s\n", "system", "figure", "published", "simulated",
                 "error_%");
   t << line;
   for (const auto& f : figures) {
     const std::string err = f.published && *f.published != 0
                                 ? analysis::fixed((f.simulated - *f.published) / *f.published * 100, 2)
                                 : "";
-    std::snprintf(line, sizeof line, "%-8s %-52s %10s %12.3f %9s\n", f.system.c_str(), f.figure.c_str(),
+    std::snprintf(line, sizeof line, "%-8s %-66s %10s %12.3f %9s\n", f.system.c_str(), f.figure.c_str(),
                   f.published ? number(*f.published).c_str() : "-", f.simulated,
                   err.empty() ? "-" : err.c_str());
     t << line;

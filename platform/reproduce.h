@@ -35,6 +35,14 @@ std::vector<ReproducedFigure> reproduce_experiment(const std::string& system, co
 // "sync_fmc+hw_byteswap"), as `--set` takes them; scenarios/hsm_rsa2048.md documents the same lists.
 std::vector<std::string> hsm_variant(const std::string& name);
 
+// Figures computed from several experiments' results once all have run (`work`: the reproduction folder):
+// the desrnd speed-ups over the baseline software, and the coupling trade-off gathered into
+// work/desrnd/coupling.csv (functionality, implementation, blocks, latency_ms, throughput_kBps,
+// cpu_left_pct: the share of the request's latency in which the CPU was free for other processes) with the
+// block counts from which one implementation's latency stays at or below another's.
+std::vector<ReproducedFigure> derived_figures(const std::filesystem::path& work,
+                                              const std::vector<ReproducedFigure>& figures);
+
 // figures.csv of one experiment, read back by the gathering process.
 void write_figures(const std::filesystem::path& path, const std::vector<ReproducedFigure>& figures);
 std::vector<ReproducedFigure> read_figures(const std::filesystem::path& path);

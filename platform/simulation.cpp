@@ -226,6 +226,10 @@ std::vector<analysis::StatGroup> gather_stats(
           .add("utilization", util(ms(t.busy_time())), "ratio", "busy time over simulated time")
           .add("cycles", static_cast<double>(t.cycles()), "cycles", "CPU cycles charged")
           .add("accesses", static_cast<double>(t.accesses()), "count", "device loads and stores issued");
+      if (t.has_extension("desrnd"))
+        g.add("desrnd_instructions",
+              static_cast<double>(t.extension("desrnd").instructions()), "count",
+              "desrnd extension instructions executed");
       out.push_back(g);
     }
   }

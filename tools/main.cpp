@@ -428,6 +428,8 @@ int cmd_reproduce(const std::vector<std::string>& args) {
     const auto these = rsoc::platform::read_figures(work / s / e / "figures.csv");
     figures.insert(figures.end(), these.begin(), these.end());
   }
+  const auto derived = rsoc::platform::derived_figures(work, figures);
+  figures.insert(figures.end(), derived.begin(), derived.end());
   rsoc::platform::write_reproduce_csv(dir.file("reproduce.csv"), figures);
   dir.commit();
   std::cout << rsoc::platform::reproduce_table(figures);

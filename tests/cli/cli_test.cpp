@@ -469,6 +469,20 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
     const double error_pct = std::stod(row.substr(row.rfind(',') + 1));
     EXPECT_LT(std::abs(error_pct), 5.0) << row;
   }
+  // desrnd: the published speed-ups of in-line assembly at two rounds per instruction (the calibration),
+  // predictions for the other integrations, and the coupling trade-off gathered into one table.
+  EXPECT_NE(csv.find("\ndesrnd,speedup.des,47,47.000,0.00\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ndesrnd,speedup.3des,92,92.000,0.00\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ndesrnd,speedup.3des.c_module.rpi=1,,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ndesrnd,data_rate_mbps.3des.inline_asm.rpi=2,,312.195,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ndesrnd,coupling.crossover_blocks.3des.core_reconfigurable_beats_software,,"),
+            std::string::npos)
+      << csv;
+  const std::string coupling = slurp(dir / "rep" / "desrnd" / "coupling.csv");
+  EXPECT_EQ(coupling.rfind("functionality,implementation,blocks,latency_ms,throughput_kBps,cpu_left_pct\n", 0), 0u);
+  for (const char* row : {"\ndes,software,4096,", "\n3des,extension,1,", "\n3des,core_static,1024,",
+                          "\ndes,core_reconfigurable,16,"})
+    EXPECT_NE(coupling.find(row), std::string::npos) << row;
   EXPECT_EQ(rsoc("reproduce --out x --system hsn", dir).code, 2);
   // A system that cannot run fails the whole reproduction: no table that looks complete.
   fs::create_directories(dir / "empty");
