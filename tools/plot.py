@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Figures from rsoc's CSV results: crossover curves, parameter sweeps and heatmaps.
+"""Figures from rsoc's CSV results: crossover curves, coupling comparisons, parameter sweeps and heatmaps.
 
 Run it with /usr/bin/python3 (Debian's interpreter, which has python3-matplotlib; tools/setup.sh installs
 it): another python3 on PATH may not see Debian's packages.
@@ -12,6 +12,28 @@ it): another python3 on PATH may not see Debian's packages.
       crossover marked. Both y axes are logarithmic: latency spans about 0.04 ms to 800 ms and throughput
       0.1 to 500 kB/s in the reference scenario, so on a linear axis the cached curve and the crossover
       region would be flattened against zero.
+
+  plot.py coupling DIR_OR_CSV [--out OUTDIR] [--functionality NAME]...
+      From coupling.csv (in DIR, or the CSV given): the same requests run in software (`software`), on a
+      CPU extension instruction (`extension`), on a bus-attached IP core configured at boot
+      (`core_static`) and on the core in a reconfigurable slot configured on demand
+      (`core_reconfigurable`), one row per functionality, implementation and block count, with columns
+      functionality, implementation, blocks, latency_ms, throughput_kBps and cpu_left_pct (the share of
+      the request's duration in which the CPU was free); further columns are ignored. For each
+      functionality F writes coupling_F.png/.svg: latency, throughput and CPU left (linear, 0-100 %)
+      side by side against the block count, one line per implementation in order of first appearance
+      (the four above in fixed colours and markers, other names in further ones), with a shared legend.
+      Block count, latency and throughput axes are logarithmic: from one block to thousands, latency
+      spans several decades (under a microsecond on the extension, milliseconds in software or with a
+      reconfiguration), which a linear axis would flatten against zero.
+      Below the panels, the crossovers: software against every other implementation, then extension
+      against every one but software (without either, the first implementation against the others),
+      each as "B beats A from N blocks" (the smallest block count, of those measured for both, from
+      which B's latency stays at or below A's), "B beats A always (first-last blocks)" or "B beats A
+      never (up to N blocks)"; a crossover within the range is also drawn as a dotted line in B's
+      colour, labelled N, on the latency and throughput panels. Rows with a value that is not a number,
+      a block count that is not a whole number from 1, a latency or throughput not above 0 or a CPU
+      share outside 0-100 are skipped as well; several rows for one point are averaged.
 
   plot.py sweep SWEEP_CSV --x COL --y COL [--group COL] [--out OUTDIR] [--name NAME]
       From `rsoc sweep`: metric Y against parameter X, one line per value of GROUP.
@@ -51,6 +73,7 @@ from matplotlib.patches import Rectangle  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 DPI = 150
+MATPLOTLIB_VERSION = tuple(int(n) for n in re.findall(r"\d+", matplotlib.__version__)[:2])
 PROVENANCE = ("rsoc_version", "scenario_sha256", "seed")
 
 plt.rcParams.update({
@@ -179,12 +202,17 @@ class Categories:
         return len(self.keys)
 
 
-def usable_rows(table, columns):
-    """The rows with status ok (when the table has a status column) and every one of `columns` filled.
-    Reports the others on stderr; a UserError when none is left."""
+def usable_rows(table, columns, checks=None, among=None):
+    """The rows with status ok (when the table has a status column) and every one of `columns` filled,
+    among the table's rows or those given. `checks` maps columns to (test, what): their value must also
+    be a number that passes test(value), else the row is skipped as one 'with a non-numeric COLUMN' or
+    'with COLUMN what'. Reports the others on stderr; a UserError when none is left."""
+    checks = checks or {}
+    among = table.rows if among is None else among
     has_status = "status" in table.columns
-    rows, failed, empty = [], 0, {c: 0 for c in columns}
-    for line, row in table.rows:
+    rows, failed = [], 0
+    empty, non_numeric, invalid = ({c: 0 for c in columns} for _ in range(3))
+    for line, row in among:
         if has_status and row["status"] != "ok":
             failed += 1
             continue
@@ -192,15 +220,26 @@ def usable_rows(table, columns):
         if blank:
             empty[blank[0]] += 1
             continue
+        values = {c: to_float(row[c]) for c in checks}
+        wrong = [c for c in checks if values[c] is None]
+        if wrong:
+            non_numeric[wrong[0]] += 1
+            continue
+        wrong = [c for c, (test, _) in checks.items() if not test(values[c])]
+        if wrong:
+            invalid[wrong[0]] += 1
+            continue
         rows.append((line, row))
     reasons = ([f"{failed} failed"] if failed else []) + \
-              [f"{n} with an empty {c}" for c, n in empty.items() if n]
+              [f"{n} with an empty {c}" for c, n in empty.items() if n] + \
+              [f"{n} with a non-numeric {c}" for c, n in non_numeric.items() if n] + \
+              [f"{n} with {c} {checks[c][1]}" for c, n in invalid.items() if n]
     if not rows:
         detail = f": {', '.join(reasons)}" if reasons else ""
-        raise UserError(table.path, f"no rows to plot ({count(len(table.rows), 'row')}{detail})")
+        raise UserError(table.path, f"no rows to plot ({count(len(among), 'row')}{detail})")
     if reasons:
-        skipped = len(table.rows) - len(rows)
-        note(table.path, f"skipped {skipped} of {count(len(table.rows), 'row')}: {', '.join(reasons)}")
+        skipped = len(among) - len(rows)
+        note(table.path, f"skipped {skipped} of {count(len(among), 'row')}: {', '.join(reasons)}")
     return rows
 
 
@@ -427,6 +466,224 @@ def cmd_crossover(args):
             save(fig, outdir, f"{quantity[0]}_{safe_name(functionality)}")
 
 
+# ----------------------------------------------------------------------------------------- coupling
+
+COUPLING_COLUMNS = ("functionality", "implementation", "blocks",
+                    "latency_ms", "throughput_kBps", "cpu_left_pct")
+COUPLING_CHECKS = {
+    "blocks": (lambda v: v >= 1 and v == int(v), "not a whole number ≥ 1"),
+    "latency_ms": (lambda v: v > 0, "≤ 0"),  # both on a logarithmic axis
+    "throughput_kBps": (lambda v: v > 0, "≤ 0"),
+    "cpu_left_pct": (lambda v: 0 <= v <= 100, "outside 0–100"),
+}
+# The four ways rsoc runs a request: legend text, colour, marker, line style. The colours of software,
+# the core configured on demand and the core in place match the crossover figures. The extension's line
+# is dashed: like software it leaves no CPU, and software shows through the gaps where the two coincide.
+IMPLEMENTATIONS = {
+    "software": ("plain code on the CPU", "tab:blue", "o", "-"),
+    "extension": ("a CPU extension instruction", "tab:purple", "D", (0, (4, 2))),
+    "core_static": ("bus-attached IP core, configured at boot", "tab:green", "s", "-"),
+    "core_reconfigurable": ("IP core in a reconfigurable slot, configured on demand", "tab:orange", "^", "-"),
+}
+# Colours, markers and line styles for other implementations, by first appearance.
+OTHER_STYLES = tuple(zip(("tab:red", "tab:brown", "tab:pink", "tab:gray", "tab:olive", "tab:cyan"),
+                         ("v", "P", "X", "<", ">", "*"), ("-", (0, (1, 1.5))) * 3))
+# Each one, when present, is compared with every implementation that is neither it nor an earlier one.
+BASELINES = ("software", "extension")
+# (column, panel title, y label, logarithmic y)
+COUPLING_PANELS = (
+    ("latency_ms", "Latency of one request", "Latency (ms)", True),
+    ("throughput_kBps", "Throughput of one request", "Throughput (kB/s)", True),
+    ("cpu_left_pct", "CPU left for other processes", "CPU left (% of the request's duration)", False))
+
+
+def load_coupling(table, wanted):
+    """({functionality: {implementation: {"blocks": [...], "latency_ms": [...], ...}}}, implementations in
+    first-appearance order, usable rows) for the functionalities wanted (None: all), each series sorted
+    by block count."""
+    table.require(*COUPLING_COLUMNS)
+    present = list(dict.fromkeys(row["functionality"] for _, row in table.rows if row["functionality"]))
+    unknown = [f for f in wanted or () if f not in present]
+    if unknown:
+        raise UserError(table.path, f"no functionality {', '.join(unknown)} (has: {', '.join(present)})")
+    among = [(line, row) for line, row in table.rows if wanted is None or row["functionality"] in wanted]
+    rows = usable_rows(table, COUPLING_COLUMNS, COUPLING_CHECKS, among)
+    values = COUPLING_COLUMNS[3:]
+    points = {}
+    for line, row in rows:
+        by_blocks = points.setdefault(row["functionality"], {}).setdefault(row["implementation"], {})
+        by_blocks.setdefault(int(float(row["blocks"])), []).append([float(row[c]) for c in values])
+    averaged = 0
+    series = {}
+    for functionality, implementations in points.items():
+        series[functionality] = {}
+        for implementation, by_blocks in implementations.items():
+            blocks = sorted(by_blocks)
+            averaged += sum(len(by_blocks[b]) > 1 for b in blocks)
+            means = [np.mean(by_blocks[b], axis=0) for b in blocks]
+            s = {"blocks": blocks}
+            s.update({c: [float(m[i]) for m in means] for i, c in enumerate(values)})
+            series[functionality][implementation] = s
+    if averaged:
+        note(table.path, f"{count(averaged, 'point')} with several rows: plotting their mean")
+    for functionality in wanted or present:
+        if functionality not in series:
+            note(table.path, f"no figure for {functionality}: none of its rows is usable")
+    order = list(dict.fromkeys(row["implementation"] for _, row in rows))
+    return series, order, rows
+
+
+def implementation_styles(order):
+    """{implementation: (legend label, colour, marker, line style)}: fixed for the four known ones."""
+    styles, others = {}, 0
+    for name in order:
+        if name in IMPLEMENTATIONS:
+            description, *style = IMPLEMENTATIONS[name]
+            styles[name] = (f"{name}: {description}", *style)
+        else:
+            styles[name] = (name, *OTHER_STYLES[others % len(OTHER_STYLES)])
+            others += 1
+    return styles
+
+
+def coupling_pairs(implementations):
+    """(baseline, challenger) pairs: software against every other implementation, then the extension
+    against every one but software (without either, the first implementation against the others)."""
+    baselines = [b for b in BASELINES if b in implementations] or implementations[:1]
+    return [(base, other) for k, base in enumerate(baselines)
+            for other in implementations if other not in baselines[:k + 1]]
+
+
+def beats_from(baseline, challenger):
+    """Where the challenger's latency is at or below the baseline's, over the block counts both have:
+    (kind, at, first, last) with kind "from" and `at` the smallest count from which it stays so up to the
+    largest, "always" when that is the first count, "never" when it does not hold at the largest (`at`
+    is then the largest); first and last are the smallest and largest counts compared. None when no
+    count is shared."""
+    base = dict(zip(baseline["blocks"], baseline["latency_ms"]))
+    other = dict(zip(challenger["blocks"], challenger["latency_ms"]))
+    shared = sorted(set(base) & set(other))
+    if not shared:
+        return None
+    start = None
+    for blocks in reversed(shared):
+        if other[blocks] > base[blocks]:
+            break
+        start = blocks
+    if start is None:
+        return "never", shared[-1], shared[0], shared[-1]
+    return ("always" if start == shared[0] else "from"), start, shared[0], shared[-1]
+
+
+def beats_text(challenger, baseline, result):
+    """'core_reconfigurable beats software from 256 blocks', '... always (1–4096 blocks)' or
+    '... never (up to 4096 blocks)'."""
+    if result is None:
+        return f"{challenger} and {baseline} share no block count"
+    kind, blocks, first, last = result
+    if kind == "from":
+        return f"{challenger} beats {baseline} from {count(blocks, 'block')}"
+    if kind == "always":
+        return f"{challenger} beats {baseline} always ({format_number(first)}–{count(last, 'block')})"
+    return f"{challenger} beats {baseline} never (up to {count(blocks, 'block')})"
+
+
+def log_blocks_axis(ax, blocks):
+    """Logarithmic block-count axis, ticked at the counts measured when they are few."""
+    ax.set_xscale("log")
+    ax.set_xlim(blocks[0] / 1.4, blocks[-1] * 1.4)  # markers at both ends stay whole
+    if len(blocks) <= 12:
+        ax.set_xticks(blocks, [format_number(b) for b in blocks])
+        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+    else:
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
+
+
+def coupling_figure(functionality, series, styles, footer):
+    implementations = list(series)
+    blocks = sorted({b for s in series.values() for b in s["blocks"]})
+    crossovers = [(challenger, baseline, beats_from(series[baseline], series[challenger]))
+                  for baseline, challenger in coupling_pairs(implementations)]
+
+    # The strip below the panels holds a heading and a line per implementation or crossover.
+    strip_height = 0.22 * (1 + max(len(implementations), len(crossovers)))
+    fig = plt.figure(figsize=(15, 6.2 + strip_height))
+    grid = fig.add_gridspec(2, 3, height_ratios=(4.6, strip_height))
+    panels = [fig.add_subplot(grid[0, i]) for i in range(3)]
+    for ax, (column, title, ylabel, logy) in zip(panels, COUPLING_PANELS):
+        for name in implementations:
+            label, colour, marker, linestyle = styles[name]
+            s = series[name]
+            # Hollow markers: where two lines coincide, both shapes show.
+            ax.plot(s["blocks"], s[column], label=label, color=colour, marker=marker, linestyle=linestyle,
+                    linewidth=2, markersize=7, markerfacecolor="none", markeredgewidth=1.6, clip_on=False,
+                    zorder=3)
+        log_blocks_axis(ax, blocks)
+        ax.set_title(title)
+        ax.set_xlabel("Request size (64-bit blocks)")
+        ax.set_ylabel(ylabel)
+        style_axes(ax, logy=logy)
+        if not logy:
+            ax.set_ylim(-4, 104)
+            ax.set_yticks(range(0, 101, 20))
+
+    # A crossover inside the measured range: a dotted line in the challenger's colour on the latency and
+    # throughput panels (throughput = data / latency, so they cross at the same size), labelled with the
+    # block count at the foot of the panel, which the curves leave empty at the large block counts
+    # where crossovers happen.
+    marked = {}
+    for challenger, baseline, result in crossovers:
+        if result is not None and result[0] == "from":
+            marked.setdefault(result[1], []).append(styles[challenger][1])
+    for ax in panels[:2]:
+        for at, colours in marked.items():
+            for k, colour in enumerate(colours):
+                ax.axvline(at, color=colour, linestyle=":", linewidth=1.6, zorder=2)
+                ax.annotate(format_number(at), xy=(at, 0), xycoords=("data", "axes fraction"),
+                            xytext=(0, 4 + 16 * k), textcoords="offset points", ha="center", va="bottom",
+                            fontsize=8, fontweight="bold", color=colour,
+                            bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": colour})
+
+    # Below the panels: the shared legend on the left, the crossovers on the right.
+    strip = fig.add_subplot(grid[1, :])
+    strip.axis("off")
+    handles, labels = panels[0].get_legend_handles_labels()
+    left = {"alignment": "left"} if MATPLOTLIB_VERSION >= (3, 6) else {}  # the title over the entries
+    legend = strip.legend(handles, labels, loc="upper left", bbox_to_anchor=(0, 1), title="Implementation",
+                          frameon=False, borderaxespad=0, borderpad=0, **left)
+    legend.get_title().set_fontweight("bold")
+    strip.text(0.5, 1, "Crossovers (latency at or below, at every measured size from there on)",
+               transform=strip.transAxes, ha="left", va="top", fontweight="bold")
+    if not crossovers:
+        strip.annotate("none: a single implementation", xy=(0.5, 1), xycoords="axes fraction",
+                       xytext=(0, -15), textcoords="offset points", ha="left", va="top", color="0.15")
+    for k, (challenger, baseline, result) in enumerate(crossovers):
+        text = beats_text(challenger, baseline, result)
+        marked_here = result is not None and result[0] == "from"
+        strip.annotate(text, xy=(0.5, 1), xycoords="axes fraction", xytext=(0, -15 * (k + 1)),
+                       textcoords="offset points", ha="left", va="top",
+                       color=styles[challenger][1] if marked_here else "0.15",
+                       fontweight="bold" if marked_here else "normal")
+    fig.suptitle(f"{functionality}: latency, throughput and free CPU against request size",
+                 fontsize=13, fontweight="bold")
+    finish(fig, footer)
+    return fig
+
+
+def cmd_coupling(args):
+    path = args.input
+    if os.path.isdir(path):
+        path = os.path.join(path, "coupling.csv")
+    table = Table(path)
+    series, order, rows = load_coupling(table, args.functionality)
+    styles = implementation_styles(order)
+    outdir = output_dir(args.out, path)
+    for functionality in series:  # those with rows left to plot
+        footer = table.provenance([r for r in rows if r[1]["functionality"] == functionality])
+        fig = coupling_figure(functionality, series[functionality], styles, footer)
+        save(fig, outdir, f"coupling_{safe_name(functionality)}")
+
+
 # -------------------------------------------------------------------------------------------- sweep
 
 
@@ -575,6 +832,16 @@ def parse_args(argv):
                    help="only this functionality (repeatable; default: every one in the file)")
     add_out(p)
     p.set_defaults(run=cmd_crossover)
+
+    p = commands.add_parser("coupling", help="software, extension and IP cores against block count",
+                            description="From coupling.csv: for each functionality, coupling_F.png/.svg "
+                                        "with latency, throughput and CPU left against block count, one "
+                                        "line per implementation, and where one beats another.")
+    p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding coupling.csv, or the CSV itself")
+    p.add_argument("--functionality", "-f", action="append", metavar="NAME",
+                   help="only this functionality (repeatable; default: every one in the file)")
+    add_out(p)
+    p.set_defaults(run=cmd_coupling)
 
     p = commands.add_parser("sweep", help="a metric against one parameter of a sweep",
                             description="Y against X from a sweep.csv; with --group, one line per "

@@ -5,6 +5,7 @@ Run with /usr/bin/python3 (Debian's matplotlib); CTest runs it as Plot.Figures.
 """
 
 import html
+import importlib.util
 import os
 import re
 import shutil
@@ -17,12 +18,23 @@ PLOT = os.path.join(HERE, "..", "..", "tools", "plot.py")
 FIXTURES = os.path.join(HERE, "fixtures")
 SWEEP = os.path.join(FIXTURES, "sweep.csv")
 SWEEP_POLICY = os.path.join(FIXTURES, "sweep_policy.csv")
+COUPLING = os.path.join(FIXTURES, "coupling.csv")
+COUPLING_HEADER = "functionality,implementation,blocks,latency_ms,throughput_kBps,cpu_left_pct"
+IMPLEMENTATIONS = ("software", "extension", "core_static", "core_reconfigurable")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def run(*args):
     # Run through its #!/usr/bin/python3 line, as a user would.
     return subprocess.run([PLOT, *args], capture_output=True, text=True, timeout=120)
+
+
+def load_plot():
+    """tools/plot.py as a module, for the functions behind the figures."""
+    spec = importlib.util.spec_from_file_location("plot", PLOT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def svg_texts(path):
@@ -116,6 +128,123 @@ class PlotTestCase(unittest.TestCase):
         line = self.expect_error(["crossover", SWEEP], f"plot.py: {SWEEP}: no columns functionality, blocks")
         self.assertIn("(columns: point, status, error, platform.slots_count", line)
 
+    # ------------------------------------------------------------------------------------- coupling
+
+    def test_coupling_figures_for_every_functionality(self):
+        paths = self.plot("coupling", FIXTURES, "--out", self.tmp)
+        expected = [os.path.join(self.tmp, f"coupling_{f}.{ext}")
+                    for f in ("3des", "des") for ext in ("png", "svg")]
+        self.assertEqual(sorted(paths), sorted(expected))
+        # The fixture's last row (des, core_reconfigurable, 4096 blocks) has no latency.
+        self.assertEqual(self.last.stderr,
+                         f"plot.py: {COUPLING}: skipped 1 of 53 rows: 1 with an empty latency_ms\n")
+
+        crossovers = {
+            "3des": ["extension beats software always (1–4096 blocks)",
+                     "core_static beats software always (1–4096 blocks)",
+                     "core_reconfigurable beats software from 256 blocks",
+                     "core_static beats extension from 64 blocks",
+                     "core_reconfigurable beats extension never (up to 4096 blocks)"],
+            # Without the skipped row, des stops at 1024 blocks, where the reconfigured core just wins.
+            "des": ["extension beats software always (1–1024 blocks)",
+                    "core_static beats software always (1–1024 blocks)",
+                    "core_reconfigurable beats software from 1024 blocks",
+                    "core_static beats extension never (up to 1024 blocks)",
+                    "core_reconfigurable beats extension never (up to 1024 blocks)"],
+        }
+        for f, lines in crossovers.items():
+            texts = svg_texts(os.path.join(self.tmp, f"coupling_{f}.svg"))
+            self.assertIn(f"{f}: latency, throughput and free CPU against request size", texts)
+            for text in ("Latency (ms)", "Throughput (kB/s)", "CPU left (% of the request's duration)",
+                         "Latency of one request", "Throughput of one request",
+                         "CPU left for other processes",
+                         "Implementation", "rsoc 0.1.0 · scenario 7d3f1c9a0e5b · seed 2008"):
+                self.assertIn(text, texts)
+            self.assertEqual(texts.count("Request size (64-bit blocks)"), 3)
+            # One shared legend, in the file's order.
+            legend = [next(t for t in texts if t.startswith(f"{name}: ")) for name in IMPLEMENTATIONS]
+            self.assertEqual(sorted(legend, key=texts.index), legend)
+            # The crossover lines, in pair order: software against the others, then the extension against
+            # the cores.
+            self.assertTrue(any(texts[i:i + len(lines)] == lines for i in range(len(texts))), texts)
+        # 256 blocks: a tick on each of the three panels, and the crossover marker's label on the latency
+        # and throughput panels.
+        self.assertEqual(svg_texts(os.path.join(self.tmp, "coupling_3des.svg")).count("256"), 5)
+
+    def test_coupling_functionality_option_and_csv_path(self):
+        shutil.copy(COUPLING, self.tmp)
+        paths = self.plot("coupling", os.path.join(self.tmp, "coupling.csv"), "--functionality", "des")
+        self.assertEqual(sorted(os.path.basename(p) for p in paths), ["coupling_des.png", "coupling_des.svg"])
+        self.assertTrue(all(os.path.dirname(p) == self.tmp for p in paths))
+        self.assertEqual(sorted(n for n in os.listdir(self.tmp) if n.startswith("coupling_")),
+                         ["coupling_des.png", "coupling_des.svg"])
+
+    def test_coupling_skips_unusable_rows_and_averages_repeated_ones(self):
+        path = os.path.join(self.tmp, "coupling.csv")
+        with open(COUPLING, encoding="utf-8") as f:
+            fixture = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(fixture)
+            f.write("des,software,64,n/a,1775,0,20,0.1.0,x,2008\n"
+                    "des,software,0,0.0004,0,0,20,0.1.0,x,2008\n"
+                    "des,core_static,64,0.034,15058.8,150,20,0.1.0,x,2008\n"
+                    "des,core_static,64,0.036,14222.2,88,20,0.1.0,x,2008\n")
+        self.plot("coupling", path, "-f", "des", "--out", self.tmp)
+        self.assertEqual(self.last.stderr.splitlines(), [
+            f"plot.py: {path}: skipped 4 of 29 rows: 1 with an empty latency_ms, 1 with a non-numeric "
+            "latency_ms, 1 with blocks not a whole number ≥ 1, 1 with cpu_left_pct outside 0–100",
+            f"plot.py: {path}: 1 point with several rows: plotting their mean"])
+
+    def test_coupling_crossover_rule(self):
+        plot = load_plot()
+
+        def series(blocks, latency):
+            return {"blocks": blocks, "latency_ms": latency}
+
+        base = series([1, 4, 16, 64, 256], [1, 4, 16, 64, 256])
+        self.assertEqual(plot.beats_from(base, series([1, 4, 16, 64, 256], [0.5, 2, 8, 32, 128])),
+                         ("always", 1, 1, 256))
+        self.assertEqual(plot.beats_from(base, series([1, 4, 16, 64, 256], [9, 9, 17, 90, 300])),
+                         ("never", 256, 1, 256))
+        # Ahead at 4, behind at 16: the crossover is where it stays ahead. Equal latency counts as ahead.
+        self.assertEqual(plot.beats_from(base, series([1, 4, 16, 64, 256], [9, 3, 20, 64, 100])),
+                         ("from", 64, 1, 256))
+        # Only the block counts both have are compared.
+        self.assertEqual(plot.beats_from(base, series([4, 8, 64, 1024], [5, 1, 60, 1])), ("from", 64, 4, 64))
+        self.assertIsNone(plot.beats_from(base, series([2, 8], [0.1, 0.1])))
+        self.assertEqual(plot.beats_text("core_static", "software", ("always", 4, 4, 64)),
+                         "core_static beats software always (4–64 blocks)")
+        self.assertEqual(plot.beats_text("core_static", "software", ("never", 1, 1, 1)),
+                         "core_static beats software never (up to 1 block)")
+
+        self.assertEqual(plot.coupling_pairs(list(IMPLEMENTATIONS)), [
+            ("software", "extension"), ("software", "core_static"), ("software", "core_reconfigurable"),
+            ("extension", "core_static"), ("extension", "core_reconfigurable")])
+        self.assertEqual(plot.coupling_pairs(["core_static", "extension", "gpu"]),
+                         [("extension", "core_static"), ("extension", "gpu")])
+        self.assertEqual(plot.coupling_pairs(["a", "b", "c"]), [("a", "b"), ("a", "c")])
+
+    def test_coupling_errors(self):
+        missing = os.path.join(self.tmp, "nothing")
+        os.mkdir(missing)
+        csv_path = os.path.join(missing, "coupling.csv")
+        self.expect_error(["coupling", missing], f"plot.py: {csv_path}: no such file")
+        self.expect_error(["coupling", FIXTURES, "-f", "aes128"],
+                          f"plot.py: {COUPLING}: no functionality aes128 (has: 3des, des)")
+        no_cpu = os.path.join(self.tmp, "no_cpu.csv")
+        with open(no_cpu, "w") as f:
+            f.write(COUPLING_HEADER.rsplit(",", 1)[0] + "\ndes,software,1,0.0049,1632\n")
+        self.expect_error(["coupling", no_cpu],
+                          f"plot.py: {no_cpu}: no column cpu_left_pct (columns: functionality, "
+                          "implementation, blocks, latency_ms, throughput_kBps)")
+        empty = os.path.join(self.tmp, "empty.csv")
+        with open(empty, "w") as f:
+            f.write(f"{COUPLING_HEADER}\ndes,software,1,,,0\ndes,software,4,0.0184,1739,x\n")
+        self.expect_error(["coupling", empty],
+                          f"plot.py: {empty}: no rows to plot (2 rows: 1 with an empty latency_ms, "
+                          "1 with a non-numeric cpu_left_pct)")
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["empty.csv", "no_cpu.csv", "nothing"])
+
     # ---------------------------------------------------------------------------------------- sweep
 
     def test_sweep_skips_the_failed_row(self):
@@ -195,7 +324,7 @@ class PlotTestCase(unittest.TestCase):
                           "plot.py: the following arguments are required: --z")
 
     def test_help(self):
-        for command in ("crossover", "sweep", "heatmap"):
+        for command in ("crossover", "coupling", "sweep", "heatmap"):
             result = run(command, "--help")
             self.assertEqual(result.returncode, 0)
             self.assertIn(f"usage: plot.py {command}", result.stdout)
