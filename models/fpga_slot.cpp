@@ -117,20 +117,20 @@ sc_core::sc_time FpgaSlot::core_busy_time() const {
 }
 
 std::uint64_t FpgaSlot::core_words_written() const {
-  std::uint64_t n = 0;
-  for (const auto& [id, core] : candidates_) n += core->words_written();
-  return n;
+  return sum_over_cores(&IpCore::words_written);
 }
 
 std::uint64_t FpgaSlot::core_words_read() const {
-  std::uint64_t n = 0;
-  for (const auto& [id, core] : candidates_) n += core->words_read();
-  return n;
+  return sum_over_cores(&IpCore::words_read);
 }
 
 std::uint64_t FpgaSlot::core_status_reads() const {
+  return sum_over_cores(&IpCore::status_reads);
+}
+
+std::uint64_t FpgaSlot::sum_over_cores(std::uint64_t (IpCore::*count)() const) const {
   std::uint64_t n = 0;
-  for (const auto& [id, core] : candidates_) n += core->status_reads();
+  for (const auto& [id, core] : candidates_) n += ((*core).*count)();
   return n;
 }
 

@@ -73,6 +73,9 @@ class FpgaSlot : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
   unsigned transport_dbg(tlm::tlm_generic_payload& trans) override;
 
+  // A counter of every core it can host, summed.
+  std::uint64_t sum_over_cores(std::uint64_t (IpCore::*count)() const) const;
+
   SlotParams params_;
   std::map<std::uint32_t, std::unique_ptr<IpCore>> candidates_;
   IpCore* active_ = nullptr;

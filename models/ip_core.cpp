@@ -311,7 +311,8 @@ class ModexpCore : public IpCore {
     block_ = regs_.add({"MESSAGE", reg::kMessage, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
     exponent_ = regs_.add({"EXPONENT", reg::kExponent, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
     qinv_ = regs_.add({"QINV", reg::kQinv, reg::kModexpBankWords / 2, RegAccess::kWriteOnly, 0});
-    coeff_ = regs_.add({"MODULUS_COEFF", reg::kModulusCoeff, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    coeff_ =
+        regs_.add({"MODULUS_COEFF", reg::kModulusCoeff, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
     factor_ = regs_.add(
         {"MONTGOMERY_FACTOR", reg::kMontgomeryFactor, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
     add_result_bank("RESULT", reg::kModResult, reg::kModexpBankWords);
@@ -337,7 +338,8 @@ class ModexpCore : public IpCore {
       const crypto::BigInt message = crypto::BigInt::from_words(in, (wide() ? 2 : 1) * words);
       crypto::BigInt r;
       if (precalc() && modulus.is_odd())
-        r = crypto::montgomery_modexp(message, exponent, modulus, bank(coeff_, words), bank(factor_, words), words);
+        r = crypto::montgomery_modexp(message, exponent, modulus, bank(coeff_, words), bank(factor_, words),
+                                      words);
       else
         r = crypto::modexp(message, exponent, modulus);
       result = r.to_words(words);
@@ -354,8 +356,9 @@ class ModexpCore : public IpCore {
   // Words of one operand (of a prime in CRT mode), at most what the core takes and half a bank when a message
   // has two operands' words.
   std::uint32_t operand_words() const {
-    const std::uint32_t max_words = std::min((params().max_operand_bits + 31) / 32,
-                                             crt() || wide() ? reg::kModexpBankWords / 2 : reg::kModexpBankWords);
+    const std::uint32_t max_words =
+        std::min((params().max_operand_bits + 31) / 32,
+                 crt() || wide() ? reg::kModexpBankWords / 2 : reg::kModexpBankWords);
     return std::min(std::max(regs_.at(modulus_words_), 1u), max_words);
   }
   crypto::BigInt bank(RegisterFile::Id id, std::uint32_t words, std::uint32_t first = 0) const {
@@ -366,8 +369,8 @@ class ModexpCore : public IpCore {
     const crypto::BigInt p = bank(modulus_, h), q = bank(modulus_, h, h);
     std::vector<std::uint32_t> result(2 * h, 0);
     if (!p.is_zero() && !q.is_zero()) {
-      const crypto::BigInt s = crypto::rsa_crt(crypto::BigInt::from_words(in, 2 * h), p, q, bank(exponent_, h),
-                                               bank(exponent_, h, h), bank(qinv_, h));
+      const crypto::BigInt s = crypto::rsa_crt(crypto::BigInt::from_words(in, 2 * h), p, q,
+                                               bank(exponent_, h), bank(exponent_, h, h), bank(qinv_, h));
       result = s.to_words(2 * h);
     }
     std::copy(result.begin(), result.end(), out);

@@ -182,7 +182,8 @@ std::vector<std::map<std::string, std::string>> read_rows(const fs::path& path) 
 // a block takes (clock x 64 / cycles per block), from the compute time of every request.
 // "coupling.<functionality>.<implementation>": requests of 1 to 4,096 blocks one after the other, written
 // to coupling.csv (see derived_figures in reproduce.h).
-const char* const kCouplingImplementations[] = {"software", "extension", "core_static", "core_reconfigurable"};
+const char* const kCouplingImplementations[] = {"software", "extension", "core_static",
+                                                "core_reconfigurable"};
 const std::uint64_t kCouplingBlocks[] = {1, 4, 16, 64, 256, 1024, 4096};
 
 std::vector<ReproducedFigure> reproduce_desrnd(const std::string& experiment, const fs::path& scenarios,
@@ -200,26 +201,31 @@ std::vector<ReproducedFigure> reproduce_desrnd(const std::string& experiment, co
       throw std::invalid_argument("unknown desrnd experiment " + experiment);
     std::string list;
     for (std::uint64_t b : kCouplingBlocks) list += (list.empty() ? "" : ",") + std::to_string(b);
-    options.overrides = {"workload.apps=[{\"name\":\"app\",\"functionality\":\"" + f +
-                         "\",\"blocks_list\":[" + list + "],\"requests\":" +
-                         std::to_string(std::size(kCouplingBlocks)) + ",\"think_us\":100}]"};
+    options.overrides = {
+        "workload.apps=[{\"name\":\"app\",\"functionality\":\"" + f + "\",\"blocks_list\":[" + list +
+        "],\"requests\":" + std::to_string(std::size(kCouplingBlocks)) + ",\"think_us\":100}]"};
     if (impl != "software" && impl != "extension") options.overrides.push_back("runtime.policy=hardware");
     if (impl == "core_reconfigurable")
-      for (const char* s : {"platform.slots.0.reconfigurable=true", "platform.slots.0.core=null",
-                            "runtime.caching=false"})
+      for (const char* s :
+           {"platform.slots.0.reconfigurable=true", "platform.slots.0.core=null", "runtime.caching=false"})
         options.overrides.push_back(s);
     const Scenario scenario = load_scenario_file(impl == "software" ? baseline : reference, options);
     const RunSummary summary = run_session(scenario, out);
     if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " requests failed");
     std::ofstream table(out / "coupling.csv");
-    analysis::CsvWriter csv(table, {"functionality", "implementation", "blocks", "latency_ms", "throughput_kBps",
-                                    "cpu_left_pct"});
+    analysis::CsvWriter csv(table, {"functionality", "implementation", "blocks", "latency_ms",
+                                    "throughput_kBps", "cpu_left_pct"});
     for (const auto& row : read_rows(out / "breakdown.csv")) {
       const double latency = std::stod(row.at("latency_ms"));
       const double cpu = std::stod(row.at("cpu_compute_ms")) + std::stod(row.at("cpu_io_ms"));
       const std::uint64_t blocks = std::stoull(row.at("blocks"));
-      csv.cell(f).cell(impl).cell(blocks).cell(latency, 6).cell(static_cast<double>(8 * blocks) / latency, 3)
-          .cell(100 * (1 - cpu / latency), 2).end_row();
+      csv.cell(f)
+          .cell(impl)
+          .cell(blocks)
+          .cell(latency, 6)
+          .cell(static_cast<double>(8 * blocks) / latency, 3)
+          .cell(100 * (1 - cpu / latency), 2)
+          .end_row();
     }
     if (!table) throw SimulationError((out / "coupling.csv").string() + ": write failed");
     return {};
@@ -229,7 +235,8 @@ std::vector<ReproducedFigure> reproduce_desrnd(const std::string& experiment, co
     const std::string integration = experiment.substr(0, dot);
     if (dot == std::string::npos || (integration != "c_module" && integration != "inline_asm"))
       throw std::invalid_argument("unknown desrnd experiment " + experiment);
-    options.overrides = {"platform.cpus.0.extensions.desrnd.rounds_per_instruction=" + experiment.substr(dot + 5)};
+    options.overrides = {"platform.cpus.0.extensions.desrnd.rounds_per_instruction=" +
+                         experiment.substr(dot + 5)};
     for (const char* f : {"des", "3des"})
       options.overrides.push_back(std::string("software.") + f + ".extension.integration=" + integration);
   }
@@ -270,7 +277,8 @@ std::vector<std::string> reproduction_experiments(const std::string& system) {
     for (const char* integration : {"c_module", "inline_asm"})
       for (const char* rpi : {"1", "2"}) out.push_back(std::string(integration) + ".rpi=" + rpi);
     for (const char* f : {"des", "3des"})
-      for (const char* impl : kCouplingImplementations) out.push_back(std::string("coupling.") + f + "." + impl);
+      for (const char* impl : kCouplingImplementations)
+        out.push_back(std::string("coupling.") + f + "." + impl);
     return out;
   }
   if (system == "cell")
@@ -318,7 +326,8 @@ std::vector<ReproducedFigure> reproduce_experiment(const std::string& system, co
   throw std::invalid_argument("unknown reference experiment " + system + "/" + experiment);
 }
 
-std::vector<ReproducedFigure> derived_figures(const fs::path& work, const std::vector<ReproducedFigure>& figures) {
+std::vector<ReproducedFigure> derived_figures(const fs::path& work,
+                                              const std::vector<ReproducedFigure>& figures) {
   std::vector<ReproducedFigure> out;
   const auto find = [&](const std::string& name) -> std::optional<double> {
     for (const auto& f : figures)
@@ -346,15 +355,15 @@ std::vector<ReproducedFigure> derived_figures(const fs::path& work, const std::v
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header;
   for (const char* f : {"des", "3des"})
-  for (const char* impl : kCouplingImplementations) {
-    const fs::path part = work / "desrnd" / (std::string("coupling.") + f + "." + impl) / "coupling.csv";
-    if (!fs::exists(part)) continue;
-    std::ifstream in(part);
-    std::string line;
-    std::getline(in, line);
-    header = split(line);
-    while (std::getline(in, line)) rows.push_back(split(line));
-  }
+    for (const char* impl : kCouplingImplementations) {
+      const fs::path part = work / "desrnd" / (std::string("coupling.") + f + "." + impl) / "coupling.csv";
+      if (!fs::exists(part)) continue;
+      std::ifstream in(part);
+      std::string line;
+      std::getline(in, line);
+      header = split(line);
+      while (std::getline(in, line)) rows.push_back(split(line));
+    }
   if (rows.empty()) return out;
   {
     std::ofstream table(work / "desrnd" / "coupling.csv");

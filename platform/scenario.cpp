@@ -529,8 +529,9 @@ class Resolver {
         if (!runtime::runs_on_desrnd(*f)) {
           issues_.add(ptr, name + " has no implementation on the desrnd unit (des and 3des have)");
         } else if (p.cpus.empty() || !p.cpus.front().desrnd) {
-          issues_.add(ptr + "/unit", "the CPU" + (p.cpus.empty() ? std::string() : " \"" + p.cpus.front().name + "\"") +
-                                         " has no desrnd extension (declare /platform/cpus/0/extensions/desrnd)");
+          issues_.add(ptr + "/unit",
+                      "the CPU" + (p.cpus.empty() ? std::string() : " \"" + p.cpus.front().name + "\"") +
+                          " has no desrnd extension (declare /platform/cpus/0/extensions/desrnd)");
         } else {
           sw.cycles_per_block += runtime::extension_cycles_per_block(*f, e, *p.cpus.front().desrnd);
           sw.extension = e;
@@ -612,16 +613,17 @@ class Resolver {
     hp.response_bytes = u64(h["response_bytes"]);
     hp.seed = p.seed;
     const json& c = h["cycles"];
-    hp.cycles = runtime::HsmCosts{u64(c["rpc"]),       u64(c["uart_per_byte"]), u64(c["copy_per_word"]),
-                                  u64(c["parse"]),     u64(c["blinding"]),      u64(c["crt"]),
-                                  u64(c["unblinding"]),  u64(c["core_alloc"])};
+    hp.cycles = runtime::HsmCosts{u64(c["rpc"]),        u64(c["uart_per_byte"]), u64(c["copy_per_word"]),
+                                  u64(c["parse"]),      u64(c["blinding"]),      u64(c["crt"]),
+                                  u64(c["unblinding"]), u64(c["core_alloc"])};
     s.uart_baud = h["uart_baud"].get<double>();
     s.uart_bits_per_byte = u(h["uart_bits_per_byte"]);
     s.key_bits = u(h["key_bits"]);
     if (s.key_bits != 2048 && s.key_bits != 4096)
-      issues_.add(ptr + "/key_bits",
-                  "expected 2048 or 4096 (the modexp cores take the message unreduced, at most 4096 bits), got " +
-                      std::to_string(s.key_bits));
+      issues_.add(
+          ptr + "/key_bits",
+          "expected 2048 or 4096 (the modexp cores take the message unreduced, at most 4096 bits), got " +
+              std::to_string(s.key_bits));
     s.key_record_bytes = u64(h["key_record_bytes"]);
     // n, d: the modulus size; p, q, dP, dQ, qInv and the primes' Montgomery coefficients and factors: half of
     // it; e: 3 bytes; a 2-byte length each.

@@ -35,18 +35,20 @@ Schema build() {
                                  "granularity of CPU copy loops (how often other traffic can interleave)")},
       {"bus", bus_ref("the CPU's initiator port is bound to")},
       {"extensions",
-       Schema::object({
-           {"desrnd",
-            Schema::object({
-                {"rounds_per_instruction",
-                 Schema::integer().min(1).max(2).default_value(1).doc("DES rounds one desrnd performs: 1 or 2")},
-                {"cycles_per_instruction", cycles(1, 1000).min(1).doc("CPU cycles of one desrnd")},
-            })
-                .nullable()
-                .default_value(nullptr)
-                .doc("the desrnd DES-round instruction with extension registers C, D, L, R (REFERENCE.md "
-                     "section 2); null: none")},
-       })
+       Schema::object(
+           {
+               {"desrnd",
+                Schema::object(
+                    {
+                        {"rounds_per_instruction", Schema::integer().min(1).max(2).default_value(1).doc(
+                                                       "DES rounds one desrnd performs: 1 or 2")},
+                        {"cycles_per_instruction", cycles(1, 1000).min(1).doc("CPU cycles of one desrnd")},
+                    })
+                    .nullable()
+                    .default_value(nullptr)
+                    .doc("the desrnd DES-round instruction with extension registers C, D, L, R (REFERENCE.md "
+                         "section 2); null: none")},
+           })
            .doc("instruction-set extension units of the CPU")},
   });
 
@@ -204,23 +206,26 @@ Schema build() {
 
   Schema sw_extension = Schema::object({
       {"unit", Schema::enumeration({"desrnd"}).default_value("desrnd").doc("the CPU extension it uses")},
-      {"integration", Schema::enumeration({"c_module", "inline_asm"})
-                          .default_value("inline_asm")
-                          .doc("c_module: the stack calls a module issuing the instructions once per DES pass; "
-                               "inline_asm: the instructions inside the DES/3DES routines")},
+      {"integration",
+       Schema::enumeration({"c_module", "inline_asm"})
+           .default_value("inline_asm")
+           .doc("c_module: the stack calls a module issuing the instructions once per DES pass; "
+                "inline_asm: the instructions inside the DES/3DES routines")},
       {"load_cycles", cycles(1, 1000).doc("LD into a core or extension register")},
       {"store_cycles", cycles(1, 1000).doc("ST of an extension register")},
       {"move_cycles", cycles(1, 1000).doc("MOV of a core register into an extension register")},
-      {"call_cycles", cycles(0, 100000).doc("c_module: one call of the module (call, prologue, epilogue, return)")},
+      {"call_cycles",
+       cycles(0, 100000).doc("c_module: one call of the module (call, prologue, epilogue, return)")},
       {"loop_cycles", cycles(0, 100000).doc("per block: pointers, counter, branch")},
   });
   Schema sw_cost = Schema::object({
       {"cycles_per_request", cycles(0, 1000000000000LL).doc("CPU cycles per request (call, setup, OS work)")},
       {"cycles_per_block",
        cycles(0, 1000000000000LL).doc("CPU cycles per block (with an extension: besides its instructions)")},
-      {"extension", sw_extension.nullable().default_value(nullptr).doc(
-                        "des/3des computed on a CPU extension unit; the routine's instruction mix is added to "
-                        "cycles_per_block; null: plain software")},
+      {"extension",
+       sw_extension.nullable().default_value(nullptr).doc(
+           "des/3des computed on a CPU extension unit; the routine's instruction mix is added to "
+           "cycles_per_block; null: plain software")},
   });
 
   Schema driver = Schema::object({
@@ -355,9 +360,10 @@ Schema build() {
       {"blinding", cycles(0, 1000000000000LL).doc("blinding the message (m * r^e mod n) in software")},
       {"crt", cycles(0, 1000000000000LL).doc("CRT recombination (Garner) in software")},
       {"unblinding", cycles(0, 1000000000000LL).doc("unblinding (s * r^-1 mod n) in software")},
-      {"core_alloc", cycles(300, 1000000).doc("one attempt to take the modexp cores (the core table searched in a "
-                                              "critical section); a task that finds them taken yields and tries "
-                                              "again")},
+      {"core_alloc", cycles(300, 1000000)
+                         .doc("one attempt to take the modexp cores (the core table searched in a "
+                              "critical section); a task that finds them taken yields and tries "
+                              "again")},
   });
 
   Schema hsm = Schema::object({
@@ -370,7 +376,8 @@ Schema build() {
       {"host_us", Schema::number().unit("us").min(0).max(1e12).default_value(20000.0).doc(
                       "client-side work per signature (on the client's own host)")},
       {"host_jitter", Schema::number().min(0).max(1).default_value(0.0).doc(
-           "spread of each client's host work: uniform in host_us * (1 +- host_jitter), drawn from the seed")},
+                          "spread of each client's host work: uniform in host_us * (1 +- host_jitter), drawn "
+                          "from the seed")},
       {"uart_baud", Schema::number().unit("baud").exclusive_min(0).max(1e10).default_value(921600.0).doc(
                         "the one serial link between the clients and the HSM")},
       {"uart_bits_per_byte",
@@ -379,9 +386,8 @@ Schema build() {
                             "a sign request on the line (framing included)")},
       {"response_bytes", Schema::integer().unit("bytes").min(1).max(1e9).default_value(280).doc(
                              "a signature response on the line (framing included)")},
-      {"key_bits",
-       Schema::integer().unit("bits").min(2048).max(4096).default_value(2048).doc(
-           "RSA modulus size: 2048 or 4096 (the CRT halves run as modexp of half the size)")},
+      {"key_bits", Schema::integer().unit("bits").min(2048).max(4096).default_value(2048).doc(
+                       "RSA modulus size: 2048 or 4096 (the CRT halves run as modexp of half the size)")},
       {"key_record_bytes", Schema::integer().unit("bytes").min(64).max(1 << 20).default_value(3290).doc(
                                "the keystore record of the private key, before wrapping")},
       {"keystore_memory", Schema::string().doc("memory holding the wrapped key")},

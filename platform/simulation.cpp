@@ -227,8 +227,7 @@ std::vector<analysis::StatGroup> gather_stats(
           .add("cycles", static_cast<double>(t.cycles()), "cycles", "CPU cycles charged")
           .add("accesses", static_cast<double>(t.accesses()), "count", "device loads and stores issued");
       if (t.has_extension("desrnd"))
-        g.add("desrnd_instructions",
-              static_cast<double>(t.extension("desrnd").instructions()), "count",
+        g.add("desrnd_instructions", static_cast<double>(t.extension("desrnd").instructions()), "count",
               "desrnd extension instructions executed");
       out.push_back(g);
     }
@@ -302,7 +301,8 @@ std::vector<analysis::StatGroup> gather_stats(
              "register words software wrote to its cores")
         .add("words_read", static_cast<double>(slot->core_words_read()), "words",
              "register words its cores answered (status polls included; an FMC double read counts twice)")
-        .add("status_reads", static_cast<double>(slot->core_status_reads()), "count", "STATUS reads it answered");
+        .add("status_reads", static_cast<double>(slot->core_status_reads()), "count",
+             "STATUS reads it answered");
     out.push_back(g);
   }
   for (std::size_t i = 0; i < schedulers.size(); ++i) {

@@ -19,7 +19,8 @@ namespace rsoc::runtime {
 
 struct SoftwareCost {
   SoftwareCost() = default;
-  SoftwareCost(std::uint64_t request, std::uint64_t block, std::optional<ExtensionSoftware> ext = std::nullopt)
+  SoftwareCost(std::uint64_t request, std::uint64_t block,
+               std::optional<ExtensionSoftware> ext = std::nullopt)
       : cycles_per_request(request), cycles_per_block(block), extension(std::move(ext)) {}
   std::uint64_t cycles_per_request = 0;
   std::uint64_t cycles_per_block = 0;  // with an extension: its routine's cycles included

@@ -2,21 +2,12 @@
 
 #include <stdexcept>
 
+#include "models/crypto/bytes.h"
 #include "models/crypto/des_on_desrnd.h"
 
 namespace rsoc::runtime {
 
 namespace {
-
-std::uint64_t be64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
-  return v;
-}
-
-void store_be64(std::uint8_t* p, std::uint64_t v) {
-  for (int i = 7; i >= 0; --i, v >>= 8) p[i] = static_cast<std::uint8_t>(v);
-}
 
 void require(Functionality f) {
   if (!runs_on_desrnd(f))
@@ -57,7 +48,8 @@ std::uint64_t extension_cycles_per_block(Functionality f, const ExtensionSoftwar
 }
 
 std::vector<std::uint8_t> run_on_desrnd(crypto::DesRoundUnit& unit, Functionality f,
-                                        const ExtensionSoftware& software, const std::vector<std::uint8_t>& key,
+                                        const ExtensionSoftware& software,
+                                        const std::vector<std::uint8_t>& key,
                                         const std::vector<std::uint8_t>& data, bool encrypt) {
   require(f);
   const FunctionalityInfo& fi = info(f);
@@ -66,23 +58,26 @@ std::vector<std::uint8_t> run_on_desrnd(crypto::DesRoundUnit& unit, Functionalit
   std::vector<std::uint8_t> out(data.size());
   const bool c_module = software.integration == ExtensionIntegration::kCModule;
   if (f == Functionality::kDes) {
-    crypto::DesOnDesrnd des(unit, be64(key.data()));
+    crypto::DesOnDesrnd des(unit, crypto::load_be64(key.data()));
     for (std::size_t i = 0; i < data.size(); i += 8) {
-      const std::uint64_t x = be64(&data[i]);
-      store_be64(&out[i], encrypt ? des.encrypt(x) : des.decrypt(x));
+      const std::uint64_t x = crypto::load_be64(&data[i]);
+      crypto::store_be64(&out[i], encrypt ? des.encrypt(x) : des.decrypt(x));
     }
   } else if (c_module) {
     // E_k3(D_k2(E_k1(x))) as three calls of the DES module; decryption D_k1(E_k2(D_k3(x))).
-    crypto::DesOnDesrnd k1(unit, be64(&key[0])), k2(unit, be64(&key[8])), k3(unit, be64(&key[16]));
+    crypto::DesOnDesrnd k1(unit, crypto::load_be64(&key[0])), k2(unit, crypto::load_be64(&key[8])),
+        k3(unit, crypto::load_be64(&key[16]));
     for (std::size_t i = 0; i < data.size(); i += 8) {
-      const std::uint64_t x = be64(&data[i]);
-      store_be64(&out[i], encrypt ? k3.encrypt(k2.decrypt(k1.encrypt(x))) : k1.decrypt(k2.encrypt(k3.decrypt(x))));
+      const std::uint64_t x = crypto::load_be64(&data[i]);
+      crypto::store_be64(
+          &out[i], encrypt ? k3.encrypt(k2.decrypt(k1.encrypt(x))) : k1.decrypt(k2.encrypt(k3.decrypt(x))));
     }
   } else {
-    crypto::TripleDesOnDesrnd tdes(unit, be64(&key[0]), be64(&key[8]), be64(&key[16]));
+    crypto::TripleDesOnDesrnd tdes(unit, crypto::load_be64(&key[0]), crypto::load_be64(&key[8]),
+                                   crypto::load_be64(&key[16]));
     for (std::size_t i = 0; i < data.size(); i += 8) {
-      const std::uint64_t x = be64(&data[i]);
-      store_be64(&out[i], encrypt ? tdes.encrypt(x) : tdes.decrypt(x));
+      const std::uint64_t x = crypto::load_be64(&data[i]);
+      crypto::store_be64(&out[i], encrypt ? tdes.encrypt(x) : tdes.decrypt(x));
     }
   }
   return out;

@@ -1,6 +1,6 @@
 #pragma once
-// Software that uses a CPU extension instruction: DES and 3DES on the desrnd unit (models/desrnd_extension.h),
-// in the two integrations of the published design (REFERENCE.md section 2):
+// Software that uses a CPU extension instruction: DES and 3DES on the desrnd unit
+// (models/desrnd_extension.h), in the two integrations of the published design (REFERENCE.md section 2):
 //   C module    the cipher module of the stack replaced by a nearly empty duplicate whose macros issue the
 //               instructions. The stack calls it once per DES pass, so a 3DES block is three calls, each
 //               loading the key and the data, with IP and IP^-1, and storing the data back.
@@ -43,7 +43,8 @@ std::uint64_t extension_cycles_per_block(Functionality f, const ExtensionSoftwar
 
 // Processes `data` (whole blocks) with `f`'s key on `unit`, as `software` issues the instructions.
 std::vector<std::uint8_t> run_on_desrnd(crypto::DesRoundUnit& unit, Functionality f,
-                                        const ExtensionSoftware& software, const std::vector<std::uint8_t>& key,
+                                        const ExtensionSoftware& software,
+                                        const std::vector<std::uint8_t>& key,
                                         const std::vector<std::uint8_t>& data, bool encrypt);
 
 }  // namespace rsoc::runtime

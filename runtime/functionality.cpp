@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "models/crypto/aes128.h"
+#include "models/crypto/bytes.h"
 #include "models/crypto/des.h"
 #include "models/crypto/modexp.h"
 #include "runtime/rsa_key.h"
@@ -21,16 +22,6 @@ const std::array<FunctionalityInfo, 8> kInfo{{
     {Functionality::kRsaCrt2048, "rsa2048_crt", 256, 640, models::CoreKind::kModexp, 1024, true},
     {Functionality::kRsaCrt4096, "rsa4096_crt", 512, 1280, models::CoreKind::kModexp, 2048, true},
 }};
-
-std::uint64_t be64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
-  return v;
-}
-
-void store_be64(std::uint8_t* p, std::uint64_t v) {
-  for (int i = 7; i >= 0; --i, v >>= 8) p[i] = static_cast<std::uint8_t>(v);
-}
 
 }  // namespace
 
@@ -187,8 +178,8 @@ std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<st
   // DES and 3DES through their 64-bit interface (the byte-array one converts byte by byte).
   auto each_block64 = [&](const auto& cipher) {
     for (std::size_t i = 0; i < data.size(); i += 8) {
-      const std::uint64_t in = be64(&data[i]);
-      store_be64(&out[i], encrypt ? cipher.encrypt(in) : cipher.decrypt(in));
+      const std::uint64_t in = crypto::load_be64(&data[i]);
+      crypto::store_be64(&out[i], encrypt ? cipher.encrypt(in) : cipher.decrypt(in));
     }
   };
   switch (f) {
@@ -199,10 +190,11 @@ std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<st
       break;
     }
     case Functionality::kDes:
-      each_block64(crypto::Des(be64(key.data())));
+      each_block64(crypto::Des(crypto::load_be64(key.data())));
       break;
     case Functionality::kTripleDes:
-      each_block64(crypto::TripleDes(be64(key.data()), be64(key.data() + 8), be64(key.data() + 16)));
+      each_block64(crypto::TripleDes(crypto::load_be64(key.data()), crypto::load_be64(key.data() + 8),
+                                     crypto::load_be64(key.data() + 16)));
       break;
     default:
       break;

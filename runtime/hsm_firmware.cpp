@@ -29,7 +29,8 @@ namespace {
 // The fields of a record, in order.
 std::array<BigInt*, 12> record_fields(KeyRecord& r) {
   RsaKey& k = r.key;
-  return {&k.n, &k.e, &k.d, &k.p, &k.q, &k.dp, &k.dq, &k.qinv, &r.p_coeff, &r.p_factor, &r.q_coeff, &r.q_factor};
+  return {&k.n,  &k.e,    &k.d,       &k.p,        &k.q,       &k.dp,
+          &k.dq, &k.qinv, &r.p_coeff, &r.p_factor, &r.q_coeff, &r.q_factor};
 }
 // Words of a prime of `key` (the modexp cores' MODULUS_WORDS).
 std::size_t prime_words(const RsaKey& key) {
@@ -293,11 +294,13 @@ std::vector<std::uint8_t> read_result(models::CpuThread& cpu, const ModexpHalf& 
 
 // m^dP mod p and m^dQ mod q on the modexp cores (hal_modexp2 with the precomputed values): both set up and
 // started before either is collected when there are two, one after the other on one core.
-std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& record, const BigInt& blinded) {
+std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& record,
+                                                   const BigInt& blinded) {
   const RsaKey& key = record.key;
   const std::size_t h = prime_words(key);
   const std::vector<std::size_t> cores = allocate_modexp(p);
-  const ModexpHalf half_p{params_.modexp_bases[cores.front()], key.p, key.dp, record.p_coeff, record.p_factor};
+  const ModexpHalf half_p{params_.modexp_bases[cores.front()], key.p, key.dp, record.p_coeff,
+                          record.p_factor};
   const ModexpHalf half_q{params_.modexp_bases[cores.back()], key.q, key.dq, record.q_coeff, record.q_factor};
   const DriverCosts& costs = driver_.costs();
   models::CpuThread& cpu = p.cpu();

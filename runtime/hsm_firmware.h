@@ -49,8 +49,8 @@ struct KeyRecord {
   crypto::BigInt p_coeff, p_factor, q_coeff, q_factor;
 };
 // The record before wrapping: each of n, e, d, p, q, dP, dQ, qInv, pC, pF, qC, qF as a 2-byte big-endian
-// length and the big-endian number, zero-padded to `bytes` (the keystore's record size); the Montgomery values
-// are computed here, when the key is stored. Throws std::invalid_argument when the key does not fit.
+// length and the big-endian number, zero-padded to `bytes` (the keystore's record size); the Montgomery
+// values are computed here, when the key is stored. Throws std::invalid_argument when the key does not fit.
 std::vector<std::uint8_t> serialize_key(const RsaKey& key, std::size_t bytes);
 std::optional<KeyRecord> parse_key(const std::vector<std::uint8_t>& record);
 

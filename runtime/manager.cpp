@@ -240,7 +240,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         if (!unit) throw DriverError("extension \"" + cost.extension->unit + "\" is not a desrnd unit");
         out.output = run_on_desrnd(unit->unit(), f, *cost.extension, key, data, encrypt);
         reason += std::string("; on the ") + cost.extension->unit + " extension (" +
-                    to_string(cost.extension->integration) + ")";
+                  to_string(cost.extension->integration) + ")";
       } else {
         out.output = expected;  // the software implementation is the reference cipher
       }

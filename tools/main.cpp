@@ -198,7 +198,8 @@ std::string shell_quote(const std::string& s) {
 // Prepares the sweep in `dir`, then runs its points here or writes what runs them elsewhere.
 int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir) {
   const bool resume = vm.count("resume") > 0;
-  if (vm.count("emit") && vm["emit"].as<std::string>() != "parallel" && vm["emit"].as<std::string>() != "slurm")
+  if (vm.count("emit") && vm["emit"].as<std::string>() != "parallel" &&
+      vm["emit"].as<std::string>() != "slurm")
     throw UsageError("--emit " + vm["emit"].as<std::string>() + ": expected parallel or slurm");
   if (vm.count("jobs") && vm["jobs"].as<unsigned>() == 0) throw UsageError("--jobs must be at least 1");
   rsoc::platform::prepare_sweep(spec, dir, resume);

@@ -443,10 +443,13 @@ def crossover_figure(functionality, s, crossover, estimate, quantity, footer):
     return fig
 
 
+def input_path(path, file_name):
+    """The CSV a command reads: `path` itself, or `file_name` inside it when it is a folder."""
+    return os.path.join(path, file_name) if os.path.isdir(path) else path
+
+
 def cmd_crossover(args):
-    path = args.input
-    if os.path.isdir(path):
-        path = os.path.join(path, "crossover.csv")
+    path = input_path(args.input, "crossover.csv")
     table = Table(path)
     series = load_crossover(table)
     wanted = args.functionality or list(series)
@@ -671,9 +674,7 @@ def coupling_figure(functionality, series, styles, footer):
 
 
 def cmd_coupling(args):
-    path = args.input
-    if os.path.isdir(path):
-        path = os.path.join(path, "coupling.csv")
+    path = input_path(args.input, "coupling.csv")
     table = Table(path)
     series, order, rows = load_coupling(table, args.functionality)
     styles = implementation_styles(order)

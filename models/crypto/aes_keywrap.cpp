@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/crypto/bytes.h"
+
 namespace rsoc::crypto {
 namespace {
 
@@ -14,16 +16,6 @@ constexpr std::uint64_t kMaxPadPlaintext = 0xFFFFFFFFULL;
 constexpr std::uint64_t kMaxPadSemiblocks = std::uint64_t{1} << 29;
 
 using Block = std::array<std::uint8_t, 16>;
-
-void store_be64(std::uint64_t v, std::uint8_t* p) {
-  for (int k = 7; k >= 0; --k, v >>= 8) p[k] = static_cast<std::uint8_t>(v);
-}
-
-std::uint64_t load_be64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int k = 0; k < 8; ++k) v = (v << 8) | p[k];
-  return v;
-}
 
 void require_cipher(const BlockCipher& cipher, const char* what) {
   if (!cipher) throw std::invalid_argument(std::string(what) + ": empty BlockCipher");
@@ -36,7 +28,7 @@ std::uint64_t wrap_rounds(const BlockCipher& cipher, std::uint64_t a, std::uint8
   for (std::uint64_t j = 0; j <= 5; ++j) {
     for (std::size_t i = 1; i <= n; ++i) {
       std::uint8_t* ri = r + (i - 1) * kSemi;
-      store_be64(a, in.data());
+      store_be64(in.data(), a);
       std::memcpy(in.data() + kSemi, ri, kSemi);
       cipher(true, in.data(), out.data());  // B = AES(K, A | R[i])
       const std::uint64_t t = n * j + i;
@@ -55,7 +47,7 @@ std::uint64_t unwrap_rounds(const BlockCipher& cipher, std::uint64_t a, std::uin
     for (std::size_t i = n; i >= 1; --i) {
       std::uint8_t* ri = r + (i - 1) * kSemi;
       const std::uint64_t t = n * j + i;
-      store_be64(a ^ t, in.data());
+      store_be64(in.data(), a ^ t);
       std::memcpy(in.data() + kSemi, ri, kSemi);
       cipher(false, in.data(), out.data());        // B = AES-1(K, (A ^ t) | R[i])
       a = load_be64(out.data());                   // A = MSB(64, B)
@@ -101,7 +93,7 @@ KeyWrapBytes key_wrap(const BlockCipher& cipher, const std::uint8_t* plaintext, 
   }
   KeyWrapBytes c(len + kSemi);
   std::memcpy(c.data() + kSemi, plaintext, len);
-  store_be64(wrap_rounds(cipher, iv, c.data() + kSemi, len / kSemi), c.data());
+  store_be64(c.data(), wrap_rounds(cipher, iv, c.data() + kSemi, len / kSemi));
   return c;
 }
 
@@ -145,12 +137,12 @@ KeyWrapBytes key_wrap_pad(const BlockCipher& cipher, const std::uint8_t* plainte
   if (n == 1) {
     // RFC 5649 section 4.1: exactly one semiblock after padding -> C[0] | C[1] = ENC(K, AIV | P[1]).
     Block in{};
-    store_be64(aiv, in.data());
+    store_be64(in.data(), aiv);
     std::memcpy(in.data() + kSemi, c.data() + kSemi, kSemi);
     cipher(true, in.data(), c.data());
     return c;
   }
-  store_be64(wrap_rounds(cipher, aiv, c.data() + kSemi, n), c.data());
+  store_be64(c.data(), wrap_rounds(cipher, aiv, c.data() + kSemi, n));
   return c;
 }
 

@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include "models/crypto/bytes.h"
+
 namespace rsoc::crypto {
 namespace {
 
@@ -138,19 +140,6 @@ constexpr std::uint64_t fp(std::uint64_t x) {
 
 static_assert(ip(0x0123456789abcdef) == 0xcc00ccfff0aaf0aa, "IP of the FIPS 46-3 worked example");
 static_assert(fp(ip(0x0123456789abcdef)) == 0x0123456789abcdef, "IP^-1 inverts IP");
-
-inline std::uint64_t load_be64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
-  return v;
-}
-
-inline void store_be64(std::uint8_t* p, std::uint64_t v) {
-  for (int i = 7; i >= 0; --i) {
-    p[i] = static_cast<std::uint8_t>(v);
-    v >>= 8;
-  }
-}
 
 inline std::uint32_t hi32(std::uint64_t x) {
   return static_cast<std::uint32_t>(x >> 32);

@@ -95,8 +95,8 @@ BigInt mod_inverse(const BigInt& a, const BigInt& m);
 BigInt modexp(const BigInt& base, const BigInt& exponent, const BigInt& modulus);
 
 // Montgomery arithmetic with the radix R = 2^(32 * words) of a `words`-word multiplier (modulus n odd, below
-// R). These are the modulus-dependent values a Montgomery exponentiator needs, which a modexp core can be given
-// precomputed instead of deriving them on every operation:
+// R). These are the modulus-dependent values a Montgomery exponentiator needs, which a modexp core can be
+// given precomputed instead of deriving them on every operation:
 //   coefficient n' = -n^-1 mod R        (montgomery_coefficient)
 //   factor      R^2 mod n               (montgomery_factor; maps x into the domain: REDC(x * R^2) = x * R)
 // Throw std::domain_error for an even or too-large modulus.

@@ -479,7 +479,8 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
             std::string::npos)
       << csv;
   const std::string coupling = slurp(dir / "rep" / "desrnd" / "coupling.csv");
-  EXPECT_EQ(coupling.rfind("functionality,implementation,blocks,latency_ms,throughput_kBps,cpu_left_pct\n", 0), 0u);
+  EXPECT_EQ(
+      coupling.rfind("functionality,implementation,blocks,latency_ms,throughput_kBps,cpu_left_pct\n", 0), 0u);
   for (const char* row : {"\ndes,software,4096,", "\n3des,extension,1,", "\n3des,core_static,1024,",
                           "\ndes,core_reconfigurable,16,"})
     EXPECT_NE(coupling.find(row), std::string::npos) << row;

@@ -160,12 +160,13 @@ TEST(CryptoMontgomery, CoefficientAndFactorOfASmallModulus) {
   for (std::uint64_t t : {0ull, 1ull, 96ull, 5000ull, 97ull * 1000ull + 3}) {
     EXPECT_EQ(mod(montgomery_reduce(BigInt(t), n, c, 1) * r, n), mod(BigInt(t), n)) << t;
   }
-  EXPECT_THROW(montgomery_coefficient(BigInt(96), 1), std::domain_error);        // even
+  EXPECT_THROW(montgomery_coefficient(BigInt(96), 1), std::domain_error);                 // even
   EXPECT_THROW(montgomery_factor(BigInt(1ull << 33) + BigInt(1), 1), std::domain_error);  // above R
 }
 
 TEST_F(CryptoRsa2048, MontgomeryExponentiationWithPrecomputedValuesEqualsModexp) {
-  // The CRT halves as a 32-word Montgomery exponentiator computes them from the keystore's precomputed values.
+  // The CRT halves as a 32-word Montgomery exponentiator computes them from the keystore's precomputed
+  // values.
   for (const auto& [prime, exponent] : {std::pair{p, dP}, std::pair{q, dQ}}) {
     const BigInt c = montgomery_coefficient(prime, 32), f = montgomery_factor(prime, 32);
     EXPECT_EQ(montgomery_modexp(m, exponent, prime, c, f, 32), modexp(m, exponent, prime));

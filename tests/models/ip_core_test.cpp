@@ -338,7 +338,8 @@ TEST(ModelIpCore, ModexpTakesAWideMessageAndPrecomputedMontgomeryValuesAsModExpA
     buffer_bits = c.read32(kSlot + reg::kBufferBits);
     c.write32(kSlot + reg::kModulusWords, 32);
     write_bank(c, reg::kModulus, prime);
-    for (const std::vector<std::uint32_t>* f : std::array<const std::vector<std::uint32_t>*, 2>{&factor, &wrong_factor}) {
+    for (const std::vector<std::uint32_t>* f :
+         std::array<const std::vector<std::uint32_t>*, 2>{&factor, &wrong_factor}) {
       write_bank(c, reg::kModulusCoeff, coeff);
       write_bank(c, reg::kMontgomeryFactor, *f);
       c.write32(kSlot + reg::kConfig, reg::kConfigWideMessage | reg::kConfigPrecalc);

@@ -5,6 +5,7 @@
 
 #include "platform/scenario.h"
 #include "platform/simulation.h"
+#include "tests/platform/platform_test_support.h"
 
 using namespace rsoc;
 using runtime::TimeUse;
@@ -42,12 +43,7 @@ Outcome run(const std::string& scenario, const std::vector<std::string>& overrid
 }
 
 double stat(const Outcome& r, const std::string& resource, const std::string& name) {
-  for (const auto& g : r.stats)
-    if (g.resource == resource)
-      for (const auto& s : g.stats)
-        if (s.name == name) return s.value;
-  ADD_FAILURE() << resource << "." << name;
-  return 0;
+  return test::stat(r.stats, resource, name);
 }
 
 // Every request completed, and its parts sum exactly to its latency; its reconfiguration part is

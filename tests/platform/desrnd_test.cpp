@@ -6,6 +6,7 @@
 
 #include "platform/scenario.h"
 #include "platform/simulation.h"
+#include "tests/platform/platform_test_support.h"
 
 using namespace rsoc;
 
@@ -19,23 +20,14 @@ platform::Scenario load(const std::string& file, std::vector<std::string> overri
   return platform::load_scenario_file(kDir + file, options);
 }
 
-double stat(const std::vector<analysis::StatGroup>& groups, const std::string& resource,
-            const std::string& name) {
-  for (const auto& g : groups)
-    if (g.resource == resource)
-      for (const auto& s : g.stats)
-        if (s.name == name) return s.value;
-  ADD_FAILURE() << resource << "." << name;
-  return 0;
-}
+using rsoc::test::stat;
 
 }  // namespace
 
 TEST(Desrnd, ReferenceSoftwareRunsOnTheUnitAtItsInstructionMix) {
   std::vector<runtime::RequestRecord> records;
   const platform::Scenario scenario = load("desrnd_3des.json");  // the simulation keeps a reference
-  platform::Simulation sim(scenario.params,
-                           [&](const runtime::RequestRecord& r) { records.push_back(r); });
+  platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records.push_back(r); });
   sim.spawn_background();
   sim.spawn_apps();
   sim.run();
@@ -67,7 +59,8 @@ TEST(Desrnd, BaselineScenarioDiffersFromTheReferenceOnlyInItsSoftware) {
     j->erase("description");
   }
   EXPECT_EQ(reference, baseline);
-  EXPECT_FALSE(load("desrnd_3des_baseline.json").params.runtime.software.at(runtime::Functionality::kDes).extension);
+  EXPECT_FALSE(
+      load("desrnd_3des_baseline.json").params.runtime.software.at(runtime::Functionality::kDes).extension);
 }
 
 TEST(ScenarioDesrnd, ExtensionSoftwareNeedsACipherTheUnitRunsAndACpuThatHasIt) {
@@ -78,13 +71,14 @@ TEST(ScenarioDesrnd, ExtensionSoftwareNeedsACipherTheUnitRunsAndACpuThatHasIt) {
   } catch (const platform::ScenarioError& e) {
     std::vector<std::string> got;
     for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
-    EXPECT_EQ(got, (std::vector<std::string>{
-                       "/software/3des/extension/unit: the CPU \"arc\" has no desrnd extension (declare "
-                       "/platform/cpus/0/extensions/desrnd)",
-                       "/software/aes128/extension: aes128 has no implementation on the desrnd unit (des and 3des "
-                       "have)",
-                       "/software/des/extension/unit: the CPU \"arc\" has no desrnd extension (declare "
-                       "/platform/cpus/0/extensions/desrnd)"}));
+    EXPECT_EQ(got,
+              (std::vector<std::string>{
+                  "/software/3des/extension/unit: the CPU \"arc\" has no desrnd extension (declare "
+                  "/platform/cpus/0/extensions/desrnd)",
+                  "/software/aes128/extension: aes128 has no implementation on the desrnd unit (des and 3des "
+                  "have)",
+                  "/software/des/extension/unit: the CPU \"arc\" has no desrnd extension (declare "
+                  "/platform/cpus/0/extensions/desrnd)"}));
   }
   // The unit's configuration changes the cost: one round per instruction, DES 23 + 4 cycles per block.
   EXPECT_EQ(load("desrnd_3des.json", {"platform.cpus.0.extensions.desrnd.rounds_per_instruction=1"})

@@ -14,6 +14,7 @@
 #include "platform/reproduce.h"
 #include "platform/scenario.h"
 #include "platform/simulation.h"
+#include "tests/platform/platform_test_support.h"
 
 using namespace rsoc;
 
@@ -78,15 +79,7 @@ HsmRun run(const platform::Scenario& scenario) {
   return r;
 }
 
-double stat(const std::vector<analysis::StatGroup>& groups, const std::string& resource,
-            const std::string& name) {
-  for (const auto& g : groups)
-    if (g.resource == resource)
-      for (const auto& s : g.stats)
-        if (s.name == name) return s.value;
-  ADD_FAILURE() << resource << "." << name;
-  return 0;
-}
+using rsoc::test::stat;
 
 }  // namespace
 
@@ -108,12 +101,15 @@ TEST(Hsm, SignaturesAreRealRsa2048ThatOpenSslVerifies) {
     EXPECT_EQ(rec.breakdown.total(), rec.end_ps - rec.issue_ps);  // where the time went sums to the latency
   }
   // Every signature unwrapped the 3,290-byte key record through the AES core: 412 semiblocks x 6 operations,
-  // each 4 data words and a control word written, the status polled and 4 words read (REFERENCE.md section 3).
+  // each 4 data words and a control word written, the status polled and 4 words read (REFERENCE.md section
+  // 3).
   EXPECT_EQ(stat(r.stats, "hsm", "aes_block_operations"), 6 * 2472.0);
   const double aes_writes = stat(r.stats, "slot.aes", "words_written");
-  const double aes_data_reads = stat(r.stats, "slot.aes", "words_read") - stat(r.stats, "slot.aes", "status_reads");
+  const double aes_data_reads =
+      stat(r.stats, "slot.aes", "words_read") - stat(r.stats, "slot.aes", "status_reads");
   EXPECT_EQ(aes_data_reads, 2 * 6 * 2472 * 4.0);  // the FMC reads everything twice
-  EXPECT_EQ(aes_writes, 6 * 2472 * 5.0 + 4 + 1 + 1);  // and the KEK, the direction and INIT once, at the start
+  EXPECT_EQ(aes_writes,
+            6 * 2472 * 5.0 + 4 + 1 + 1);  // and the KEK, the direction and INIT once, at the start
   // Each CRT half is uploaded as Cryptech's hal_modexp2 does: 261 word writes, 33 reads besides the polls.
   for (const char* slot : {"slot.modexp0", "slot.modexp1"}) {
     EXPECT_EQ(stat(r.stats, slot, "words_written"), 6 * 261.0) << slot;

@@ -7,6 +7,7 @@
 
 #include "platform/scenario.h"
 #include "platform/simulation.h"
+#include "tests/platform/platform_test_support.h"
 
 using namespace rsoc;
 
@@ -28,15 +29,7 @@ std::vector<runtime::RequestRecord> run(const std::vector<std::string>& override
   return records;
 }
 
-double stat(const std::vector<analysis::StatGroup>& groups, const std::string& resource,
-            const std::string& name) {
-  for (const auto& g : groups)
-    if (g.resource == resource)
-      for (const auto& s : g.stats)
-        if (s.name == name) return s.value;
-  ADD_FAILURE() << resource << "." << name << " not found";
-  return 0;
-}
+using rsoc::test::stat;
 
 }  // namespace
 

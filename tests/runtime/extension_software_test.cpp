@@ -33,12 +33,15 @@ TEST(ExtensionSoftware, CyclesPerBlockAreTheInstructionMixAtItsCosts) {
   // DES: 3 extension loads + 1 core load (2 cycles each), 1 move (5), 16/n desrnd, 2 stores (3), loop 4.
   EXPECT_EQ(runtime::extension_cycles_per_block(Functionality::kDes, asm_, two), 4 * 2 + 5 + 8 + 2 * 3 + 4u);
   EXPECT_EQ(runtime::extension_cycles_per_block(Functionality::kDes, asm_, one), 4 * 2 + 5 + 16 + 2 * 3 + 4u);
-  EXPECT_EQ(runtime::extension_cycles_per_block(Functionality::kDes, asm_, slow), 4 * 2 + 5 + 8 * 3 + 2 * 3 + 4u);
+  EXPECT_EQ(runtime::extension_cycles_per_block(Functionality::kDes, asm_, slow),
+            4 * 2 + 5 + 8 * 3 + 2 * 3 + 4u);
   // The C module adds one call per DES pass.
-  EXPECT_EQ(runtime::extension_cycles_per_block(Functionality::kDes, c, two), 4 * 2 + 5 + 8 + 2 * 3 + 12 + 4u);
+  EXPECT_EQ(runtime::extension_cycles_per_block(Functionality::kDes, c, two),
+            4 * 2 + 5 + 8 + 2 * 3 + 12 + 4u);
   // 3DES in line: the data stay in the unit; the key halves of passes 2 and 3 are reloaded (C directly, D
   // through a core register): 5 + 3 loads, 3 moves, 48/n desrnd, 2 stores.
-  EXPECT_EQ(runtime::extension_cycles_per_block(Functionality::kTripleDes, asm_, two), 8 * 2 + 3 * 5 + 24 + 2 * 3 + 4u);
+  EXPECT_EQ(runtime::extension_cycles_per_block(Functionality::kTripleDes, asm_, two),
+            8 * 2 + 3 * 5 + 24 + 2 * 3 + 4u);
   // 3DES through the C module: three whole DES calls.
   EXPECT_EQ(runtime::extension_cycles_per_block(Functionality::kTripleDes, c, two),
             3 * (4 * 2 + 5 + 8 + 2 * 3 + 12) + 4u);
