@@ -23,9 +23,6 @@ std::uint64_t ps(const sc_time& t) {
 constexpr std::uint8_t kSha256DigestInfo[] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
                                               0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20};
 
-}  // namespace
-
-namespace {
 // The fields of a record, in order.
 std::array<BigInt*, 12> record_fields(KeyRecord& r) {
   RsaKey& k = r.key;
