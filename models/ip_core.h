@@ -3,11 +3,13 @@
 // FpgaSlot (a slot is the sc_module; a core is what its bitstream configures).
 // Timing contract: every register access costs access_cycles core cycles. CTRL.INIT (key expansion) keeps the
 // core busy for key_setup_cycles; CTRL.NEXT for block_cycles (AES), block_cycles per DES pass (3 passes for
-// 3DES), or the modexp formula in ModexpCore (rsa_crt_cycles in CRT mode). STATUS.READY is clear while busy;
+// 3DES), or the modexp formula in ModexpCore (rsa_crt_cycles in CRT mode; one more Montgomery multiplication
+// for a wide message, no setup_cycles with precomputed values). STATUS.READY is clear while busy;
 // results read before the operation ends are the previous results. A start while busy is ignored (counted). A
 // key written to KEY takes effect at CTRL.INIT (or at the first NEXT after a configuration). Streaming
 // interface (for DMA): words written to the STREAM_IN window queue up; every complete block (as the core is
-// set up: 4 words for AES, 2 for DES/3DES, MODULUS_WORDS for modexp, in bank word order) is computed and its
+// set up: 4 words for AES, 2 for DES/3DES, MODULUS_WORDS for modexp (twice that with CONFIG.CRT or
+// CONFIG.WIDE_MESSAGE), in bank word order) is computed and its
 // result words join the output FIFO, read from the STREAM_OUT window. A write waits until the core has
 // finished what it had, then occupies it for max(access time, compute time of the blocks it completes); a
 // read waits until the results it takes are ready. Inside a pipelined stream (StreamExtension) those

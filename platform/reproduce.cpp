@@ -115,6 +115,22 @@ std::vector<std::string> split(const std::string& line) {
   return cells;
 }
 
+// The rows of a CSV file written by a session, as column -> cell.
+std::vector<std::map<std::string, std::string>> read_rows(const fs::path& path) {
+  std::ifstream csv(path);
+  if (!csv) throw SimulationError(path.string() + ": cannot read");
+  std::string line;
+  std::getline(csv, line);
+  const auto header = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(csv, line)) {
+    const auto cells = split(line);
+    auto& row = rows.emplace_back();
+    for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
+  }
+  return rows;
+}
+
 // REFERENCE.md section 4: the Cell engine (scenarios/cell_rsa4096.json), as `openssl speed rsa4096 -multi N`
 // measures it: every process's signatures over its own elapsed time, summed over the processes.
 std::vector<ReproducedFigure> reproduce_cell(const std::string& experiment, const fs::path& scenarios,
@@ -139,42 +155,17 @@ std::vector<ReproducedFigure> reproduce_cell(const std::string& experiment, cons
     const RunSummary summary = run_session(scenario, out);
     if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " signatures failed");
     // Per process: signatures and the end of its last one, from requests.csv.
-    std::ifstream csv(out / "requests.csv");
-    std::string line;
-    std::getline(csv, line);
-    const auto header = split(line);
-    const auto column = [&](const char* name) {
-      return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
-    };
-    const std::size_t app = column("app"), end_column = column("end_ms");
     std::map<std::string, std::pair<std::uint64_t, double>> per_process;
-    while (std::getline(csv, line)) {
-      const auto cells = split(line);
-      auto& [count, last] = per_process[cells.at(app)];
+    for (const auto& row : read_rows(out / "requests.csv")) {
+      auto& [count, last] = per_process[row.at("app")];
       ++count;
-      last = std::max(last, std::stod(cells.at(end_column)));
+      last = std::max(last, std::stod(row.at("end_ms")));
     }
     double rate = 0;
     for (const auto& [name, p] : per_process) rate += static_cast<double>(p.first) / (p.second / 1e3);
     return {{"cell", std::string("sign_per_s.") + s.name, s.published, rate}};
   }
   throw std::invalid_argument("unknown cell experiment " + experiment);
-}
-
-// The rows of a CSV file written by a session, as column -> cell.
-std::vector<std::map<std::string, std::string>> read_rows(const fs::path& path) {
-  std::ifstream csv(path);
-  if (!csv) throw SimulationError(path.string() + ": cannot read");
-  std::string line;
-  std::getline(csv, line);
-  const auto header = split(line);
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(csv, line)) {
-    const auto cells = split(line);
-    auto& row = rows.emplace_back();
-    for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
-  }
-  return rows;
 }
 
 // REFERENCE.md section 2: the desrnd extension (scenarios/desrnd_3des.json, desrnd_3des_baseline.json).
@@ -185,6 +176,8 @@ std::vector<std::map<std::string, std::string>> read_rows(const fs::path& path) 
 const char* const kCouplingImplementations[] = {"software", "extension", "core_static",
                                                 "core_reconfigurable"};
 const std::uint64_t kCouplingBlocks[] = {1, 4, 16, 64, 256, 1024, 4096};
+const std::vector<std::string> kCouplingColumns = {"functionality", "implementation",  "blocks",
+                                                   "latency_ms",    "throughput_kBps", "cpu_left_pct"};
 
 std::vector<ReproducedFigure> reproduce_desrnd(const std::string& experiment, const fs::path& scenarios,
                                                const fs::path& out) {
@@ -213,8 +206,7 @@ std::vector<ReproducedFigure> reproduce_desrnd(const std::string& experiment, co
     const RunSummary summary = run_session(scenario, out);
     if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " requests failed");
     std::ofstream table(out / "coupling.csv");
-    analysis::CsvWriter csv(table, {"functionality", "implementation", "blocks", "latency_ms",
-                                    "throughput_kBps", "cpu_left_pct"});
+    analysis::CsvWriter csv(table, kCouplingColumns);
     for (const auto& row : read_rows(out / "breakdown.csv")) {
       const double latency = std::stod(row.at("latency_ms"));
       const double cpu = std::stod(row.at("cpu_compute_ms")) + std::stod(row.at("cpu_io_ms"));
@@ -352,31 +344,29 @@ std::vector<ReproducedFigure> derived_figures(const fs::path& work,
   }
   // The coupling trade-off: every implementation's table in one coupling.csv, and where one implementation
   // overtakes another (the smallest size from which its latency stays at or below the other's).
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
   for (const char* f : {"des", "3des"})
     for (const char* impl : kCouplingImplementations) {
       const fs::path part = work / "desrnd" / (std::string("coupling.") + f + "." + impl) / "coupling.csv";
       if (!fs::exists(part)) continue;
-      std::ifstream in(part);
-      std::string line;
-      std::getline(in, line);
-      header = split(line);
-      while (std::getline(in, line)) rows.push_back(split(line));
+      const auto these = read_rows(part);
+      rows.insert(rows.end(), these.begin(), these.end());
     }
   if (rows.empty()) return out;
   {
     std::ofstream table(work / "desrnd" / "coupling.csv");
-    analysis::CsvWriter csv(table, header);
+    analysis::CsvWriter csv(table, kCouplingColumns);
     for (const auto& r : rows) {
-      for (const auto& cell : r) csv.cell(cell);
+      for (const auto& column : kCouplingColumns) csv.cell(r.at(column));
       csv.end_row();
     }
     if (!table) throw std::runtime_error((work / "desrnd" / "coupling.csv").string() + ": write failed");
   }
   // latency[f][impl][blocks]
   std::map<std::string, std::map<std::string, std::map<std::uint64_t, double>>> latency;
-  for (const auto& r : rows) latency[r.at(0)][r.at(1)][std::stoull(r.at(2))] = std::stod(r.at(3));
+  for (const auto& r : rows)
+    latency[r.at("functionality")][r.at("implementation")][std::stoull(r.at("blocks"))] =
+        std::stod(r.at("latency_ms"));
   const std::pair<const char*, const char*> pairs[] = {{"extension", "software"},
                                                        {"core_static", "software"},
                                                        {"core_reconfigurable", "software"},

@@ -239,3 +239,20 @@ TEST(ScenarioHsm, CrossFieldProblemsAreReportedWithTheirPointers) {
             "\"sram\""}));
   }
 }
+
+TEST(ScenarioHsm, ModexpCoresMustTakeTheUnreducedMessage) {
+  // The firmware writes the message unreduced (2048 bits for RSA-2048): a core of 1024-bit operands is refused.
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = {"platform.cores.1.max_operand_bits=1024"};
+  try {
+    rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json", opt);
+    FAIL() << "both modexp slots must be refused";
+  } catch (const ScenarioError& e) {
+    std::vector<std::string> got;
+    for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
+    const std::string why = "takes at most 1024-bit operands; the unreduced message of a 2048-bit key needs 2048";
+    EXPECT_EQ(got, (std::vector<std::string>{
+                       "/workload/hsm/modexp_slots/0: the modexp core in slot \"modexp0\" " + why,
+                       "/workload/hsm/modexp_slots/1: the modexp core in slot \"modexp1\" " + why}));
+  }
+}
