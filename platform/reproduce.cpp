@@ -45,9 +45,8 @@ std::vector<ReproducedFigure> reproduce_soc(const fs::path& scenarios, const fs:
   const CrossoverResult r = run_crossover(scenario, options);
   write_crossover(r, scenario, out);
   std::vector<ReproducedFigure> figures;
-  auto add = [&](const std::string& figure, std::optional<double> published, double simulated) {
-    figures.push_back({"soc", figure, published, simulated});
-  };
+  auto add = [&](const std::string& figure, const char* kind, std::optional<double> published,
+                 double simulated) { figures.push_back({"soc", figure, kind, published, simulated}); };
   const std::pair<Functionality, double> published_crossover[] = {{Functionality::kAes128, 40},
                                                                   {Functionality::kDes, 80}};
   for (const auto& [f, published] : published_crossover) {
@@ -55,21 +54,22 @@ std::vector<ReproducedFigure> reproduce_soc(const fs::path& scenarios, const fs:
     for (const auto& s : r.summary)
       if (s.functionality == f) {
         if (!s.simulated) throw SimulationError("no " + name + " crossover up to 200 blocks");
-        add("crossover_blocks." + name, published, static_cast<double>(*s.simulated));
+        add("crossover_blocks." + name, kind::kCalibrated, published, static_cast<double>(*s.simulated));
       }
   }
   const std::pair<Functionality, double> published_cached[] = {{Functionality::kAes128, 436},
                                                                {Functionality::kDes, 246}};
   for (const auto& [f, published] : published_cached)
-    add(std::string("cached_throughput_kBps.") + runtime::info(f).name, published,
+    add(std::string("cached_throughput_kBps.") + runtime::info(f).name, kind::kCalibrated, published,
         kbps(f, 100, row_at(r, f, 100).hw_cached_s));
   const CrossoverRow& one = row_at(r, Functionality::kAes128, 1);
-  add("reconfiguration_ms", 150, (one.hw_cold_s - one.hw_cached_s) * 1e3);
+  add("reconfiguration_ms", kind::kCalibrated, 150, (one.hw_cold_s - one.hw_cached_s) * 1e3);
   for (Functionality f : options.functionalities) {
     const std::string name = runtime::info(f).name;
     const double at1 = kbps(f, 1, row_at(r, f, 1).sw_s), at200 = kbps(f, 200, row_at(r, f, 200).sw_s);
-    add("software_throughput_kBps." + name, std::nullopt, at200);
-    add("software_throughput_change_pct_1_to_200_blocks." + name, std::nullopt, (at200 - at1) / at1 * 100);
+    add("software_throughput_kBps." + name, kind::kPredicted, std::nullopt, at200);
+    add("software_throughput_change_pct_1_to_200_blocks." + name, kind::kPredicted, std::nullopt,
+        (at200 - at1) / at1 * 100);
   }
   return figures;
 }
@@ -99,10 +99,10 @@ std::vector<ReproducedFigure> reproduce_hsm(const std::string& experiment, const
   std::vector<ReproducedFigure> figures;
   const std::optional<double> published =
       experiment == "clients=1" ? std::optional<double>(5.68) : std::nullopt;
-  figures.push_back({"hsm", "sigs_per_s." + experiment, published,
-                     static_cast<double>(summary.requests) / (summary.simulated_ms / 1e3)});
+  figures.push_back({"hsm", "sigs_per_s." + experiment, published ? kind::kCalibrated : kind::kPredicted,
+                     published, static_cast<double>(summary.requests) / (summary.simulated_ms / 1e3)});
   if (variant.empty() && clients <= 4)
-    figures.push_back({"hsm", "latency_ms." + experiment, std::nullopt, latency_ms});
+    figures.push_back({"hsm", "latency_ms." + experiment, kind::kPredicted, std::nullopt, latency_ms});
   return figures;
 }
 
@@ -163,7 +163,7 @@ std::vector<ReproducedFigure> reproduce_cell(const std::string& experiment, cons
     }
     double rate = 0;
     for (const auto& [name, p] : per_process) rate += static_cast<double>(p.first) / (p.second / 1e3);
-    return {{"cell", std::string("sign_per_s.") + s.name, s.published, rate}};
+    return {{"cell", std::string("sign_per_s.") + s.name, kind::kCalibrated, s.published, rate}};
   }
   throw std::invalid_argument("unknown cell experiment " + experiment);
 }
@@ -244,7 +244,10 @@ std::vector<ReproducedFigure> reproduce_desrnd(const std::string& experiment, co
   std::vector<ReproducedFigure> figures;
   for (const char* f : {"des", "3des"}) {
     const auto& [blocks, seconds] = per_functionality.at(f);
-    figures.push_back({"desrnd", std::string("data_rate_mbps.") + f + "." + experiment, std::nullopt,
+    // The baseline's rate follows from its calibrated cycles alone; the extension's from the model of the
+    // routines on the unit.
+    figures.push_back({"desrnd", std::string("data_rate_mbps.") + f + "." + experiment,
+                       experiment == "baseline" ? kind::kDerived : kind::kPredicted, std::nullopt,
                        64 * blocks / seconds / 1e6});
   }
   return figures;
@@ -339,6 +342,7 @@ std::vector<ReproducedFigure> derived_figures(const fs::path& work,
         if (!rate) continue;
         const bool reference = config == "inline_asm.rpi=2";
         out.push_back({"desrnd", std::string("speedup.") + f + (reference ? "" : "." + config),
+                       reference ? kind::kCalibrated : kind::kPredicted,
                        reference ? std::optional<double>(value) : std::nullopt, *rate / *base});
       }
   }
@@ -384,17 +388,18 @@ std::vector<ReproducedFigure> derived_figures(const fs::path& work,
       }
       if (from)
         out.push_back({"desrnd", std::string("coupling.crossover_blocks.") + f + "." + a + "_beats_" + b,
-                       std::nullopt, static_cast<double>(*from)});
+                       kind::kPredicted, std::nullopt, static_cast<double>(*from)});
     }
   return out;
 }
 
 void write_figures(const fs::path& path, const std::vector<ReproducedFigure>& figures) {
   std::ofstream out(path);
-  analysis::CsvWriter csv(out, {"system", "figure", "published", "simulated"});
+  analysis::CsvWriter csv(out, {"system", "figure", "kind", "published", "simulated"});
   for (const auto& f : figures)
     csv.cell(f.system)
         .cell(f.figure)
+        .cell(f.kind)
         .cell(f.published ? number(*f.published) : "")
         .cell(number(f.simulated))
         .end_row();
@@ -409,9 +414,9 @@ std::vector<ReproducedFigure> read_figures(const fs::path& path) {
   std::getline(in, line);
   while (std::getline(in, line)) {
     const auto cells = split(line);
-    if (cells.size() != 4) throw std::runtime_error(path.string() + ": malformed line \"" + line + "\"");
-    ReproducedFigure f{cells[0], cells[1], std::nullopt, std::stod(cells[3])};
-    if (!cells[2].empty()) f.published = std::stod(cells[2]);
+    if (cells.size() != 5) throw std::runtime_error(path.string() + ": malformed line \"" + line + "\"");
+    ReproducedFigure f{cells[0], cells[1], cells[2], std::nullopt, std::stod(cells[4])};
+    if (!cells[3].empty()) f.published = std::stod(cells[3]);
     figures.push_back(f);
   }
   return figures;
@@ -419,9 +424,9 @@ std::vector<ReproducedFigure> read_figures(const fs::path& path) {
 
 void write_reproduce_csv(const fs::path& path, const std::vector<ReproducedFigure>& figures) {
   std::ofstream out(path);
-  analysis::CsvWriter csv(out, {"system", "figure", "published", "simulated", "error_pct"});
+  analysis::CsvWriter csv(out, {"system", "figure", "kind", "published", "simulated", "error_pct"});
   for (const auto& f : figures) {
-    csv.cell(f.system).cell(f.figure).cell(f.published ? number(*f.published) : "");
+    csv.cell(f.system).cell(f.figure).cell(f.kind).cell(f.published ? number(*f.published) : "");
     csv.cell(f.simulated, 3);
     csv.cell(f.published && *f.published != 0
                  ? analysis::fixed((f.simulated - *f.published) / *f.published * 100, 2)
@@ -434,15 +439,15 @@ void write_reproduce_csv(const fs::path& path, const std::vector<ReproducedFigur
 std::string reproduce_table(const std::vector<ReproducedFigure>& figures) {
   std::ostringstream t;
   char line[256];
-  std::snprintf(line, sizeof line, "%-8s %-66s %10s %12s %9s\n", "system", "figure", "published", "simulated",
-                "error_%");
+  std::snprintf(line, sizeof line, "%-8s %-66s %-10s %10s %12s %9s\n", "system", "figure", "kind", "published",
+                "simulated", "error_%");
   t << line;
   for (const auto& f : figures) {
     const std::string err = f.published && *f.published != 0
                                 ? analysis::fixed((f.simulated - *f.published) / *f.published * 100, 2)
                                 : "";
-    std::snprintf(line, sizeof line, "%-8s %-66s %10s %12.3f %9s\n", f.system.c_str(), f.figure.c_str(),
-                  f.published ? number(*f.published).c_str() : "-", f.simulated,
+    std::snprintf(line, sizeof line, "%-8s %-66s %-10s %10s %12.3f %9s\n", f.system.c_str(), f.figure.c_str(),
+                  f.kind.c_str(), f.published ? number(*f.published).c_str() : "-", f.simulated,
                   err.empty() ? "-" : err.c_str());
     t << line;
   }

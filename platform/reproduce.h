@@ -1,8 +1,8 @@
 #pragma once
 // Reproduction of the published reference systems (../shared/reference/REFERENCE.md): each system is a
 // shipped scenario plus the experiment that measures its figures. `rsoc reproduce` runs every system in its
-// own process and gathers the figures into reproduce.csv: system, figure, published, simulated, error_pct. A
-// figure with no published value (a prediction of the model) has an empty `published`.
+// own process and gathers the figures into reproduce.csv: system, figure, kind, published, simulated, error_pct.
+// A figure with no published value has an empty `published`.
 
 #include <filesystem>
 #include <optional>
@@ -11,8 +11,19 @@
 
 namespace rsoc::platform {
 
+// How far a figure can be trusted: `calibrated` (a model input was fitted to it), `predicted` (no input was
+// fitted to it: the model's behaviour gives it) or `derived` (it follows from calibrated inputs by
+// arithmetic alone, with no behaviour of the model in it). Each system's scenario md lists its fitted inputs
+// and the figures each was fitted to.
+namespace kind {
+inline constexpr const char* kCalibrated = "calibrated";
+inline constexpr const char* kPredicted = "predicted";
+inline constexpr const char* kDerived = "derived";
+}  // namespace kind
+
 struct ReproducedFigure {
   std::string system, figure;
+  std::string kind;  // kind::kCalibrated, kPredicted or kDerived
   std::optional<double> published;
   double simulated = 0;
 };

@@ -354,10 +354,10 @@ int cmd_merge(const std::vector<std::string>& args) {
 int cmd_reproduce(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc reproduce --out DIR [options]\n\nRuns every shipped reference system (each in its own process) "
-      "and "
-      "writes\nDIR/reproduce.csv: system, figure, published, simulated, error_pct (an empty\npublished "
-      "value: a "
-      "prediction of the model). Each system's own results are in DIR/<system>/.\n\noptions");
+      "and writes\nDIR/reproduce.csv: system, figure, kind, published, simulated, error_pct. kind says how far "
+      "a\nfigure can be trusted: calibrated (a model input was fitted to it), predicted (no\ninput was fitted to "
+      "it) or derived (it follows from calibrated inputs by arithmetic\nalone). Each system's own results are in "
+      "DIR/<system>/.\n\noptions");
   opts.add_options()("help,h", "this help")("out,o", po::value<std::string>(), "output folder (required)")(
       "system", po::value<std::vector<std::string>>()->composing(), "only this system; repeatable")(
       "scenarios", po::value<std::string>(), "folder of the shipped scenarios (default: the source tree's)")(

@@ -445,24 +445,26 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
   Result r = rsoc("reproduce --out rep", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string csv = slurp(dir / "rep" / "reproduce.csv");
-  EXPECT_EQ(csv.rfind("system,figure,published,simulated,error_pct\n", 0), 0u);
-  EXPECT_NE(csv.find("\nsoc,crossover_blocks.aes128,40,40.000,0.00\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\nsoc,crossover_blocks.des,80,80.000,0.00\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\nsoc,reconfiguration_ms,150,149.769,-0.15\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\nsoc,software_throughput_kBps.aes128,,"), std::string::npos) << csv;  // a prediction
+  EXPECT_EQ(csv.rfind("system,figure,kind,published,simulated,error_pct\n", 0), 0u);
+  EXPECT_NE(csv.find("\nsoc,crossover_blocks.aes128,calibrated,40,40.000,0.00\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsoc,crossover_blocks.des,calibrated,80,80.000,0.00\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsoc,reconfiguration_ms,calibrated,150,149.769,-0.15\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsoc,software_throughput_kBps.aes128,predicted,,"), std::string::npos) << csv;  // a prediction
   // The HSM: the calibrated single-client rate, then predictions for 1-8 clients and the variants.
-  EXPECT_NE(csv.find("\nhsm,sigs_per_s.clients=1,5.68,5.685,0.09\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nhsm,sigs_per_s.clients=1,calibrated,5.68,5.685,0.09\n"), std::string::npos) << csv;
   for (const char* figure :
-       {"sigs_per_s.clients=8,,", "latency_ms.clients=4,,", "sigs_per_s.clients=4.half_cores,,",
-        "sigs_per_s.clients=4.aes_2x,,", "sigs_per_s.clients=4.sync_fmc,,",
-        "sigs_per_s.clients=4.hw_byteswap,,", "sigs_per_s.clients=4.sync_fmc+hw_byteswap,,"})
+       {"sigs_per_s.clients=8,predicted,,", "latency_ms.clients=4,predicted,,",
+        "sigs_per_s.clients=4.half_cores,predicted,,", "sigs_per_s.clients=4.aes_2x,predicted,,",
+        "sigs_per_s.clients=4.sync_fmc,predicted,,", "sigs_per_s.clients=4.hw_byteswap,predicted,,",
+        "sigs_per_s.clients=4.sync_fmc+hw_byteswap,predicted,,"})
     EXPECT_NE(csv.find(std::string("\nhsm,") + figure), std::string::npos) << figure;
   EXPECT_NE(r.out.find("soc      cached_throughput_kBps.aes128"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::exists(dir / "rep" / "soc" / "crossover" / "crossover.csv"));
   EXPECT_TRUE(fs::exists(dir / "rep" / "hsm" / "clients=4" / "breakdown.csv"));
   // The Cell engine: four published rates from one parameter set, each within 5 %.
-  for (const char* figure : {"sign_per_s.engine=off.procs=1,9.2,", "sign_per_s.engine=off.procs=15,11,",
-                             "sign_per_s.engine=on.procs=1,10.2,", "sign_per_s.engine=on.procs=15,47.8,"}) {
+  for (const char* figure : {"sign_per_s.engine=off.procs=1,calibrated,9.2,", "sign_per_s.engine=off.procs=15,calibrated,11,",
+                             "sign_per_s.engine=on.procs=1,calibrated,10.2,",
+                             "sign_per_s.engine=on.procs=15,calibrated,47.8,"}) {
     const auto at = csv.find(std::string("\ncell,") + figure);
     ASSERT_NE(at, std::string::npos) << figure << "\n" << csv;
     const std::string row = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
@@ -471,14 +473,14 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
   }
   // desrnd: the published speed-ups of in-line assembly at two rounds per instruction (the calibration),
   // predictions for the other integrations, and the coupling trade-off gathered into one table.
-  EXPECT_NE(csv.find("\ndesrnd,speedup.des,47,47.000,0.00\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\ndesrnd,speedup.3des,92,92.000,0.00\n"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\ndesrnd,speedup.3des.c_module.rpi=1,,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\ndesrnd,data_rate_mbps.3des.inline_asm.rpi=2,,312.195,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ndesrnd,speedup.des,calibrated,47,47.000,0.00\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ndesrnd,speedup.3des,calibrated,92,92.000,0.00\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ndesrnd,speedup.3des.c_module.rpi=1,predicted,,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ndesrnd,data_rate_mbps.3des.inline_asm.rpi=2,predicted,,312.195,"), std::string::npos) << csv;
   // Where one implementation overtakes another (scenarios/desrnd_3des.md), and no row where it never does.
-  for (const char* row : {"coupling.crossover_blocks.3des.core_reconfigurable_beats_software,,256.000,",
-                          "coupling.crossover_blocks.des.core_reconfigurable_beats_software,,1024.000,",
-                          "coupling.crossover_blocks.3des.core_static_beats_software,,1.000,"})
+  for (const char* row : {"coupling.crossover_blocks.3des.core_reconfigurable_beats_software,predicted,,256.000,",
+                          "coupling.crossover_blocks.des.core_reconfigurable_beats_software,predicted,,1024.000,",
+                          "coupling.crossover_blocks.3des.core_static_beats_software,predicted,,1.000,"})
     EXPECT_NE(csv.find(std::string("\ndesrnd,") + row), std::string::npos) << row << "\n" << csv;
   EXPECT_EQ(csv.find("core_static_beats_extension"), std::string::npos) << csv;
   const std::string coupling = slurp(dir / "rep" / "desrnd" / "coupling.csv");
