@@ -17,7 +17,7 @@ const TimeUseNames kNames[kRequestTimeUses] = {
     {"cpu_compute", "CPU compute"},      {"cpu_io", "CPU I/O"},
     {"cpu_wait", "waiting for the CPU"}, {"bus_transfer", "bus transfers"},
     {"slot_wait", "waiting for a slot"}, {"reconfig", "reconfiguration"},
-    {"core_compute", "core compute"},
+    {"core_compute", "core compute"},    {"host", "host"},
 };
 const char* const kDescriptions[kRequestTimeUses] = {
     "the requesting processes computing on the CPU (software, driver and poll-loop cycles)",
@@ -28,6 +28,8 @@ const char* const kDescriptions[kRequestTimeUses] = {
     "waiting for a slot, the configuration port or a shared DMA engine",
     "configuring slots",
     "waiting for cores to finish (status reads that found them busy, DMA transfers waiting for them)",
+    "the requesters' own work outside the SoC (HSM clients: host software, framing, the serial link's "
+    "driver)",
 };
 }  // namespace
 

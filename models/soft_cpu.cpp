@@ -82,6 +82,14 @@ void CpuThread::charge(const sc_time& t) {
   compute_time_ += t;
 }
 
+void CpuThread::busy_wait(const sc_time& until) {
+  const sc_time t = now();
+  if (until <= t) return;
+  cycles_ += static_cast<std::uint64_t>((until - t) / cpu_.params().clock_period + 0.5);
+  io_time_ += until - t;
+  keep(qk_.get_local_time() + (until - t));
+}
+
 void CpuThread::sync() {
   qk_.sync();
 }

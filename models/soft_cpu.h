@@ -60,6 +60,10 @@ class CpuThread {
   // Accounts `t` of computation that the caller has already spent in simulated time (an OS scheduler that
   // timed it with a kernel wait so that it could be preempted).
   void charge(const sc_core::sc_time& t);
+  // Busy-waits on a device until local time `until` (a polling loop whose device reads are not modelled one
+  // by one, e.g. a UART's transmit-empty flag): the thread is stalled on the device (io time), its cycles
+  // spent. Nothing happens when `until` is not ahead of the thread's time.
+  void busy_wait(const sc_core::sc_time& until);
   // Untimed-safe accessors: return the response status; data in host byte order.
   tlm::tlm_response_status read(std::uint64_t address, void* data, unsigned length) {
     return transport(tlm::TLM_READ_COMMAND, address, static_cast<unsigned char*>(data), length);

@@ -1,8 +1,9 @@
 #pragma once
-// The HSM service of a scenario's workload.hsm: the RSA key (drawn from the seed), its wrapped keystore
-// record placed in memory, the UART, the core driver and the firmware (runtime/hsm_firmware.h) on the first
-// CPU thread.
+// The HSM firmware of a scenario's workload.hsm, an application on the runtime: its RSA key (drawn from the
+// seed), the wrapped keystore record placed in memory, and the firmware (runtime/hsm_firmware.h) on the first
+// CPU thread's scheduler, with the manager's cores and the platform's UART.
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -10,34 +11,19 @@
 #include "analysis/stats.h"
 #include "models/uart.h"
 #include "platform/scenario.h"
-#include "runtime/drivers.h"
 #include "runtime/hsm_firmware.h"
 
 namespace rsoc::platform {
 
-class HsmService {
- public:
-  // Stores bytes in the memory that holds a CPU address (before the simulation starts).
-  using Store = std::function<void(std::uint64_t address, const std::vector<std::uint8_t>& bytes)>;
-  // Builds the service and stores the wrapped key with `store`.
-  HsmService(const ScenarioParams& p, runtime::Scheduler& scheduler, runtime::Manager::Sink sink,
-             const Store& store);
+// Stores bytes in the memory that holds a CPU address (before the simulation starts).
+using Store = std::function<void(std::uint64_t address, const std::vector<std::uint8_t>& bytes)>;
 
-  // Starts the RPC tasks and clients; `done` runs when the last client has its last signature.
-  void start(std::function<void()> done) { firmware_->start(std::move(done)); }
-  // Every signature with its digest (tests verify them); set before start().
-  void on_signature(std::function<void(const runtime::HsmFirmware::Signature&)> f) {
-    on_signature_ = std::move(f);
-  }
-  const runtime::RsaKey& key() const { return key_; }
-  void add_stats(std::vector<analysis::StatGroup>& out, double end_ms) const;
-
- private:
-  runtime::RsaKey key_;
-  models::Uart uart_;
-  runtime::CoreDriver driver_;
-  std::unique_ptr<runtime::HsmFirmware> firmware_;
-  std::function<void(const runtime::HsmFirmware::Signature&)> on_signature_;
-};
+// Builds the firmware and stores its wrapped key with `store`.
+std::unique_ptr<runtime::HsmFirmware> make_hsm_firmware(const ScenarioParams& p,
+                                                        runtime::Scheduler& scheduler,
+                                                        runtime::Manager& manager, models::Uart& uart,
+                                                        const Store& store);
+// The firmware's statistics (group "hsm").
+analysis::StatGroup hsm_stats(const runtime::HsmFirmware& firmware, double end_ms);
 
 }  // namespace rsoc::platform

@@ -80,6 +80,7 @@ class Resolver {
     cores(pl, p);
     slots(pl, p);
     config_port(pl, p);
+    uarts(pl, p);
     address_maps(p);
     runtime(p);
     apps(p);
@@ -120,7 +121,7 @@ class Resolver {
   }
 
   void collect_names(const json& pl) {
-    for (const char* list : {"buses", "memories", "dmas", "slots", "cores", "cpus"}) {
+    for (const char* list : {"buses", "memories", "dmas", "slots", "cores", "cpus", "uarts"}) {
       std::set<std::string>& names = names_[list];
       for (std::size_t i = 0; i < pl[list].size(); ++i) {
         const std::string n = pl[list][i]["name"].get<std::string>();
@@ -236,6 +237,12 @@ class Resolver {
     // FMC polling and byte swapping are CPU software: they cost cycles of the first CPU's clock.
     if (!p.cpus.empty())
       for (auto& b : p.buses) b.fmc_params.cpu_clock_period = p.cpus.front().params.clock_period;
+  }
+
+  void uarts(const json& pl, ScenarioParams& p) {
+    for (const json& u_ : pl["uarts"])
+      p.uarts.push_back(
+          UartSpec{u_["name"], models::UartParams{u_["baud"].get<double>(), u(u_["bits_per_byte"])}});
   }
 
   void memories(const json& pl, ScenarioParams& p) {
@@ -511,6 +518,7 @@ class Resolver {
                                                   : runtime::SchedulingMode::kPreemptive;
     p.scheduler.time_slice = sc_time(s["time_slice_us"].get<double>(), sc_core::SC_US);
     p.scheduler.context_switch_cycles = u64(s["context_switch_cycles"]);
+    p.scheduler.yield_cycles = u64(s["yield_cycles"]);
     for (const auto& [name, cost] : doc_["software"].items()) {
       const auto f = runtime::functionality_from_name(name);
       if (!f) continue;  // the schema restricts the keys
@@ -578,23 +586,17 @@ class Resolver {
     }
   }
 
-  // A static slot by name, hosting a core of `kind`: its base address, or nothing (with the issue reported).
-  std::optional<std::uint64_t> static_core_slot(const ScenarioParams& p, const std::string& name,
-                                                models::CoreKind kind, const std::string& pointer) {
-    if (!known("slots", name, pointer, "slot")) return std::nullopt;
-    for (const auto& sl : p.slots) {
-      if (sl.name != name) continue;
-      const CoreSpec* core = nullptr;
+  // Static slots of the platform holding a core of `kind`, and the narrowest such core's operand width.
+  std::pair<std::size_t, unsigned> static_cores(const ScenarioParams& p, models::CoreKind kind) const {
+    std::size_t n = 0;
+    unsigned widest = 4096;
+    for (const auto& sl : p.slots)
       for (const auto& c : p.cores)
-        if (c.name == sl.core) core = &c;
-      if (sl.params.reconfigurable || !core || core->params.kind != kind) {
-        issues_.add(pointer, "slot \"" + name + "\" must be static (reconfigurable: false) with a " +
-                                 models::to_string(kind) + " core");
-        return std::nullopt;
-      }
-      return sl.base;
-    }
-    return std::nullopt;
+        if (!sl.params.reconfigurable && c.name == sl.core && c.params.kind == kind) {
+          ++n;
+          widest = std::min(widest, c.params.max_operand_bits);
+        }
+    return {n, widest};
   }
 
   void hsm(ScenarioParams& p) {
@@ -609,17 +611,41 @@ class Resolver {
     hp.task_priority = static_cast<int>(h["task_priority"].get<std::int64_t>());
     hp.host_time = sc_time(h["host_us"].get<double>(), sc_core::SC_US);
     hp.host_jitter = h["host_jitter"].get<double>();
+    hp.rx_tick = sc_time(h["rx_tick_us"].get<double>(), sc_core::SC_US);
     hp.request_bytes = u64(h["request_bytes"]);
     hp.response_bytes = u64(h["response_bytes"]);
+    hp.blinding_cache = u(h["blinding_cache"]);
+    hp.io = p.runtime.driver;  // the firmware's status polls: poll_loop_cycles, max_polls
     hp.seed = p.seed;
     const json& c = h["cycles"];
-    hp.cycles = runtime::HsmCosts{u64(c["rpc"]),        u64(c["uart_per_byte"]), u64(c["copy_per_word"]),
-                                  u64(c["parse"]),      u64(c["blinding"]),      u64(c["crt"]),
-                                  u64(c["unblinding"]), u64(c["core_alloc"])};
-    s.uart_baud = h["uart_baud"].get<double>();
-    s.uart_bits_per_byte = u(h["uart_bits_per_byte"]);
+    runtime::HsmCosts& k = hp.cycles;
+    for (auto [key, field] :
+         std::initializer_list<std::pair<const char*, std::uint64_t runtime::HsmCosts::*>>{
+             {"rx_per_byte", &runtime::HsmCosts::rx_per_byte},
+             {"dispatch", &runtime::HsmCosts::dispatch},
+             {"keystore_fetch", &runtime::HsmCosts::keystore_fetch},
+             {"copy_per_word", &runtime::HsmCosts::copy_per_word},
+             {"kek", &runtime::HsmCosts::kek},
+             {"unwrap_per_block", &runtime::HsmCosts::unwrap_per_block},
+             {"key_parse", &runtime::HsmCosts::key_parse},
+             {"pad", &runtime::HsmCosts::pad},
+             {"blinding_hit", &runtime::HsmCosts::blinding_hit},
+             {"blinding_miss", &runtime::HsmCosts::blinding_miss},
+             {"blind", &runtime::HsmCosts::blind},
+             {"operand_unpack", &runtime::HsmCosts::operand_unpack},
+             {"core_alloc", &runtime::HsmCosts::core_alloc},
+             {"result_read", &runtime::HsmCosts::result_read},
+             {"crt", &runtime::HsmCosts::crt},
+             {"unblind", &runtime::HsmCosts::unblind},
+             {"encode", &runtime::HsmCosts::encode},
+             {"tx_per_byte", &runtime::HsmCosts::tx_per_byte},
+             {"remainder", &runtime::HsmCosts::remainder}})
+      k.*field = u64(c[key]);
+    s.uart = h["uart"];
+    known("uarts", s.uart, ptr + "/uart", "UART");
     s.key_bits = u(h["key_bits"]);
-    if (s.key_bits != 2048 && s.key_bits != 4096)
+    const bool key_bits_ok = s.key_bits == 2048 || s.key_bits == 4096;
+    if (!key_bits_ok)
       issues_.add(
           ptr + "/key_bits",
           "expected 2048 or 4096 (the modexp cores take the message unreduced, at most 4096 bits), got " +
@@ -632,24 +658,22 @@ class Resolver {
       issues_.add(ptr + "/key_record_bytes",
                   "a " + std::to_string(s.key_bits) + "-bit key needs a record of at least " +
                       std::to_string(needed) + " bytes, got " + std::to_string(s.key_record_bytes));
-    hp.aes_slot = h["aes_slot"];
-    if (auto base = static_core_slot(p, hp.aes_slot, models::CoreKind::kAes128, ptr + "/aes_slot"))
-      hp.aes_base = *base;
-    for (std::size_t i = 0; i < h["modexp_slots"].size(); ++i) {
-      const std::string name = h["modexp_slots"][i];
-      const std::string at = ptr + "/modexp_slots/" + std::to_string(i);
-      const auto base = static_core_slot(p, name, models::CoreKind::kModexp, at);
-      if (!base) continue;
-      for (const auto& sl : p.slots)
-        for (const auto& core : p.cores)
-          if (sl.name == name && core.name == sl.core && core.params.max_operand_bits < s.key_bits)
-            issues_.add(at, "the modexp core in slot \"" + name + "\" takes at most " +
-                                std::to_string(core.params.max_operand_bits) +
-                                "-bit operands; the unreduced message of a " + std::to_string(s.key_bits) +
-                                "-bit key needs " + std::to_string(s.key_bits));
-      hp.modexp_slots.push_back(name);
-      hp.modexp_bases.push_back(*base);
-    }
+    // The firmware's core library takes the cores of the platform's static slots: an AES core unwraps the
+    // key; the CRT pair needs two modexp cores that take the unreduced message.
+    if (static_cores(p, models::CoreKind::kAes128).first == 0)
+      issues_.add(ptr,
+                  "the HSM firmware unwraps keys on an AES core: no static slot (reconfigurable: false) "
+                  "holds an aes128 core");
+    const auto [modexp, width] = static_cores(p, models::CoreKind::kModexp);
+    if (modexp < 2)
+      issues_.add(ptr, "the HSM firmware runs the CRT halves on two modexp cores at once (hal_modexp2): " +
+                           std::to_string(modexp) + " static slot" + (modexp == 1 ? " holds" : "s hold") +
+                           " a modexp core");
+    else if (key_bits_ok && width < s.key_bits)
+      issues_.add(ptr + "/key_bits", "a modexp core of the platform takes at most " + std::to_string(width) +
+                                         "-bit operands; the unreduced message of a " +
+                                         std::to_string(s.key_bits) + "-bit key needs " +
+                                         std::to_string(s.key_bits));
     // The wrapped key (RFC 5649: the record rounded up to 8 bytes, plus 8) inside its memory.
     const std::uint64_t blob = 8 * ((s.key_record_bytes + 7) / 8 + 1);
     const std::string memory = h["keystore_memory"];

@@ -19,6 +19,7 @@
 #include "models/memory.h"
 #include "models/onchip_bus.h"
 #include "models/soft_cpu.h"
+#include "models/uart.h"
 #include "platform/scenario_error.h"
 #include "runtime/functionality.h"
 #include "runtime/hsm_firmware.h"
@@ -106,13 +107,17 @@ struct BackgroundSpec {
   unsigned hw_thread = 0;
 };
 
+struct UartSpec {
+  std::string name;
+  models::UartParams params;
+};
+
 // The HSM firmware of workload.hsm (runtime/hsm_firmware.h) and what it runs on.
 struct HsmSpec {
-  runtime::HsmParams params;  // slot bases and names resolved
+  runtime::HsmParams params;
   unsigned key_bits = 2048;
   std::size_t key_record_bytes = 3290;
-  double uart_baud = 921600;
-  unsigned uart_bits_per_byte = 10;
+  std::string uart;  // platform.uarts
 };
 
 // A window of simulated time (outputs.trace, outputs.vcd); no end: to the end of the run.
@@ -138,6 +143,7 @@ struct ScenarioParams {
   std::optional<ConfigPortSpec> config_port;
   std::vector<SlotSpec> slots;
   std::vector<CoreSpec> cores;
+  std::vector<UartSpec> uarts;
   runtime::RuntimeParams runtime;
   std::optional<DataPathSpec> data_dma;  // set when runtime.driver.data_path is dma
   std::optional<HsmSpec> hsm;            // set when workload.hsm is given

@@ -180,6 +180,14 @@ Schema build() {
       {"bitstream", bitstream.doc("the partial bitstream that configures this core")},
   });
 
+  Schema uart = Schema::object({
+      {"name", name_field("UART")},
+      {"baud", Schema::number().unit("baud").exclusive_min(0).max(1e10).default_value(115200.0).doc(
+                   "line rate, each direction")},
+      {"bits_per_byte",
+       Schema::integer().min(1).max(64).default_value(10).doc("bits on the line per byte (8N1: 10)")},
+  });
+
   Schema platform = Schema::object({
       {"quantum_ns", Schema::number().unit("ns").exclusive_min(0).max(1e9).default_value(10000.0).doc(
                          "global TLM quantum: how far an initiator may run ahead of the kernel")},
@@ -202,6 +210,10 @@ Schema build() {
                     .max_items(256)
                     .default_value(nlohmann::json::array())
                     .doc("IP core designs and their bitstreams")},
+      {"uarts", Schema::array(uart)
+                    .max_items(16)
+                    .default_value(nlohmann::json::array())
+                    .doc("serial links between hosts and the SoC (full duplex)")},
   });
 
   Schema sw_extension = Schema::object({
@@ -269,6 +281,10 @@ Schema build() {
       {"time_slice_us", Schema::number().unit("us").exclusive_min(0).max(1e9).default_value(10000.0).doc(
                             "round-robin slice among processes of equal priority")},
       {"context_switch_cycles", cycles(0, 100000000).doc("CPU cycles of one switch between processes")},
+      {"yield_cycles",
+       cycles(0, 100000000)
+           .doc("CPU cycles of a yield itself, switching or not (a cooperative tasker scanning "
+                "its tasks); a switch costs context_switch_cycles more")},
   });
 
   Schema runtime = Schema::object({
@@ -352,18 +368,41 @@ Schema build() {
       {"start_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("first activation")},
   });
 
+  // The firmware's software, step by step along its code path (scenarios/hsm_rsa2048.md): CPU cycles, none of
+  // them yielding unless the description says so.
+  auto step = [](long long def, const char* what) { return cycles(def, 1000000000000LL).doc(what); };
   Schema hsm_cycles = Schema::object({
-      {"rpc", cycles(0, 1000000000000LL).doc("per request: framing, parsing, dispatch")},
-      {"uart_per_byte", cycles(0, 1000000).doc("per byte received or sent over the UART")},
-      {"copy_per_word", cycles(0, 1000000).doc("copying the wrapped key blob, per 32-bit word")},
-      {"parse", cycles(0, 1000000000000LL).doc("unpacking the unwrapped key")},
-      {"blinding", cycles(0, 1000000000000LL).doc("blinding the message (m * r^e mod n) in software")},
-      {"crt", cycles(0, 1000000000000LL).doc("CRT recombination (Garner) in software")},
-      {"unblinding", cycles(0, 1000000000000LL).doc("unblinding (s * r^-1 mod n) in software")},
-      {"core_alloc", cycles(300, 1000000)
-                         .doc("one attempt to take the modexp cores (the core table searched in a "
-                              "critical section); a task that finds them taken yields and tries "
-                              "again")},
+      {"rx_per_byte", step(0, "per request byte: SLIP decoding in the tick interrupt")},
+      {"dispatch", step(0, "RPC decoding (XDR), handle look-ups, dispatch to the signing code")},
+      {"keystore_fetch", step(0, "keystore index search, under the keystore lock")},
+      {"copy_per_word",
+       step(0, "copying the wrapped key out of the keystore, per 32-bit word (under the lock)")},
+      {"kek", step(0, "reading the key-encryption key from the master key memory")},
+      {"unwrap_per_block",
+       step(0,
+            "key unwrap loop per AES block operation (counter XOR, loop, calls); runs between the "
+            "yields of the block's status reads")},
+      {"key_parse", step(0, "DER decoding of the unwrapped key into bignums")},
+      {"pad", step(0, "PKCS#1 v1.5 encoding of the digest")},
+      {"blinding_hit", step(0, "blinding factors from the cache: two squarings mod n")},
+      {"blinding_miss",
+       step(0, "fresh blinding factors: random r and r^-1 mod n (r^e mod n runs on a modexp core)")},
+      {"blind", step(0, "blinding the message: m * bf mod n")},
+      {"operand_unpack",
+       step(0, "the message, exponents and primes from bignums to the cores' byte buffers")},
+      {"core_alloc", step(300,
+                          "one attempt to take cores (the core table searched in a critical section); a "
+                          "task that finds none yields and tries again")},
+      {"result_read", step(0, "the cores' results back into bignums")},
+      {"crt", step(0, "CRT recombination (Garner)")},
+      {"unblind", step(0, "unblinding (s * ubf mod n) and the signature to bytes")},
+      {"encode", step(0, "RPC response encoding (XDR)")},
+      {"tx_per_byte", step(0,
+                           "per response byte: SLIP encoding and the UART write (then the CPU polls the "
+                           "UART, busy, until the byte is on the line)")},
+      {"remainder", step(0,
+                         "calibrated: what the firmware does per signature beyond the steps above (runs "
+                         "at dispatch, not yielding)")},
   });
 
   Schema hsm = Schema::object({
@@ -374,14 +413,16 @@ Schema build() {
       {"rpc_tasks", Schema::integer().min(1).max(256).default_value(4).doc("RPC tasks of the firmware")},
       {"task_priority", Schema::integer().min(0).max(99).default_value(10).doc("priority of the RPC tasks")},
       {"host_us", Schema::number().unit("us").min(0).max(1e12).default_value(20000.0).doc(
-                      "client-side work per signature (on the client's own host)")},
+                      "client-side work per signature (host software, framing, the serial link's driver), "
+                      "inside the latency the client measures")},
       {"host_jitter", Schema::number().min(0).max(1).default_value(0.0).doc(
                           "spread of each client's host work: uniform in host_us * (1 +- host_jitter), drawn "
                           "from the seed")},
-      {"uart_baud", Schema::number().unit("baud").exclusive_min(0).max(1e10).default_value(921600.0).doc(
-                        "the one serial link between the clients and the HSM")},
-      {"uart_bits_per_byte",
-       Schema::integer().min(1).max(64).default_value(10).doc("bits on the line per byte (8N1: 10)")},
+      {"uart", Schema::string().doc("name of the UART (platform.uarts) that links the clients and the HSM")},
+      {"rx_tick_us",
+       Schema::number().unit("us").min(0).max(1e9).default_value(1000.0).doc(
+           "received bytes are taken from the UART's DMA buffer on this tick: a request is seen "
+           "at the first tick after its last byte; 0: at once")},
       {"request_bytes", Schema::integer().unit("bytes").min(1).max(1e9).default_value(80).doc(
                             "a sign request on the line (framing included)")},
       {"response_bytes", Schema::integer().unit("bytes").min(1).max(1e9).default_value(280).doc(
@@ -392,12 +433,10 @@ Schema build() {
                                "the keystore record of the private key, before wrapping")},
       {"keystore_memory", Schema::string().doc("memory holding the wrapped key")},
       {"keystore_address", Schema::address().doc("CPU address of the wrapped key in that memory")},
-      {"aes_slot", Schema::string().doc("static slot with the AES core that unwraps the key")},
-      {"modexp_slots", Schema::array(Schema::string().doc("slot name"))
-                           .min_items(1)
-                           .max_items(64)
-                           .doc("static slots with the modexp cores (two run the CRT halves in parallel)")},
-      {"cycles", hsm_cycles.doc("CPU cycles of the firmware's software steps")},
+      {"blinding_cache", Schema::integer().min(0).max(64).default_value(2).doc(
+                             "entries of the blinding-factor cache (by modulus, least recently used "
+                             "replaced); 0: fresh factors for every signature")},
+      {"cycles", hsm_cycles.doc("CPU cycles of the firmware's software, by step")},
   });
 
   Schema workload = Schema::object({
@@ -409,7 +448,8 @@ Schema build() {
       {"hsm", Schema::object(hsm.fields())
                   .nullable()
                   .default_value(nullptr)
-                  .doc("an HSM firmware signing RSA for clients over a UART (scenarios/hsm_rsa2048.md)")},
+                  .doc("an HSM firmware signing RSA for clients over a UART, with cores of the platform's "
+                       "static slots as its core library hands them out (scenarios/hsm_rsa2048.md)")},
       {"background",
        Schema::array(background)
            .max_items(4096)

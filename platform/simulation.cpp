@@ -34,6 +34,7 @@ struct Platform {
   std::map<std::string, std::unique_ptr<runtime::DmaChannel>> dma_channels;  // the OS view of each engine
   std::vector<std::unique_ptr<models::FpgaSlot>> slots;
   std::unique_ptr<models::ConfigPort> port;
+  std::map<std::string, std::unique_ptr<models::Uart>> uarts;
 
   explicit Platform(const ScenarioParams& p) {
     for (const auto& b : p.buses) {
@@ -98,6 +99,7 @@ struct Platform {
       port = std::make_unique<models::ConfigPort>("config_port", p.config_port->params, raw);
       map(p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
     }
+    for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
   }
 };
 
@@ -152,11 +154,12 @@ std::uint64_t blocks_of(const BlockCounts& b, std::uint64_t r, std::mt19937_64& 
   return 1;
 }
 
-// Applications and background processes, each a process under the scheduler of its hardware thread. The
-// simulation stops when the last application is done.
+// Applications and the HSM firmware's tasks and clients, each application a process under the scheduler of
+// its hardware thread. The simulation stops when the last application (and the HSM's last client) is done.
 void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
-                    std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers,
+                    std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers, runtime::HsmFirmware* hsm,
                     const std::function<void()>& app_done) {
+  if (hsm) hsm->start(app_done);
   for (std::size_t a = 0; a < p.apps.size(); ++a) {
     const AppSpec& app = p.apps[a];
     schedulers[app.hw_thread]->spawn(
@@ -288,6 +291,17 @@ std::vector<analysis::StatGroup> gather_stats(
         .add("words", words, "words", "bitstream words received");
     out.push_back(g);
   }
+  for (const auto& [name, uart] : pf.uarts)
+    for (auto direction : {models::Uart::Direction::kToDevice, models::Uart::Direction::kToHost}) {
+      const bool in = direction == models::Uart::Direction::kToDevice;
+      const double busy = ms(uart->line(direction).busy_time());
+      analysis::StatGroup g{"uart." + name + (in ? ".to_device" : ".to_host"), "uart", {}};
+      g.add("busy_ms", busy, "ms", "time the line carried bytes")
+          .add("utilization", util(busy), "ratio", "busy time over simulated time")
+          .add("bytes", static_cast<double>(uart->bytes(direction)), "bytes", "bytes carried")
+          .add("wait_ms", ms(uart->line(direction).wait_time()), "ms", "time senders waited for the line");
+      out.push_back(g);
+    }
   for (const auto& slot : pf.slots) {
     analysis::StatGroup g{std::string("slot.") + slot->name(), "slot", {}};
     g.add("configurations", static_cast<double>(slot->configurations()), "count",
@@ -311,7 +325,9 @@ std::vector<analysis::StatGroup> gather_stats(
     g.add("busy_ms", ms(s.busy_time()), "ms", "CPU time given to processes and context switches")
         .add("utilization", util(ms(s.busy_time())), "ratio", "busy time over simulated time")
         .add("context_switches", static_cast<double>(s.context_switches()), "count",
-             "switches between processes");
+             "switches between processes")
+        .add("yields", static_cast<double>(s.yields()), "count",
+             "times a process offered the CPU to others (cooperative polling, spinning), switching or not");
     out.push_back(g);
     for (const auto& proc : s.processes()) {
       analysis::StatGroup pg{"process." + proc->name(), "process", {}};
@@ -347,15 +363,17 @@ Simulation::Simulation(const ScenarioParams& p, runtime::Manager::Sink sink) : p
       schedulers_.push_back(std::make_unique<runtime::Scheduler>(cpu.thread(i), p.scheduler));
     if (p.hsm) {
       Platform& pf = *platform_;
-      hsm_ = std::make_unique<HsmService>(
-          p, *schedulers_.front(), sink,
-          [&p, &pf](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
-            for (const auto& m : p.memories)
-              if (address >= m.base && address - m.base < m.params.size_bytes)
-                pf.memories.at(m.name)->load(address - m.base, bytes.data(), bytes.size());
-          });
+      hsm_ =
+          make_hsm_firmware(p, *schedulers_.front(), *manager_, *pf.uarts.at(p.hsm->uart),
+                            [&p, &pf](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
+                              for (const auto& m : p.memories)
+                                if (address >= m.base && address - m.base < m.params.size_bytes)
+                                  pf.memories.at(m.name)->load(address - m.base, bytes.data(), bytes.size());
+                            });
     }
   } catch (const models::ElaborationError& e) {
+    throw SimulationError(std::string("elaboration failed: ") + e.what());
+  } catch (const std::invalid_argument& e) {
     throw SimulationError(std::string("elaboration failed: ") + e.what());
   }
 }
@@ -368,8 +386,7 @@ void Simulation::spawn_apps() {
   auto one_done = [left] {
     if (--*left == 0) sc_core::sc_pause();  // background processes may still be running
   };
-  spawn_workload(p_, *manager_, schedulers_, one_done);
-  if (hsm_) hsm_->start(one_done);
+  spawn_workload(p_, *manager_, schedulers_, hsm_.get(), one_done);
 }
 
 void Simulation::spawn_background() {
@@ -386,7 +403,7 @@ void Simulation::run() {
 
 std::vector<analysis::StatGroup> Simulation::stats(double end_ms) const {
   auto out = gather_stats(*platform_, *manager_, schedulers_, end_ms);
-  if (hsm_) hsm_->add_stats(out, end_ms);
+  if (hsm_) out.push_back(hsm_stats(*hsm_, end_ms));
   return out;
 }
 

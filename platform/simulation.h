@@ -10,6 +10,7 @@
 #include "models/activity.h"
 #include "platform/scenario.h"
 #include "runtime/cost_model.h"
+#include "runtime/hsm_firmware.h"
 #include "runtime/manager.h"
 #include "runtime/scheduler.h"
 
@@ -21,7 +22,6 @@ class SimulationError : public std::runtime_error {
 };
 
 struct Platform;
-class HsmService;
 
 class Simulation {
  public:
@@ -39,7 +39,7 @@ class Simulation {
   void run();
 
   runtime::Manager& manager() { return *manager_; }
-  HsmService* hsm() { return hsm_.get(); }  // the scenario's HSM firmware, if it has one
+  runtime::HsmFirmware* hsm() { return hsm_.get(); }  // the scenario's HSM firmware, if it has one
   runtime::Scheduler& scheduler(unsigned hw_thread) { return *schedulers_.at(hw_thread); }
   const runtime::CostModel& costs() const { return *costs_; }
   std::vector<analysis::StatGroup> stats(double end_ms) const;
@@ -57,7 +57,7 @@ class Simulation {
   std::unique_ptr<runtime::CostModel> costs_;
   std::unique_ptr<runtime::Manager> manager_;
   std::vector<std::unique_ptr<runtime::Scheduler>> schedulers_;
-  std::unique_ptr<HsmService> hsm_;
+  std::unique_ptr<runtime::HsmFirmware> hsm_;
 };
 
 }  // namespace rsoc::platform

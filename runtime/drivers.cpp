@@ -4,6 +4,7 @@
 
 #include "models/address_map.h"
 #include "models/config_port.h"
+#include "models/crypto/bytes.h"
 #include "models/ip_core.h"
 
 namespace rsoc::runtime {
@@ -13,14 +14,9 @@ namespace port_reg = models::port_reg;
 namespace dma_reg = models::dma_reg;
 
 namespace {
+using crypto::store_be32;
 std::uint32_t be32(const std::uint8_t* p) {
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
-}
-void store_be32(std::uint8_t* p, std::uint32_t w) {
-  p[0] = static_cast<std::uint8_t>(w >> 24);
-  p[1] = static_cast<std::uint8_t>(w >> 16);
-  p[2] = static_cast<std::uint8_t>(w >> 8);
-  p[3] = static_cast<std::uint8_t>(w);
+  return crypto::load_be32(p);
 }
 // Where word i of the bank `field` starts in the key or block.
 unsigned byte_of_word(const BankField& field, unsigned i) {

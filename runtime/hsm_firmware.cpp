@@ -6,7 +6,9 @@
 
 #include "models/address_map.h"
 #include "models/crypto/aes_keywrap.h"
+#include "models/crypto/bytes.h"
 #include "models/ip_core.h"
+#include "runtime/request_scope.h"
 
 namespace rsoc::runtime {
 
@@ -14,10 +16,6 @@ using crypto::BigInt;
 using sc_core::sc_time;
 
 namespace {
-
-std::uint64_t ps(const sc_time& t) {
-  return t.value();
-}
 
 // DigestInfo prefix of SHA-256 (RFC 8017 section 9.2, note 1).
 constexpr std::uint8_t kSha256DigestInfo[] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
@@ -86,162 +84,18 @@ std::vector<std::uint8_t> pkcs1_sha256_encoding(const std::array<std::uint8_t, 3
   return em;
 }
 
-HsmFirmware::HsmFirmware(Scheduler& scheduler, models::Uart& uart, CoreDriver& driver,
-                         const HsmParams& params, const RsaKey& public_key, std::size_t blob_bytes,
-                         const std::array<std::uint8_t, 16>& kek, Sink sink)
-    : scheduler_(scheduler),
-      uart_(uart),
-      driver_(driver),
-      params_(params),
-      public_key_(public_key),
-      blob_bytes_(blob_bytes),
-      kek_(kek.begin(), kek.end()),
-      modexp_busy_(params.modexp_bases.size(), false),
-      sink_(std::move(sink)) {
-  if (params_.modexp_bases.empty()) throw std::invalid_argument("the HSM firmware needs a modexp core");
-}
-
-void HsmFirmware::start(std::function<void()> done) {
-  done_ = std::move(done);
-  clients_left_ = params_.clients;
-  for (unsigned t = 0; t < params_.rpc_tasks; ++t)
-    scheduler_.spawn("rpc" + std::to_string(t), params_.task_priority, [this](Process& p) { rpc_task(p); });
-  for (unsigned c = 0; c < params_.clients; ++c)
-    sc_core::sc_spawn([this, c] { client(c); }, ("client" + std::to_string(c)).c_str());
-}
-
-// A client host: host work, the request over the UART, the wait for the answer; closed loop.
-void HsmFirmware::client(unsigned index) {
-  std::mt19937_64 rng((params_.seed + 3) * 0x9E3779B97F4A7C15ull ^ index);
-  sc_core::sc_event answered;
-  sc_time answered_at;
-  for (std::uint64_t i = 0; i < params_.signatures_per_client; ++i) {
-    const double spread = params_.host_jitter * (2 * std::uniform_real_distribution<double>()(rng) - 1);
-    sc_core::wait(params_.host_time * (1 + spread));
-    Request r{index, next_id_++, sc_core::sc_time_stamp(), {}, {}, &answered, &answered_at};
-    for (auto& b : r.digest) b = static_cast<std::uint8_t>(rng());
-    r.arrived = uart_.transfer(models::Uart::Direction::kToDevice, params_.request_bytes, r.issued);
-    sc_core::wait(r.arrived - sc_core::sc_time_stamp());
-    queue_.push_back(r);
-    queued_.notify(sc_core::SC_ZERO_TIME);
-    sc_core::wait(answered);
-  }
-  if (--clients_left_ == 0 && done_) done_();
-}
-
-void HsmFirmware::rpc_task(Process& p) {
-  for (;;) {
-    while (queue_.empty()) p.wait_for(queued_);
-    const Request request = queue_.front();
-    queue_.pop_front();
-    const Process::Ledger at_entry = p.spent();
-    RequestRecord record;
-    record.id = request.id;
-    record.app = "client" + std::to_string(request.client);
-    record.functionality = "rsa" + std::to_string(public_key_.bits()) + "_sign";
-    record.blocks = 1;
-    record.bytes = (public_key_.bits() + 7) / 8;
-    record.decision = "hardware";
-    record.reason = "hsm firmware (" + p.name() + ")";
-    record.slot = params_.modexp_slots.empty() ? "" : params_.modexp_slots.front();
-    record.issue_ps = ps(request.issued);
-    record.start_ps = ps(p.cpu().now());
-    Signature signature{request.digest, {}};
-    try {
-      signature.signature = sign(p, request, record);
-      // Verification of the result against the public key (the model's check; the firmware's time is above).
-      const BigInt s = BigInt::from_bytes_be(signature.signature);
-      record.verified = crypto::modexp(s, public_key_.e, public_key_.n) ==
-                        BigInt::from_bytes_be(pkcs1_sha256_encoding(request.digest, record.bytes));
-      if (!record.verified) {
-        record.ok = false;
-        record.error = "signature does not verify";
-      }
-    } catch (const std::exception& e) {
-      record.ok = false;
-      record.error = e.what();
-    }
-    // The response (or an error frame of the same size) goes back over the UART; the task waits for it.
-    p.compute(params_.cycles.uart_cycles_per_byte * params_.response_bytes);
-    const Process::Ledger spent = p.spent();  // the task's part ends here: the rest is the UART's
-    const sc_time now = p.cpu().now();
-    const sc_time delivered = uart_.transfer(models::Uart::Direction::kToHost, params_.response_bytes, now);
-    sc_core::sc_event sent;
-    sent.notify(delivered - sc_core::sc_time_stamp());
-    p.wait_for(sent, TimeUse::kBusTransfer);
-    record.end_ps = ps(delivered);
-    record.exec_ps = record.end_ps - record.start_ps;
-    // Where the latency went: the request on the UART, queued until a task took it, the task's ledger until
-    // it handed the response to the UART, the response on the UART.
-    for (std::size_t i = 0; i < kRequestTimeUses; ++i) record.breakdown.ps[i] = spent[i] - at_entry[i];
-    record.breakdown[TimeUse::kBusTransfer] +=
-        ps(request.arrived) - record.issue_ps + ps(delivered) - ps(now);
-    record.breakdown[TimeUse::kCpuWait] += record.start_ps - ps(request.arrived);
-    ++signatures_;
-    if (sink_) sink_(record, signature);
-    *request.answered_at = delivered;
-    request.answered->notify(sc_core::SC_ZERO_TIME);
-  }
-}
-
-std::vector<std::uint8_t> HsmFirmware::sign(Process& p, const Request& request, RequestRecord& record) {
-  const HsmCosts& c = params_.cycles;
-  models::CpuThread& cpu = p.cpu();
-  p.compute(c.rpc_cycles + c.uart_cycles_per_byte * params_.request_bytes);
-
-  // The keystore: the wrapped key read from memory and unwrapped through the AES core, block by block.
-  keystore_.lock(p);
-  std::vector<std::uint8_t> blob(blob_bytes_);
-  std::optional<std::vector<std::uint8_t>> record_bytes;
-  try {
-    if (cpu.read(params_.blob_address, blob.data(), static_cast<unsigned>(blob.size())) !=
-        tlm::TLM_OK_RESPONSE)
-      throw DriverError("keystore read failed at " + std::to_string(params_.blob_address));
-    p.compute(c.copy_cycles_per_word * (blob.size() / 4));
-    const crypto::BlockCipher aes_core = [&](bool encrypt, const std::uint8_t* in, std::uint8_t* out) {
-      const auto result = driver_.run(p, params_.aes_base, Functionality::kAes128, kek_,
-                                      std::vector<std::uint8_t>(in, in + 16), encrypt);
-      std::copy(result.begin(), result.end(), out);
-      ++aes_operations_;
-    };
-    record_bytes = crypto::key_unwrap_pad(aes_core, blob);
-  } catch (...) {
-    keystore_.unlock();
-    throw;
-  }
-  keystore_.unlock();
-  if (!record_bytes) throw DriverError("key blob does not unwrap (wrong KEK or damaged keystore)");
-  p.compute(c.parse_cycles);
-  const std::optional<KeyRecord> stored = parse_key(*record_bytes);
-  if (!stored) throw DriverError("unwrapped key record is malformed");
-  const RsaKey* key = &stored->key;
-
-  // Blinding: m * r^e mod n with a fresh r.
-  const std::size_t k = record.bytes;
-  const BigInt m = BigInt::from_bytes_be(pkcs1_sha256_encoding(request.digest, k));
-  std::mt19937_64 rng((params_.seed + 5) * 0xD1B54A32D192ED03ull ^ request.id);
-  std::vector<std::uint8_t> r_bytes(k);
-  for (auto& b : r_bytes) b = static_cast<std::uint8_t>(rng());
-  const BigInt r = crypto::mod(BigInt::from_bytes_be(r_bytes), key->n);
-  p.compute(c.blinding_cycles);
-  const BigInt blinded = crypto::mod(m * crypto::modexp(r, key->e, key->n), key->n);
-
-  const std::vector<std::uint8_t> halves = modexp_pair(p, *stored, blinded);
-  const std::size_t half = halves.size() / 2;
-  const BigInt m1 = BigInt::from_bytes_be(halves.data(), half),
-               m2 = BigInt::from_bytes_be(&halves[half], half);
-
-  // Garner's recombination, then unblinding with r^-1.
-  p.compute(c.crt_cycles);
-  const BigInt h = crypto::mod(key->qinv * (m1 - m2), key->p);
-  const BigInt s_blinded = m2 + key->q * h;
-  p.compute(c.unblinding_cycles);
-  const BigInt s = crypto::mod(s_blinded * crypto::mod_inverse(r, key->n), key->n);
-  return s.to_bytes_be(k);
-}
-
 namespace {
 namespace reg = models::reg;
+
+// Time a process spent from `before` until now on computing and waiting for the CPU, counted instead as
+// waiting for a shared resource (a core, a lock): spinning for it.
+void count_as_waiting(Process& p, const Process::Ledger& before) {
+  const Process::Ledger after = p.spent();
+  for (const TimeUse use : {TimeUse::kCpuCompute, TimeUse::kCpuWait}) {
+    const auto i = static_cast<std::size_t>(use);
+    p.recount(use, TimeUse::kSlotWait, sc_core::sc_time::from_value(after[i] - before[i]));
+  }
+}
 
 void write_number(models::CpuThread& cpu, std::uint64_t address, const BigInt& v, std::size_t words) {
   for (const std::uint32_t w : v.to_words(words)) {
@@ -260,13 +114,15 @@ struct ModexpHalf {
   const BigInt& factor;
 };
 
-void setup_modulus(models::CpuThread& cpu, const ModexpHalf& a, std::size_t h) {
-  const std::uint32_t buffer_bits = cpu.read32(a.base + reg::kBufferBits);
-  if (buffer_bits < 64 * h)
-    throw DriverError("the modexp core at " + models::hex(a.base) + " takes " + std::to_string(buffer_bits) +
-                      "-bit operands, a CRT half needs " + std::to_string(64 * h));
-  cpu.write32(a.base + reg::kModulusWords, static_cast<std::uint32_t>(h));
-  write_number(cpu, a.base + reg::kModulus, a.prime, h);
+// `widest_bits`: the widest operand the calculation will write (an unreduced message is twice the modulus).
+void setup_modulus(models::CpuThread& cpu, std::uint64_t base, const BigInt& modulus, std::size_t h,
+                   std::size_t widest_bits) {
+  const std::uint32_t buffer_bits = cpu.read32(base + reg::kBufferBits);
+  if (buffer_bits < widest_bits)
+    throw DriverError("the modexp core at " + models::hex(base) + " takes " + std::to_string(buffer_bits) +
+                      "-bit operands, the firmware needs " + std::to_string(widest_bits));
+  cpu.write32(base + reg::kModulusWords, static_cast<std::uint32_t>(h));
+  write_number(cpu, base + reg::kModulus, modulus, h);
 }
 
 // The message goes unreduced (twice the prime's words): the core reduces it. The coefficient and factor are
@@ -282,85 +138,355 @@ void setup_calculation(models::CpuThread& cpu, const ModexpHalf& a, std::size_t 
   cpu.write32(a.base + reg::kCtrl, reg::kCtrlNext);
 }
 
-std::vector<std::uint8_t> read_result(models::CpuThread& cpu, const ModexpHalf& a, std::size_t h) {
-  std::vector<std::uint32_t> words(h);
-  for (std::size_t i = 0; i < h; ++i) words[i] = cpu.read32(a.base + reg::kModResult + 4 * i);
-  return BigInt::from_words(words).to_bytes_be(4 * h);
+BigInt read_result(models::CpuThread& cpu, std::uint64_t base, std::size_t words) {
+  std::vector<std::uint32_t> w(words);
+  for (std::size_t i = 0; i < words; ++i) w[i] = cpu.read32(base + reg::kModResult + 4 * i);
+  return BigInt::from_words(w);
+}
+
+// The private key as the reference RSA-CRT operation takes it: p, q, dP, dQ, qInv, each of `half` bytes.
+std::vector<std::uint8_t> crt_key_bytes(const RsaKey& k, std::size_t half) {
+  std::vector<std::uint8_t> out;
+  for (const BigInt* v : {&k.p, &k.q, &k.dp, &k.dq, &k.qinv}) {
+    const auto b = v->to_bytes_be(half);
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  return out;
 }
 }  // namespace
 
-// m^dP mod p and m^dQ mod q on the modexp cores (hal_modexp2 with the precomputed values): both set up and
-// started before either is collected when there are two, one after the other on one core.
-std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& record,
-                                                   const BigInt& blinded) {
-  const RsaKey& key = record.key;
-  const std::size_t h = prime_words(key);
-  const std::vector<std::size_t> cores = allocate_modexp(p);
-  const ModexpHalf half_p{params_.modexp_bases[cores.front()], key.p, key.dp, record.p_coeff,
-                          record.p_factor};
-  const ModexpHalf half_q{params_.modexp_bases[cores.back()], key.q, key.dq, record.q_coeff, record.q_factor};
-  const DriverCosts& costs = driver_.costs();
-  models::CpuThread& cpu = p.cpu();
-  const std::uint32_t done = reg::kStatusReady | reg::kStatusValid;
-  std::vector<std::uint8_t> out, second;
-  try {
-    if (cores.size() == 2) {
-      for (const ModexpHalf* a : {&half_p, &half_q}) {
-        cpu.compute(costs.cycles_per_request);
-        setup_modulus(cpu, *a, h);
-      }
-      for (const ModexpHalf* a : {&half_p, &half_q}) {
-        cpu.compute(costs.cycles_per_block);
-        setup_calculation(cpu, *a, h, blinded);
-      }
-      driver_.wait_status(p, half_p.base, done);
-      driver_.wait_status(p, half_q.base, done);
-      out = read_result(cpu, half_p, h);
-      second = read_result(cpu, half_q, h);
-    } else {
-      for (const ModexpHalf* a : {&half_p, &half_q}) {
-        cpu.compute(costs.cycles_per_request);
-        setup_modulus(cpu, *a, h);
-        cpu.compute(costs.cycles_per_block);
-        setup_calculation(cpu, *a, h, blinded);
-        driver_.wait_status(p, a->base, done);
-        (a == &half_p ? out : second) = read_result(cpu, *a, h);
-      }
+HsmFirmware::HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& uart, const HsmParams& params,
+                         const RsaKey& key, std::size_t blob_bytes, const std::array<std::uint8_t, 16>& kek)
+    : scheduler_(scheduler),
+      manager_(manager),
+      uart_(uart),
+      params_(params),
+      key_(key),
+      blob_bytes_(blob_bytes),
+      kek_(kek.begin(), kek.end()) {
+  if (manager_.cores_of(models::CoreKind::kAes128) == 0)
+    throw std::invalid_argument("the HSM firmware needs an AES core");
+  if (manager_.cores_of(models::CoreKind::kModexp) < 2)
+    throw std::invalid_argument("the HSM firmware needs two modexp cores");
+}
+
+void HsmFirmware::start(std::function<void()> done) {
+  done_ = std::move(done);
+  clients_left_ = params_.clients;
+  for (unsigned t = 0; t < params_.rpc_tasks; ++t)
+    scheduler_.spawn("rpc" + std::to_string(t), params_.task_priority, [this](Process& p) { rpc_task(p); });
+  for (unsigned c = 0; c < params_.clients; ++c)
+    sc_core::sc_spawn([this, c] { client(c); }, ("client" + std::to_string(c)).c_str());
+}
+
+// A client: sign() called, the host's part, the request over the UART; the firmware sees it on its next tick;
+// then the client waits for the answer and calls again (no think time).
+void HsmFirmware::client(unsigned index) {
+  std::mt19937_64 rng((params_.seed + 3) * 0x9E3779B97F4A7C15ull ^ index);
+  sc_core::sc_event answered;
+  for (std::uint64_t i = 0; i < params_.signatures_per_client; ++i) {
+    Request r{index, sc_core::sc_time_stamp(), {}, {}, {}, &answered};
+    const double spread = params_.host_jitter * (2 * std::uniform_real_distribution<double>()(rng) - 1);
+    sc_core::wait(params_.host_time * (1 + spread));
+    r.host_done = sc_core::sc_time_stamp();
+    for (auto& b : r.digest) b = static_cast<std::uint8_t>(rng());
+    r.arrived = uart_.transfer(models::Uart::Direction::kToDevice, params_.request_bytes, r.host_done);
+    sc_time seen = r.arrived;
+    if (params_.rx_tick != sc_core::SC_ZERO_TIME) {
+      const std::uint64_t tick = params_.rx_tick.value();
+      seen = sc_time::from_value((r.arrived.value() + tick - 1) / tick * tick);
     }
+    sc_core::wait(seen - sc_core::sc_time_stamp());
+    queue_.push_back(r);
+    queued_.notify(sc_core::SC_ZERO_TIME);
+    sc_core::wait(answered);
+  }
+  if (--clients_left_ == 0 && done_) done_();
+}
+
+void HsmFirmware::rpc_task(Process& p) {
+  const std::size_t modulus_bytes = (key_.bits() + 7) / 8;
+  const Functionality crt = key_.bits() > 2048 ? Functionality::kRsaCrt4096 : Functionality::kRsaCrt2048;
+  const std::vector<std::uint8_t> crt_key = crt_key_bytes(key_, modulus_bytes / 2);
+  for (;;) {
+    while (queue_.empty()) p.wait_for(queued_);  // task_sleep until the tick wakes it
+    const Request request = queue_.front();
+    queue_.pop_front();
+    RequestRecord r;
+    r.id = manager_.next_id();
+    r.app = "client" + std::to_string(request.client);
+    r.functionality = "rsa" + std::to_string(key_.bits()) + "_sign";
+    r.blocks = 1;
+    r.bytes = modulus_bytes;
+    r.decision = "hardware";
+    r.issue_ps = request.issued.value();
+    RequestScope scope(p, r);
+    scope.start();
+    Signature signature{request.digest, {}};
+    std::string reason = "hsm firmware (" + p.name() + ")";
+    try {
+      signature.signature = sign(p, request, reason, r.slot);
+      // The model's check, as for every request: the reference RSA operation on the same encoded digest.
+      scope.verify(signature.signature,
+                   reference_output(crt, crt_key, pkcs1_sha256_encoding(request.digest, modulus_bytes), true),
+                   "signature differs from the reference RSA signature");
+    } catch (const std::exception& e) {
+      scope.fail(e.what());
+    }
+    r.reason = reason;
+    // The response (or an error frame of the same size) goes out byte by byte: SLIP encoding and the write of
+    // each byte, the CPU polling the UART until the last one is on the line (HAL_UART_Transmit).
+    models::CpuThread& cpu = p.cpu();
+    const sc_time delivered =
+        uart_.transfer(models::Uart::Direction::kToHost, params_.response_bytes, cpu.now());
+    p.compute(params_.cycles.tx_per_byte * params_.response_bytes);
+    cpu.busy_wait(delivered);
+    scope.close();
+    // Before the task took the request: the client's host work, the request on the line, then waiting for
+    // the tick and a task (waiting for the CPU).
+    r.breakdown[TimeUse::kCpuWait] -= (request.arrived - request.issued).value();
+    r.breakdown[TimeUse::kHost] += (request.host_done - request.issued).value();
+    r.breakdown[TimeUse::kBusTransfer] += (request.arrived - request.host_done).value();
+    r.exec_ps = r.end_ps - r.start_ps;
+    ++signatures_;
+    manager_.record(r);
+    if (on_signature_) on_signature_(signature);
+    request.answered->notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+std::vector<std::uint8_t> HsmFirmware::sign(Process& p, const Request& request, std::string& reason,
+                                            std::string& slot) {
+  const HsmCosts& c = params_.cycles;
+  models::CpuThread& cpu = p.cpu();
+  p.compute(c.rx_per_byte * params_.request_bytes + c.dispatch + c.remainder);
+
+  // The keystore lock covers the look-up and the copy of the wrapped key only.
+  std::vector<std::uint8_t> blob(blob_bytes_);
+  keystore_.spin_lock(p);
+  p.compute(c.keystore_fetch);
+  const auto status = cpu.read(params_.blob_address, blob.data(), static_cast<unsigned>(blob.size()));
+  p.compute(c.copy_per_word * (blob.size() / 4));
+  keystore_.unlock();
+  if (status != tlm::TLM_OK_RESPONSE)
+    throw DriverError("keystore read failed at " + models::hex(params_.blob_address));
+  p.compute(c.kek);
+  const std::vector<std::uint8_t> record_bytes = unwrap_key(p, blob, reason);
+
+  p.compute(c.key_parse);
+  const std::optional<KeyRecord> stored = parse_key(record_bytes);
+  if (!stored) throw DriverError("unwrapped key record is malformed");
+  const RsaKey& key = stored->key;
+  const std::size_t k = (key.bits() + 7) / 8;
+  p.compute(c.pad);
+  const BigInt m = BigInt::from_bytes_be(pkcs1_sha256_encoding(request.digest, k));
+
+  const auto [bf, ubf] = blinding_factors(p, key, reason);
+  p.compute(c.blind);
+  const BigInt blinded = crypto::mod(m * bf, key.n);
+
+  p.compute(c.operand_unpack);
+  const std::vector<std::uint8_t> halves = modexp_pair(p, *stored, blinded, reason, slot);
+  p.compute(c.result_read);
+  const std::size_t half = halves.size() / 2;
+  const BigInt m1 = BigInt::from_bytes_be(halves.data(), half),
+               m2 = BigInt::from_bytes_be(&halves[half], half);
+
+  // Garner's recombination, then unblinding.
+  p.compute(c.crt);
+  const BigInt h = crypto::mod(key.qinv * (m1 - m2), key.p);
+  const BigInt s_blinded = m2 + key.q * h;
+  p.compute(c.unblind);
+  const BigInt s = crypto::mod(s_blinded * ubf, key.n);
+  p.compute(c.encode);
+  return s.to_bytes_be(k);
+}
+
+std::vector<std::uint8_t> HsmFirmware::unwrap_key(Process& p, const std::vector<std::uint8_t>& blob,
+                                                  std::string& reason) {
+  const CoreLease aes = alloc(p, models::CoreKind::kAes128);
+  reason += "; key unwrapped on " + aes.slot_name;
+  models::CpuThread& cpu = p.cpu();
+  std::optional<std::vector<std::uint8_t>> record;
+  try {
+    // load_kek: the KEK, CONFIG (decrypting) and CTRL.INIT, on every unwrap (the core may have held another
+    // key).
+    for (std::size_t i = 0; i < kek_.size(); i += 4)
+      cpu.write32(aes.base + reg::kKey + i, crypto::load_be32(&kek_[i]));
+    cpu.write32(aes.base + reg::kConfig, 0);
+    cpu.write32(aes.base + reg::kCtrl, reg::kCtrlInit);
+    const std::uint64_t per_block = params_.cycles.unwrap_per_block;
+    const crypto::BlockCipher do_block = [&](bool, const std::uint8_t* in, std::uint8_t* out) {
+      p.compute(per_block);
+      for (unsigned i = 0; i < 4; ++i)
+        cpu.write32(aes.base + reg::kBlock + 4 * i, crypto::load_be32(in + 4 * i));
+      cpu.write32(aes.base + reg::kCtrl, reg::kCtrlNext);
+      io_wait(p, {aes.base}, reg::kStatusReady);
+      for (unsigned i = 0; i < 4; ++i)
+        crypto::store_be32(out + 4 * i, cpu.read32(aes.base + reg::kResult + 4 * i));
+      ++aes_operations_;
+    };
+    record = crypto::key_unwrap_pad(do_block, blob);
   } catch (...) {
-    release_modexp(cores);
+    free(p, aes);
     throw;
   }
-  release_modexp(cores);
-  out.insert(out.end(), second.begin(), second.end());
+  free(p, aes);
+  if (!record) throw DriverError("key blob does not unwrap (wrong KEK or damaged keystore)");
+  return *record;
+}
+
+std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey& key, std::string& reason) {
+  const HsmCosts& c = params_.cycles;
+  blinding_lock_.spin_lock(p);
+  try {
+    for (auto it = blinding_cache_.begin(); it != blinding_cache_.end(); ++it) {
+      if (it->n != key.n) continue;
+      // A hit: both factors squared mod n, which keeps bf = (ubf^-1)^e.
+      p.compute(c.blinding_hit);
+      it->bf = crypto::mod(it->bf * it->bf, key.n);
+      it->ubf = crypto::mod(it->ubf * it->ubf, key.n);
+      blinding_cache_.splice(blinding_cache_.begin(), blinding_cache_, it);
+      ++blinding_hits_;
+      reason += "; blinding factors cached";
+      const auto out = std::make_pair(it->bf, it->ubf);
+      blinding_lock_.unlock();
+      return out;
+    }
+    // A miss: a fresh r, bf = r^e mod n on a modexp core (hal_modexp; the core derives its Montgomery
+    // values), ubf = r^-1 mod n in software.
+    ++blinding_misses_;
+    reason += "; fresh blinding factors";
+    p.compute(c.blinding_miss);
+    const std::size_t k = (key.bits() + 7) / 8, words = k / 4;
+    std::mt19937_64 rng((params_.seed + 5) * 0xD1B54A32D192ED03ull ^ blinding_misses_);
+    std::vector<std::uint8_t> r_bytes(k);
+    for (auto& b : r_bytes) b = static_cast<std::uint8_t>(rng());
+    const BigInt r = crypto::mod(BigInt::from_bytes_be(r_bytes), key.n);
+    const CoreLease core = alloc(p, models::CoreKind::kModexp);
+    BigInt bf;
+    try {
+      models::CpuThread& cpu = p.cpu();
+      setup_modulus(cpu, core.base, key.n, words, 32 * words);
+      cpu.write32(core.base + reg::kConfig, 0);
+      write_number(cpu, core.base + reg::kMessage, r, words);
+      const std::size_t e_words = (key.e.bit_length() + 31) / 32;
+      write_number(cpu, core.base + reg::kExponent, key.e, e_words);
+      cpu.write32(core.base + reg::kExponentBits, static_cast<std::uint32_t>(32 * e_words));
+      cpu.write32(core.base + reg::kCtrl, 0);
+      cpu.write32(core.base + reg::kCtrl, reg::kCtrlNext);
+      io_wait(p, {core.base}, reg::kStatusReady | reg::kStatusValid);
+      bf = read_result(cpu, core.base, words);
+    } catch (...) {
+      free(p, core);
+      throw;
+    }
+    free(p, core);
+    const BigInt ubf = crypto::mod_inverse(r, key.n);
+    if (params_.blinding_cache > 0) {
+      if (blinding_cache_.size() >= params_.blinding_cache) blinding_cache_.pop_back();
+      blinding_cache_.push_front(Blinding{key.n, bf, ubf});
+    }
+    blinding_lock_.unlock();
+    return {bf, ubf};
+  } catch (...) {
+    blinding_lock_.unlock();
+    throw;
+  }
+}
+
+// m^dP mod p and m^dQ mod q on two modexp cores at once (hal_modexp2 with the precomputed values): both set
+// up and started before either is collected.
+std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& record, const BigInt& blinded,
+                                                   std::string& reason, std::string& slot) {
+  const RsaKey& key = record.key;
+  const std::size_t h = prime_words(key);
+  const auto [first, second] = alloc2(p, models::CoreKind::kModexp);
+  slot = first.slot_name;
+  reason += "; CRT halves on " + first.slot_name + " and " + second.slot_name;
+  const ModexpHalf half_p{first.base, key.p, key.dp, record.p_coeff, record.p_factor};
+  const ModexpHalf half_q{second.base, key.q, key.dq, record.q_coeff, record.q_factor};
+  models::CpuThread& cpu = p.cpu();
+  std::vector<std::uint8_t> out;
+  try {
+    for (const ModexpHalf* a : {&half_p, &half_q}) setup_modulus(cpu, a->base, a->prime, h, 64 * h);
+    for (const ModexpHalf* a : {&half_p, &half_q}) setup_calculation(cpu, *a, h, blinded);
+    io_wait(p, {half_p.base, half_q.base}, reg::kStatusReady | reg::kStatusValid);
+    out = read_result(cpu, half_p.base, h).to_bytes_be(4 * h);
+    const auto q_part = read_result(cpu, half_q.base, h).to_bytes_be(4 * h);
+    out.insert(out.end(), q_part.begin(), q_part.end());
+  } catch (...) {
+    free(p, first);
+    free(p, second);
+    throw;
+  }
+  free(p, first);
+  free(p, second);
   return out;
 }
 
-std::vector<std::size_t> HsmFirmware::allocate_modexp(Process& p) {
-  const std::size_t need = std::min<std::size_t>(2, modexp_busy_.size());  // a pair when the FPGA has two
+CoreLease HsmFirmware::alloc(Process& p, models::CoreKind kind) {
   for (;;) {
     const Process::Ledger before = p.spent();
-    p.compute(params_.cycles.core_alloc_cycles);
+    p.compute(params_.cycles.core_alloc);
     ++alloc_attempts_;
-    std::vector<std::size_t> free;
-    for (std::size_t i = 0; i < modexp_busy_.size() && free.size() < need; ++i)
-      if (!modexp_busy_[i]) free.push_back(i);
-    if (free.size() == need) {
-      for (std::size_t i : free) modexp_busy_[i] = true;
-      return free;
+    if (const auto core = manager_.take_core(kind)) {
+      manager_.stamp(*core);
+      return *core;
     }
     p.yield();
-    // A failed attempt and the others' turns it waited through are time waiting for the cores.
-    const Process::Ledger after = p.spent();
-    for (const TimeUse use : {TimeUse::kCpuCompute, TimeUse::kCpuWait}) {
-      const auto i = static_cast<std::size_t>(use);
-      p.recount(use, TimeUse::kSlotWait, sc_core::sc_time::from_value(after[i] - before[i]));
-    }
+    count_as_waiting(p, before);
   }
 }
 
-void HsmFirmware::release_modexp(const std::vector<std::size_t>& cores) {
-  for (std::size_t i : cores) modexp_busy_[i] = false;
+std::pair<CoreLease, CoreLease> HsmFirmware::alloc2(Process& p, models::CoreKind kind) {
+  for (;;) {
+    const Process::Ledger before = p.spent();
+    p.compute(params_.cycles.core_alloc);
+    ++alloc_attempts_;
+    const auto first = manager_.take_core(kind);
+    if (!first) {
+      p.yield();
+      count_as_waiting(p, before);
+      continue;
+    }
+    p.compute(params_.cycles.core_alloc);
+    if (const auto second = manager_.take_core(kind)) {
+      manager_.stamp(*first);
+      manager_.stamp(*second);
+      return {*first, *second};
+    }
+    free(p, *first);  // hal_core_free yields
+    count_as_waiting(p, before);
+  }
+}
+
+void HsmFirmware::free(Process& p, const CoreLease& core) {
+  manager_.give_back(core);
+  p.yield();
+}
+
+void HsmFirmware::io_wait(Process& p, const std::vector<std::uint64_t>& bases, std::uint32_t mask) {
+  models::CpuThread& cpu = p.cpu();
+  std::vector<bool> done(bases.size(), false);
+  for (std::uint64_t round = 0; round < params_.io.max_polls; ++round) {
+    p.yield();  // before every round of status reads, the first included
+    bool all = true;
+    for (std::size_t i = 0; i < bases.size(); ++i) {
+      if (done[i]) continue;
+      cpu.compute(params_.io.poll_loop_cycles);
+      ++status_reads_;
+      const sc_time io_before = cpu.io_time();
+      done[i] = (cpu.read32(bases[i] + reg::kStatus) & mask) == mask;
+      if (!done[i]) {
+        p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, cpu.io_time() - io_before);  // the core is busy
+        all = false;
+      }
+    }
+    if (all) return;
+  }
+  throw DriverError("core at " + models::hex(bases.front()) + " did not become ready after " +
+                    std::to_string(params_.io.max_polls) + " status polls");
 }
 
 }  // namespace rsoc::runtime

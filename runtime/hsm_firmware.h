@@ -1,30 +1,46 @@
 #pragma once
-// The firmware of a hardware security module that signs with RSA-2048 (REFERENCE.md section 3): clients on
-// hosts send sign requests over one UART; RPC tasks of the modeled OS (a cooperative scheduler on the HSM's
-// CPU) serve them. For every signature a task
-//   1. takes the request (rpc_cycles, plus uart_cycles_per_byte per byte received),
-//   2. locks the keystore, reads the wrapped private-key blob from memory (a burst read, copy_cycles_per_word
-//      per word), unwraps it with AES key wrap (RFC 5649) — every AES block operation on the AES core through
-//      the core driver (PIO: words over the bus, status polls that yield) — and unlocks the keystore,
-//   3. parses the key (parse_cycles), blinds the message (blinding_cycles: m * r^e mod n),
-//   4. runs the two CRT halves m^dP mod p and m^dQ mod q on the modexp cores as Cryptech's hal_modexp2 does —
-//      in parallel when there are two (set both up, start both, then collect both), one after the other on
-//      one core. Per half: BUFFER_BITS read, MODULUS_WORDS and the prime, the prime's Montgomery coefficient
-//      and factor and the blinded message unreduced (CONFIG.WIDE_MESSAGE | PRECALC), each in modulus-sized
-//      buffers (2h words for an h-word prime), the exponent and its length, CTRL zero and next: 8h + 5 word
-//      writes (261 for RSA-2048), then the status polled and the h result words read (h + 1 reads),
-//   5. recombines (crt_cycles: Garner), unblinds (unblinding_cycles), and
-//   6. sends the signature back (uart_cycles_per_byte per byte, then the task waits for the UART).
-// Every value is computed for real: the signature is m^d mod n with the key the firmware unwrapped, checked
-// by the tests with OpenSSL. A client is a closed loop on its own host: host_time of host work, the request
-// over the UART, the wait for the response. Timing contract: software steps cost their cycles under the
-// scheduler; device work costs what the drivers do over the bus models; the UART carries bytes at its baud
-// rate, one sender at a time per direction.
+// The firmware of a hardware security module that signs with RSA (REFERENCE.md section 3: Cryptech's libhal
+// and stm32 firmware as of May 2018), an application on the modeled OS: RPC tasks under the cooperative
+// scheduler of the HSM's CPU serve clients on hosts that send sign requests over one UART. The cores are
+// those of the platform's static slots, handed out by the runtime's manager as libhal's core library does.
+//
+// A client (tests/parallel-signatures.py: every client a coroutine of one host process, no think time) calls
+// sign: its host work, the request over the UART, then it waits for the response; its latency runs from the
+// call to the answer. The firmware takes received bytes from the UART on its tick (rx_tick) and wakes a task.
+// For every signature a task, step by step along the firmware's code path (every step's CPU cycles in
+// HsmCosts; none yields unless said):
+//   1. decodes the request (rx_per_byte per byte, dispatch, and the calibrated remainder);
+//   2. fetches the wrapped key: the keystore lock (task_mutex_lock: yield while taken) around the index
+//      search and the copy only (ks.c since May 2018), then the KEK;
+//   3. unwraps it (RFC 5649) on any free AES core: hal_core_alloc takes the least recently used idle one (an
+//      attempt of core_alloc cycles; none free: yield and retry), the KEK is loaded, and every AES block is
+//      do_block: 4 data words and CTRL written, a yield before every status read (hal_io_wait), 4 words
+//      read; unwrap_per_block cycles around each; freeing the core yields (hal_core_free);
+//   4. parses the key (key_parse), encodes the digest (pad);
+//   5. blinds: the blinding-factor cache (rsa.c, by modulus, least recently used replaced; its own task
+//      lock): a hit squares both factors mod n (blinding_hit); a miss draws r, computes r^e mod n on one
+//      modexp core (hal_modexp) and r^-1 mod n (blinding_miss); then m * bf mod n (blind);
+//   6. runs m^dP mod p and m^dQ mod q on two modexp cores at once (hal_modexp2): operand_unpack; the pair
+//      taken as hal_core_alloc2 does (the first core, then the second; the second not free: the first is
+//      freed, which yields, and the task tries again); per core MODULUS_BITS and the prime, then the
+//      precomputed Montgomery coefficient and factor, the mode, the message unreduced, the exponent and its
+//      length, CTRL zero and next (8h + 5 word writes for an h-word prime: 261 for RSA-2048); then rounds of
+//      a yield and a status read of each core not yet done (hal_io_wait2), the h result words of each read
+//      (h + 1 reads with BUFFER_BITS), both cores freed (two yields); result_read;
+//   7. recombines (crt: Garner) and unblinds (unblind), encodes the response (encode);
+//   8. sends it byte by byte, polling the UART (HAL_UART_Transmit): tx_per_byte each, and the CPU busy until
+//      the last byte is on the line.
+// Every value is computed for real: the signature is m^d mod n with the key the firmware unwrapped from
+// memory, checked against the reference RSA operation like every request's output (RequestScope).
+// Timing contract: software steps cost their cycles on the CPU under the scheduler; device work costs what
+// the accesses do over the bus models; the UART carries bytes at its baud rate, one sender at a time per
+// direction; a yield costs the scheduler's yield_cycles (and a switch its context_switch_cycles).
 
 #include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +50,7 @@
 #include "models/crypto/modexp.h"
 #include "models/uart.h"
 #include "runtime/drivers.h"
+#include "runtime/manager.h"
 #include "runtime/mutex.h"
 #include "runtime/request_record.h"
 #include "runtime/rsa_key.h"
@@ -58,15 +75,27 @@ std::optional<KeyRecord> parse_key(const std::vector<std::uint8_t>& record);
 std::vector<std::uint8_t> pkcs1_sha256_encoding(const std::array<std::uint8_t, 32>& digest,
                                                 std::size_t modulus_bytes);
 
-struct HsmCosts {                          // CPU cycles
-  std::uint64_t rpc_cycles = 0;            // per request: framing, dispatch
-  std::uint64_t uart_cycles_per_byte = 0;  // per byte received or sent
-  std::uint64_t copy_cycles_per_word = 0;  // copying the key blob
-  std::uint64_t parse_cycles = 0;
-  std::uint64_t blinding_cycles = 0;
-  std::uint64_t crt_cycles = 0;
-  std::uint64_t unblinding_cycles = 0;
-  std::uint64_t core_alloc_cycles = 300;  // one attempt to take the modexp cores
+// CPU cycles of the firmware's software, by step of its code path (see the header comment).
+struct HsmCosts {
+  std::uint64_t rx_per_byte = 0;
+  std::uint64_t dispatch = 0;
+  std::uint64_t keystore_fetch = 0;
+  std::uint64_t copy_per_word = 0;
+  std::uint64_t kek = 0;
+  std::uint64_t unwrap_per_block = 0;
+  std::uint64_t key_parse = 0;
+  std::uint64_t pad = 0;
+  std::uint64_t blinding_hit = 0;
+  std::uint64_t blinding_miss = 0;
+  std::uint64_t blind = 0;
+  std::uint64_t operand_unpack = 0;
+  std::uint64_t core_alloc = 300;
+  std::uint64_t result_read = 0;
+  std::uint64_t crt = 0;
+  std::uint64_t unblind = 0;
+  std::uint64_t encode = 0;
+  std::uint64_t tx_per_byte = 0;
+  std::uint64_t remainder = 0;
 };
 
 struct HsmParams {
@@ -74,14 +103,13 @@ struct HsmParams {
   int task_priority = 10;
   unsigned clients = 1;
   std::uint64_t signatures_per_client = 10;
-  sc_core::sc_time host_time{20, sc_core::SC_MS};  // per signature, on the client's own host
+  sc_core::sc_time host_time{20, sc_core::SC_MS};  // per signature, on the client's host
   double host_jitter = 0;  // each host_time drawn uniformly in host_time * (1 +- host_jitter)
+  sc_core::sc_time rx_tick{1, sc_core::SC_MS};  // received bytes are taken on this tick (zero: at once)
   std::uint64_t request_bytes = 80, response_bytes = 280;
+  unsigned blinding_cache = 2;  // entries; 0: fresh blinding factors every time
   HsmCosts cycles;
-  std::uint64_t aes_base = 0;               // the AES core
-  std::vector<std::uint64_t> modexp_bases;  // one or more modexp cores
-  std::string aes_slot;                     // names, for the records
-  std::vector<std::string> modexp_slots;
+  DriverCosts io;                  // poll_loop_cycles around a status read, max_polls before a wait fails
   std::uint64_t blob_address = 0;  // the wrapped key in memory
   std::uint64_t seed = 1;
 };
@@ -93,59 +121,74 @@ class HsmFirmware {
     std::array<std::uint8_t, 32> digest;
     std::vector<std::uint8_t> signature;  // modulus-sized, big-endian
   };
-  using Sink = std::function<void(const RequestRecord&, const Signature&)>;
 
   // The wrapped key (`blob_bytes` bytes) is stored at params.blob_address; `kek` is the AES-128
-  // key-encryption key the AES core is loaded with.
-  HsmFirmware(Scheduler& scheduler, models::Uart& uart, CoreDriver& driver, const HsmParams& params,
-              const RsaKey& public_key, std::size_t blob_bytes, const std::array<std::uint8_t, 16>& kek,
-              Sink sink);
+  // key-encryption key (the firmware reads it from its master key memory). `key` is the private key the
+  // model checks every signature against (the firmware knows only the wrapped one).
+  HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& uart, const HsmParams& params,
+              const RsaKey& key, std::size_t blob_bytes, const std::array<std::uint8_t, 16>& kek);
 
+  // Every signature with its digest; set before start().
+  void on_signature(std::function<void(const Signature&)> f) { on_signature_ = std::move(f); }
   // Starts the RPC tasks and the clients; when the last client has its last signature, `done` runs.
   void start(std::function<void()> done);
 
+  const RsaKey& key() const { return key_; }
   const Mutex& keystore() const { return keystore_; }
   std::uint64_t signatures() const { return signatures_; }
   std::uint64_t aes_block_operations() const { return aes_operations_; }
-  std::uint64_t modexp_alloc_attempts() const { return alloc_attempts_; }
+  std::uint64_t core_alloc_attempts() const { return alloc_attempts_; }
+  std::uint64_t status_reads() const { return status_reads_; }
+  std::uint64_t blinding_hits() const { return blinding_hits_; }
+  std::uint64_t blinding_misses() const { return blinding_misses_; }
 
  private:
   struct Request {
     unsigned client;
-    std::uint64_t id;
-    sc_core::sc_time issued, arrived;
+    sc_core::sc_time issued, host_done, arrived;  // the call, the end of the host work, the last byte in
     std::array<std::uint8_t, 32> digest;
     sc_core::sc_event* answered;  // notified when the response has reached the host
-    sc_core::sc_time* answered_at;
+  };
+  struct Blinding {  // one entry of the blinding-factor cache
+    crypto::BigInt n, bf, ubf;
   };
   void client(unsigned index);
   void rpc_task(Process& p);
-  // The signature of `request` (the whole firmware path); fills the record.
-  std::vector<std::uint8_t> sign(Process& p, const Request& request, RequestRecord& record);
-  std::vector<std::uint8_t> modexp_pair(Process& p, const KeyRecord& record, const crypto::BigInt& blinded);
-  // Cores are allocated to one task at a time (the AES core under the keystore lock): two modexp cores at
-  // once (one when the FPGA has only one), as Cryptech's hal_core_alloc2 does it: an attempt costs
-  // core_alloc_cycles; a task that finds them taken yields and tries again when the scheduler comes back to
-  // it (so the cores go to the waiting tasks in turn, and every attempt costs the CPU). Failed attempts and
-  // the turns of others they wait through count as kSlotWait.
-  std::vector<std::size_t> allocate_modexp(Process& p);
-  void release_modexp(const std::vector<std::size_t>& cores);
+  // The signature of `request` along the firmware's code path; adds what it used to `reason`.
+  std::vector<std::uint8_t> sign(Process& p, const Request& request, std::string& reason, std::string& slot);
+  std::vector<std::uint8_t> unwrap_key(Process& p, const std::vector<std::uint8_t>& blob,
+                                       std::string& reason);
+  std::pair<crypto::BigInt, crypto::BigInt> blinding_factors(Process& p, const RsaKey& key,
+                                                             std::string& reason);
+  std::vector<std::uint8_t> modexp_pair(Process& p, const KeyRecord& record, const crypto::BigInt& blinded,
+                                        std::string& reason, std::string& slot);
+
+  // libhal's core library over the manager's leases: hal_core_alloc (any idle core of `kind`, least
+  // recently used first; none: yield and retry), hal_core_alloc2 (two cores of `kind`), hal_core_free
+  // (which yields). Failed attempts and the turns they wait through count as kSlotWait.
+  CoreLease alloc(Process& p, models::CoreKind kind);
+  std::pair<CoreLease, CoreLease> alloc2(Process& p, models::CoreKind kind);
+  void free(Process& p, const CoreLease& core);
+  // hal_io_wait2: rounds of a yield, then a status read of each core (of `bases`) not done yet, until every
+  // one shows `mask`. Reads that find a core busy count as kCoreCompute.
+  void io_wait(Process& p, const std::vector<std::uint64_t>& bases, std::uint32_t mask);
 
   Scheduler& scheduler_;
+  Manager& manager_;
   models::Uart& uart_;
-  CoreDriver& driver_;
   HsmParams params_;
-  RsaKey public_key_;
+  RsaKey key_;
   std::size_t blob_bytes_;
   std::vector<std::uint8_t> kek_;
-  std::vector<bool> modexp_busy_;
-  Sink sink_;
-  Mutex keystore_;
+  std::function<void(const Signature&)> on_signature_;
+  Mutex keystore_, blinding_lock_;
+  std::list<Blinding> blinding_cache_;  // most recently used first
   std::deque<Request> queue_;
   sc_core::sc_event queued_;
   std::function<void()> done_;
   unsigned clients_left_ = 0;
-  std::uint64_t next_id_ = 0, signatures_ = 0, aes_operations_ = 0, alloc_attempts_ = 0;
+  std::uint64_t signatures_ = 0, aes_operations_ = 0, alloc_attempts_ = 0, status_reads_ = 0;
+  std::uint64_t blinding_hits_ = 0, blinding_misses_ = 0;
 };
 
 }  // namespace rsoc::runtime

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "models/kernel_time.h"
+#include "runtime/request_scope.h"
 
 namespace rsoc::runtime {
 
@@ -13,21 +14,6 @@ std::uint64_t ps(const sc_time& t) {
   return t.value();
 }  // default resolution: 1 ps
 const char* kReplacementName[] = {"least recently used", "least frequently used", "first in"};
-
-// The parts of a request's latency: from its issue to `entry_ps`, when the manager started on it, it was
-// queued (waiting for the CPU: the process was busy or not running); from then on, what `p`'s ledger counted
-// since `at_entry`. Every wait of a request names its use, so none of it is kAsleep.
-LatencyBreakdown breakdown_of(const RequestRecord& r, std::uint64_t entry_ps, const Process& p,
-                              const Process::Ledger& at_entry) {
-  const Process::Ledger now = p.spent();
-  constexpr auto kAsleep = static_cast<std::size_t>(TimeUse::kAsleep);
-  if (now[kAsleep] != at_entry[kAsleep])
-    throw std::logic_error("request " + std::to_string(r.id) + " waited without naming what for");
-  LatencyBreakdown b;
-  for (std::size_t i = 0; i < kRequestTimeUses; ++i) b.ps[i] = now[i] - at_entry[i];
-  b[TimeUse::kCpuWait] += entry_ps - r.issue_ps;
-  return b;
-}
 
 std::vector<SlotTable::Slot> table_slots(const std::vector<SlotView>& views) {
   std::vector<SlotTable::Slot> out;
@@ -123,26 +109,23 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
                                 bool encrypt, std::optional<sc_time> issued,
                                 std::optional<bool> force_hardware) {
   models::CpuThread& cpu = p.cpu();
-  const std::uint64_t entry_ps = ps(cpu.now());
-  const Process::Ledger at_entry = p.spent();
   RequestOutcome out;
   RequestRecord& r = out.record;
-  r.id = next_id_++;
+  r.id = next_id();
   r.app = app;
   r.functionality = info(f).name;
   r.bytes = data.size();
   r.blocks = data.size() / info(f).block_bytes;
   r.issue_ps = ps(issued ? *issued : cpu.now());
+  RequestScope scope(p, r);
   std::string problem = key_problem(f, key);
   if (problem.empty() && data.size() % info(f).block_bytes != 0)
     problem = std::to_string(data.size()) + " bytes of data are not whole " + info(f).name + " blocks";
   if (!problem.empty()) {  // nothing runs
-    r.ok = false;
-    r.error = problem;
+    scope.fail(problem);
     r.decision = "none";
-    r.start_ps = r.end_ps = ps(cpu.now());
-    r.breakdown = breakdown_of(r, entry_ps, p, at_entry);
-    if (sink_) sink_(r);
+    scope.start();
+    record(scope.close());
     return out;
   }
   const std::shared_ptr<const Reference> reference_result = reference(f, key, data, encrypt);
@@ -189,7 +172,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       p.wait_for(slot_released_, TimeUse::kSlotWait);
     }
   }
-  r.start_ps = ps(cpu.now());
+  scope.start();
   const sc_time t_start = cpu.now();
   try {
     if (hardware) {
@@ -246,22 +229,16 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       }
       r.exec_ps = ps(cpu.now() - t1);
     }
-    r.verified = out.output == expected;
-    if (!r.verified) {
-      r.ok = false;
-      r.error = "output differs from the reference cipher";
-    }
+    scope.verify(out.output, expected, "output differs from the reference cipher");
   } catch (const std::exception& e) {
-    r.ok = false;
-    r.error = e.what();
+    scope.fail(e.what());
   }
   if (slot >= 0 && hardware) {
     table_.finish(static_cast<std::size_t>(slot), params_.caching);  // no module caching: the core leaves
     slot_released_.notify(sc_core::SC_ZERO_TIME);
   }
   r.reason = reason;
-  r.end_ps = ps(cpu.now());
-  r.breakdown = breakdown_of(r, entry_ps, p, at_entry);
+  scope.close();
   if (r.ok) {
     Observation o;
     o.functionality = f;
@@ -272,8 +249,42 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
     o.reconfig_s = static_cast<double>(r.reconfig_ps) * 1e-12;
     policy_->observe(o);
   }
-  if (sink_) sink_(r);
+  record(r);
   return out;
+}
+
+void Manager::record(const RequestRecord& r) {
+  ++recorded_;
+  if (sink_) sink_(r);
+}
+
+std::optional<CoreLease> Manager::take_core(models::CoreKind kind) {
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < table_.size(); ++i) {
+    const int d = table_[i].design;
+    if (d < 0 || table_[i].in_use || designs_[static_cast<std::size_t>(d)].kind != kind) continue;
+    if (!best || table_[i].last_use < table_[*best].last_use) best = i;
+  }
+  if (!best) return std::nullopt;
+  table_.take(*best);
+  const SlotView& v = slots_[*best];
+  return CoreLease{*best, v.name, v.base, v.slot->core()};
+}
+
+void Manager::stamp(const CoreLease& lease) {
+  table_.stamp(lease.slot);
+}
+
+void Manager::give_back(const CoreLease& lease) {
+  table_.finish(lease.slot, true);
+  slot_released_.notify(sc_core::SC_ZERO_TIME);
+}
+
+std::size_t Manager::cores_of(models::CoreKind kind) const {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < table_.size(); ++i)
+    if (table_[i].design >= 0 && designs_[static_cast<std::size_t>(table_[i].design)].kind == kind) ++n;
+  return n;
 }
 
 }  // namespace rsoc::runtime

@@ -57,6 +57,14 @@ struct RuntimeParams {
   std::map<Functionality, SoftwareCost> software;
 };
 
+// A core a process holds outside the manager's requests (a core library's allocation, see take_core()).
+struct CoreLease {
+  std::size_t slot = 0;
+  std::string slot_name;
+  std::uint64_t base = 0;  // CPU address of its register window
+  const models::IpCore* core = nullptr;
+};
+
 struct RequestOutcome {
   std::vector<std::uint8_t> output;
   RequestRecord record;
@@ -80,6 +88,23 @@ class Manager {
                          std::optional<bool> force_hardware = std::nullopt);
   // Forgets every idle configured core: the next hardware request reconfigures (crossover experiments).
   void unload_idle();
+
+  // Cores as a core library hands them out to software that drives them itself (the HSM firmware's libhal,
+  // hal_core_alloc): any idle core of `kind` configured in a slot, the least recently used first; nothing
+  // when every one is taken (the caller decides how to wait). The core stays taken, and ordinary requests
+  // wait for its slot, until give_back(). stamp() confirms an allocation: the core becomes the most recently
+  // used (libhal updates the order only once every core it asked for was taken).
+  std::optional<CoreLease> take_core(models::CoreKind kind);
+  void stamp(const CoreLease& lease);
+  void give_back(const CoreLease& lease);
+  // How many cores of `kind` are configured in slots.
+  std::size_t cores_of(models::CoreKind kind) const;
+
+  // Requests an application runs itself (with a RequestScope) are numbered and recorded here, with the
+  // manager's own: one sequence of ids, one sink.
+  std::uint64_t next_id() { return next_id_++; }
+  void record(const RequestRecord& r);
+  std::uint64_t recorded() const { return recorded_; }
 
   const std::vector<SlotView>& slots() const { return slots_; }
   const SelectionPolicy& policy() const { return *policy_; }
@@ -120,7 +145,8 @@ class Manager {
   Sink sink_;
   sc_core::sc_event slot_released_, port_released_;
   bool port_busy_ = false;
-  std::uint64_t next_id_ = 0, hits_ = 0, misses_ = 0, evictions_ = 0, fallbacks_ = 0, slot_waits_ = 0;
+  std::uint64_t next_id_ = 0, recorded_ = 0, hits_ = 0, misses_ = 0, evictions_ = 0, fallbacks_ = 0,
+                slot_waits_ = 0;
 };
 
 }  // namespace rsoc::runtime

@@ -1,7 +1,9 @@
 #pragma once
-// Mutex: a lock of the modeled OS between processes (for example the keystore of an HSM firmware). A process
-// that finds it taken waits (giving the CPU away) until the holder unlocks; waiters take it in the order they
-// woke. Timing contract: lock and unlock take no simulated time of their own; waiting is the holder's time.
+// Mutex: a lock of the modeled OS between processes (for example the keystore of an HSM firmware). With
+// lock(), a process that finds it taken sleeps until the holder unlocks; waiters take it in the order they
+// woke. With spin_lock(), it stays ready and yields until the lock is free, as a cooperative tasker's simple
+// lock does (task_mutex_lock: while locked, yield), paying a context switch per turn. Timing contract: lock
+// and unlock take no simulated time of their own; waiting is the holder's time (counted as kSlotWait).
 
 #include <cstdint>
 #include <systemc>
@@ -16,6 +18,25 @@ class Mutex {
     if (holder_) ++contended_;
     const sc_core::sc_time asked = sc_core::sc_time_stamp();
     while (holder_) p.wait_for(released_, TimeUse::kSlotWait);
+    waited_ += sc_core::sc_time_stamp() - asked;
+    holder_ = &p;
+    ++locks_;
+  }
+  void spin_lock(Process& p) {
+    if (holder_) ++contended_;
+    const sc_core::sc_time asked = sc_core::sc_time_stamp();
+    while (holder_) {
+      const Process::Ledger before = p.spent();
+      p.yield();
+      const Process::Ledger after = p.spent();
+      // A turn takes time even with nobody else to run (the holder may be waiting for a device): never a
+      // loop in zero simulated time.
+      if (after == before) p.compute(1);
+      for (const TimeUse use : {TimeUse::kCpuCompute, TimeUse::kCpuWait}) {
+        const auto i = static_cast<std::size_t>(use);
+        p.recount(use, TimeUse::kSlotWait, sc_core::sc_time::from_value(after[i] - before[i]));
+      }
+    }
     waited_ += sc_core::sc_time_stamp() - asked;
     holder_ = &p;
     ++locks_;

@@ -20,9 +20,10 @@ enum class TimeUse : std::uint8_t {
   kSlotWait,     // asleep until a slot, the configuration port or a shared DMA engine is free
   kReconfig,     // configuring the slot (the whole configuration, whatever the CPU does meanwhile)
   kCoreCompute,  // waiting for a core to finish
+  kHost,         // the requester's own work outside the SoC (an HSM client's host software and link)
   kAsleep,       // sleeping between requests (think time, arrivals), or not started yet
 };
-inline constexpr std::size_t kRequestTimeUses = 7;  // every use but kAsleep
+inline constexpr std::size_t kRequestTimeUses = 8;  // every use but kAsleep
 
 // A request's latency (end_ps - issue_ps) split by use, in picoseconds; the parts sum to it exactly.
 struct LatencyBreakdown {

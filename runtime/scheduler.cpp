@@ -171,6 +171,8 @@ void Process::switch_away(bool front) {
 }
 
 void Process::yield() {
+  ++sched_.yields_;
+  if (sched_.params_.yield_cycles) sched_.cpu_.compute(sched_.params_.yield_cycles);
   sched_.cpu_.sync();
   if (sched_.ready_.empty() || sched_.ready_.front()->priority_ < priority_) return;
   switch_away(false);

@@ -47,6 +47,9 @@ struct SchedulerParams {
   SchedulingMode mode = SchedulingMode::kPreemptive;
   sc_core::sc_time time_slice{10, sc_core::SC_MS};
   std::uint64_t context_switch_cycles = 0;
+  // CPU cycles of a yield itself, whether or not it switches (a cooperative tasker scanning its task list);
+  // a yield that switches costs context_switch_cycles more.
+  std::uint64_t yield_cycles = 0;
 };
 
 class Scheduler;
@@ -83,7 +86,8 @@ class Process {
   // Waiting for a device in a poll loop: cooperative mode gives the CPU to the next ready process; preemptive
   // mode is a preemption point.
   void poll_pause();
-  // Gives the CPU to the next ready process of the same or higher priority, if any.
+  // Gives the CPU to the next ready process of the same or higher priority, if any (after yield_cycles of its
+  // own).
   void yield();
   // Releases the CPU for `t` (sleep; the time counts as kAsleep) or until `event` (blocking I/O, interrupts;
   // the time asleep counts as `use`, then as kCpuWait until the process holds the CPU again). Code that runs
@@ -147,6 +151,7 @@ class Scheduler {
   const std::vector<std::unique_ptr<Process>>& processes() const { return processes_; }
   sc_core::sc_time busy_time() const;
   std::uint64_t context_switches() const { return switches_; }
+  std::uint64_t yields() const { return yields_; }  // Process::yield() calls, switching or not
   // Reports the intervals each process holds the hardware thread to `sink` on `lane` (null: none).
   void set_activity(models::ActivitySink* sink, models::Lane lane) {
     activity_ = sink;
@@ -171,7 +176,7 @@ class Scheduler {
   Process* running_ = nullptr;
   Process* last_ = nullptr;
   unsigned live_ = 0;  // processes not done
-  std::uint64_t switches_ = 0;
+  std::uint64_t switches_ = 0, yields_ = 0;
   models::ActivitySink* activity_ = nullptr;
   models::Lane activity_lane_ = 0;
 };

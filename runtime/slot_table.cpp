@@ -34,8 +34,12 @@ void SlotTable::start(std::size_t slot, int design, bool configure) {
     s.loaded_seq = ++clock_;
     s.uses = 0;
   }
-  ++s.uses;
-  s.last_use = ++clock_;
+  stamp(slot);
+}
+
+void SlotTable::stamp(std::size_t slot) {
+  ++slots_[slot].uses;
+  slots_[slot].last_use = ++clock_;
 }
 
 void SlotTable::configuration_failed(std::size_t slot) {

@@ -36,6 +36,10 @@ class SlotTable {
   std::optional<Choice> choose(int design, std::uint64_t bytes, bool can_configure) const;
   // A request starts using `slot`; with `configure` the slot is being loaded with `design`.
   void start(std::size_t slot, int design, bool configure);
+  // A core library takes the core configured in `slot` (in use; its place in the LRU order unchanged until
+  // stamp()), and confirms it took it: the slot becomes the most recently used.
+  void take(std::size_t slot) { slots_[slot].in_use = true; }
+  void stamp(std::size_t slot);
   // The configuration of `slot` failed: it is empty.
   void configuration_failed(std::size_t slot);
   // The request using `slot` is done; without `keep` (no module caching) the core leaves.

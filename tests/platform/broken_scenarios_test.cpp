@@ -218,41 +218,52 @@ TEST(ScenarioSlots, CountStandsForNamedSlotsInConsecutiveWindows) {
 
 TEST(ScenarioHsm, CrossFieldProblemsAreReportedWithTheirPointers) {
   rsoc::platform::LoadOptions opt;
-  opt.overrides = {"workload.hsm.key_bits=3000", "workload.hsm.modexp_slots=[\"aes\",\"modexp2\"]",
+  opt.overrides = {"workload.hsm.key_bits=3000", "workload.hsm.uart=uart0",
                    "workload.hsm.key_record_bytes=100", "workload.hsm.keystore_address=0x2002FFF0"};
   try {
     rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json", opt);
-    FAIL() << "five problems must be reported";
+    FAIL() << "four problems must be reported";
   } catch (const ScenarioError& e) {
     std::vector<std::string> got;
     for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
-    EXPECT_EQ(
-        got,
-        (std::vector<std::string>{
-            "/workload/hsm/key_bits: expected 2048 or 4096 (the modexp cores take the message unreduced, at "
-            "most 4096 bits), got 3000",
-            "/workload/hsm/key_record_bytes: a 3000-bit key needs a record of at least 2464 bytes, got 100",
-            "/workload/hsm/modexp_slots/0: slot \"aes\" must be static (reconfigurable: false) with a modexp "
-            "core",
-            "/workload/hsm/modexp_slots/1: unknown slot \"modexp2\"; did you mean \"modexp0\"?",
-            "/workload/hsm/keystore_address: the wrapped key [0x2002fff0, 0x20030060) lies outside memory "
-            "\"sram\""}));
+    EXPECT_EQ(got,
+              (std::vector<std::string>{
+                  "/workload/hsm/uart: unknown UART \"uart0\" (known: uart_user)",
+                  "/workload/hsm/key_bits: expected 2048 or 4096 (the modexp cores take the message "
+                  "unreduced, at most 4096 bits), got 3000",
+                  "/workload/hsm/key_record_bytes: a 3000-bit key needs a record of at least 2464 bytes, "
+                  "got 100",
+                  "/workload/hsm/keystore_address: the wrapped key [0x2002fff0, 0x20030060) lies outside "
+                  "memory \"sram\""}));
   }
 }
 
-TEST(ScenarioHsm, ModexpCoresMustTakeTheUnreducedMessage) {
-  // The firmware writes the message unreduced (2048 bits for RSA-2048): a core of 1024-bit operands is refused.
-  rsoc::platform::LoadOptions opt;
-  opt.overrides = {"platform.cores.1.max_operand_bits=1024"};
-  try {
-    rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json", opt);
-    FAIL() << "both modexp slots must be refused";
-  } catch (const ScenarioError& e) {
+// The firmware's core library takes the platform's static cores: the CRT pair needs two modexp cores that
+// take the unreduced message, the unwrap an AES core.
+TEST(ScenarioHsm, TheFirmwareNeedsAnAesCoreAndTwoModexpCoresThatTakeTheUnreducedMessage) {
+  const std::string file = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  const auto problems = [&](std::vector<std::string> overrides) {
+    rsoc::platform::LoadOptions opt;
+    opt.overrides = std::move(overrides);
     std::vector<std::string> got;
-    for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
-    const std::string why = "takes at most 1024-bit operands; the unreduced message of a 2048-bit key needs 2048";
-    EXPECT_EQ(got, (std::vector<std::string>{
-                       "/workload/hsm/modexp_slots/0: the modexp core in slot \"modexp0\" " + why,
-                       "/workload/hsm/modexp_slots/1: the modexp core in slot \"modexp1\" " + why}));
-  }
+    try {
+      rsoc::platform::load_scenario_file(file, opt);
+    } catch (const ScenarioError& e) {
+      for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
+    }
+    return got;
+  };
+  EXPECT_EQ(
+      problems({"platform.cores.1.max_operand_bits=1024"}),
+      (std::vector<std::string>{"/workload/hsm/key_bits: a modexp core of the platform takes at most "
+                                "1024-bit operands; the unreduced message of a 2048-bit key needs 2048"}));
+  EXPECT_EQ(
+      problems({"platform.slots.1.count=1"}),
+      (std::vector<std::string>{"/workload/hsm: the HSM firmware runs the CRT halves on two modexp cores "
+                                "at once (hal_modexp2): 1 static slot holds a modexp core"}));
+  EXPECT_EQ(
+      problems({"platform.slots.0.core=\"modexp_core\""}),
+      (std::vector<std::string>{"/workload/hsm: the HSM firmware unwraps keys on an AES core: no static "
+                                "slot (reconfigurable: false) holds an aes128 core"}));
+  EXPECT_TRUE(problems({"platform.slots.1.count=2", "platform.slots.0.count=1"}).empty());
 }

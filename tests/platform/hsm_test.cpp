@@ -1,5 +1,6 @@
 // The HSM reference (scenarios/hsm_rsa2048.json): real RSA-2048 signatures that OpenSSL verifies, the
-// firmware's operation counts, the calibrated single-client rate, overlap through yields, and the variants.
+// firmware's operation counts, the calibrated single-client rate, and each behaviour of the firmware's code
+// (libhal and the stm32 firmware of May 2018) with a test that fails without it.
 #include "platform/hsm.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <openssl/rsa.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 
 #include "platform/reproduce.h"
@@ -57,117 +59,286 @@ bool openssl_verifies(const runtime::RsaKey& key, const runtime::HsmFirmware::Si
   return ok;
 }
 
+// The cores' work, per slot lane: which operations each core did, in time order.
+class CoreWork : public models::ActivitySink {
+ public:
+  struct Span {
+    models::Lane lane;
+    std::uint64_t start, end;
+  };
+  std::vector<Span> spans;
+  void core_work(models::Lane slot, const char*, std::uint64_t start, std::uint64_t end) override {
+    spans.push_back({slot, start, end});
+  }
+  void bus_transfer(models::Lane, std::uint64_t, std::uint64_t, std::uint64_t, models::BurstRef,
+                    std::uint64_t) override {}
+  void configuration_began(models::Lane, std::uint64_t) override {}
+  void configuration_ended(models::Lane, std::uint64_t, const std::string*) override {}
+  void port_configuration(models::Lane, const std::string&, std::uint64_t, std::uint64_t, std::uint64_t,
+                          bool) override {}
+  void dma_transfer(models::Lane, std::uint64_t, std::uint64_t, std::uint64_t, const std::string&,
+                    bool) override {}
+  void process_ran(models::Lane, const std::string&, std::uint64_t, std::uint64_t) override {}
+};
+
 struct HsmRun {
   std::vector<runtime::RequestRecord> records;
   std::vector<runtime::HsmFirmware::Signature> signatures;
   std::vector<analysis::StatGroup> stats;
+  std::vector<models::LaneInfo> lanes;
+  CoreWork work;
   runtime::RsaKey key;
   double end_ms = 0;
+  double per_signature(const std::string& resource, const std::string& name) const {
+    return rsoc::test::stat(stats, resource, name) / static_cast<double>(records.size());
+  }
+  // A statistic summed over the slots whose names start with `prefix` ("slot.aes").
+  double over_slots(const std::string& prefix, const std::string& name) const {
+    double sum = 0;
+    for (const auto& g : stats)
+      if (g.resource.rfind(prefix, 0) == 0)
+        for (const auto& s : g.stats)
+          if (s.name == name) sum += s.value;
+    return sum;
+  }
 };
 
-HsmRun run(const platform::Scenario& scenario) {
-  HsmRun r;
+std::unique_ptr<HsmRun> run(const platform::Scenario& scenario) {
+  auto r = std::make_unique<HsmRun>();
   platform::Simulation sim(scenario.params,
-                           [&](const runtime::RequestRecord& rec) { r.records.push_back(rec); });
-  sim.hsm()->on_signature([&](const runtime::HsmFirmware::Signature& s) { r.signatures.push_back(s); });
+                           [&](const runtime::RequestRecord& rec) { r->records.push_back(rec); });
+  sim.hsm()->on_signature([&](const runtime::HsmFirmware::Signature& s) { r->signatures.push_back(s); });
+  r->lanes = sim.activity_lanes();
+  sim.set_activity(&r->work);
   sim.spawn_background();
   sim.spawn_apps();
   sim.run();
-  r.end_ms = sc_core::sc_time_stamp().to_seconds() * 1e3;
-  r.stats = sim.stats(r.end_ms);
-  r.key = sim.hsm()->key();
+  r->end_ms = sc_core::sc_time_stamp().to_seconds() * 1e3;
+  r->stats = sim.stats(r->end_ms);
+  r->key = sim.hsm()->key();
   return r;
 }
 
 using rsoc::test::stat;
 
+double latency_ms(const runtime::RequestRecord& r) {
+  return static_cast<double>(r.end_ps - r.issue_ps) / 1e9;
+}
+
 }  // namespace
 
 TEST(Hsm, SignaturesAreRealRsa2048ThatOpenSslVerifies) {
-  const HsmRun r = run(hsm({"workload.hsm.clients=2", "workload.hsm.signatures_per_client=3"}));
-  ASSERT_EQ(r.signatures.size(), 6u);
-  EXPECT_EQ(r.key.n.bit_length(), 2048u);
-  for (const auto& s : r.signatures) {
+  const auto r = run(hsm({"workload.hsm.clients=2", "workload.hsm.signatures_per_client=3"}));
+  ASSERT_EQ(r->signatures.size(), 6u);
+  EXPECT_EQ(r->key.n.bit_length(), 2048u);
+  for (const auto& s : r->signatures) {
     EXPECT_EQ(s.signature.size(), 256u);
-    EXPECT_TRUE(openssl_verifies(r.key, s));
+    EXPECT_TRUE(openssl_verifies(r->key, s));
   }
   // A tampered signature does not verify: the check can fail.
-  auto bad = r.signatures.front();
+  auto bad = r->signatures.front();
   bad.signature[100] ^= 1;
-  EXPECT_FALSE(openssl_verifies(r.key, bad));
-  for (const auto& rec : r.records) {
+  EXPECT_FALSE(openssl_verifies(r->key, bad));
+  for (const auto& rec : r->records) {
     EXPECT_TRUE(rec.ok) << rec.error;
     EXPECT_TRUE(rec.verified);
     EXPECT_EQ(rec.breakdown.total(), rec.end_ps - rec.issue_ps);  // where the time went sums to the latency
   }
-  // Every signature unwrapped the 3,290-byte key record through the AES core: 412 semiblocks x 6 operations,
-  // each 4 data words and a control word written, the status polled and 4 words read (REFERENCE.md section
-  // 3).
-  EXPECT_EQ(stat(r.stats, "hsm", "aes_block_operations"), 6 * 2472.0);
-  const double aes_writes = stat(r.stats, "slot.aes", "words_written");
-  const double aes_data_reads =
-      stat(r.stats, "slot.aes", "words_read") - stat(r.stats, "slot.aes", "status_reads");
-  EXPECT_EQ(aes_data_reads, 2 * 6 * 2472 * 4.0);  // the FMC reads everything twice
-  EXPECT_EQ(aes_writes,
-            6 * 2472 * 5.0 + 4 + 1 + 1);  // and the KEK, the direction and INIT once, at the start
-  // Each CRT half is uploaded as Cryptech's hal_modexp2 does: 261 word writes, 33 reads besides the polls.
-  for (const char* slot : {"slot.modexp0", "slot.modexp1"}) {
-    EXPECT_EQ(stat(r.stats, slot, "words_written"), 6 * 261.0) << slot;
-    EXPECT_EQ(stat(r.stats, slot, "words_read") - stat(r.stats, slot, "status_reads"), 2 * 6 * 33.0) << slot;
-  }
+  // Every signature unwrapped the 3,290-byte key record on an AES core: the KEK (4 words), CONFIG and INIT,
+  // then 412 semiblocks x 6 operations, each 4 data words and CTRL written, the status read and 4 words read
+  // (twice: the FMC reads everything twice) (REFERENCE.md section 3).
+  EXPECT_EQ(stat(r->stats, "hsm", "aes_block_operations"), 6 * 2472.0);
+  EXPECT_EQ(r->over_slots("slot.aes", "words_written"), 6 * (6 + 2472 * 5.0));
+  EXPECT_EQ(r->over_slots("slot.aes", "words_read") - r->over_slots("slot.aes", "status_reads"),
+            2 * 6 * 2472 * 4.0);
+  // Each CRT half is uploaded as Cryptech's hal_modexp2 does: 261 word writes, 33 reads besides the polls;
+  // the first signature also made fresh blinding factors: r^e mod n on one core (MODULUS_WORDS, 64 modulus
+  // words, CONFIG, 64 message words, the exponent word, EXPONENT_BITS, CTRL twice: 134 writes; BUFFER_BITS
+  // and 64 result words: 65 reads).
+  EXPECT_EQ(stat(r->stats, "hsm", "blinding_misses"), 1.0);
+  EXPECT_EQ(r->over_slots("slot.modexp", "words_written"), 2 * 6 * 261.0 + 134);
+  EXPECT_EQ(r->over_slots("slot.modexp", "words_read") - r->over_slots("slot.modexp", "status_reads"),
+            2 * (2 * 6 * 33.0 + 65));
 }
 
 TEST(Hsm, OneClientSignsThePublishedRate) {
   // The calibration (scenarios/hsm_rsa2048.md): 5.68 signatures per second, 176 ms each, with one client.
-  const HsmRun r = run(hsm({"workload.hsm.signatures_per_client=30"}));
-  ASSERT_EQ(r.records.size(), 30u);
-  EXPECT_NEAR(30 / (r.end_ms / 1e3), 5.68, 5.68 * 0.005);
-  EXPECT_NEAR(stat(r.stats, "hsm", "signatures_per_s"), 5.68, 5.68 * 0.005);
-  EXPECT_EQ(stat(r.stats, "hsm", "modexp_alloc_attempts"), 30.0);  // alone, a task never finds the pair taken
-  // The two CRT halves ran at the same time: each modexp core did 30 exponentiations of 64.06 ms, (1024 + 2)
-  // Montgomery steps and one to reduce the unreduced message, 2 * 32^2 + 1,071 cycles each at 50 MHz.
-  EXPECT_NEAR(stat(r.stats, "slot.modexp0", "core_busy_ms"), 30 * 1027 * 3119 / 50e3, 1e-6);
-  EXPECT_NEAR(stat(r.stats, "slot.modexp1", "core_busy_ms"), 30 * 1027 * 3119 / 50e3, 1e-6);
+  const auto r = run(hsm({"workload.hsm.signatures_per_client=40"}));
+  ASSERT_EQ(r->records.size(), 40u);
+  EXPECT_NEAR(40 / (r->end_ms / 1e3), 5.68, 5.68 * 0.01);
+  // Alone, a task finds every core free: one attempt per core (the AES core, the pair) and per signature.
+  EXPECT_EQ(stat(r->stats, "hsm", "core_alloc_attempts"), 2 * 40.0 + 1);  // + the miss's modexp core
+  // The two CRT halves ran at the same time on two cores: each half (1024 + 2) Montgomery steps and one to
+  // reduce the unreduced message, 2 * 32^2 + 1,071 cycles each at 50 MHz.
+  EXPECT_NEAR(r->over_slots("slot.modexp", "core_busy_ms"),
+              2 * 40 * 1027 * 3119 / 50e3 + 34 * (2 * 64 * 64 + 1071) / 50e3, 1e-6);
 }
 
-TEST(Hsm, TasksYieldOnCorePollsSoClientsOverlap) {
-  // With two clients, one task's FPGA wait overlaps the other's ARM work only because a task yields on every
-  // core-status poll: the rate rises well above one client's.
-  const HsmRun r = run(hsm({"workload.hsm.clients=2", "workload.hsm.signatures_per_client=15"}));
-  const double rate = static_cast<double>(r.records.size()) / (r.end_ms / 1e3);
-  EXPECT_GT(rate, 1.4 * 5.68);
-  EXPECT_GT(stat(r.stats, "scheduler.thread0", "context_switches"), 100.0);
-  EXPECT_GT(stat(r.stats, "hsm", "core_polls"), 1000.0);
-}
-
-TEST(Hsm, TasksWaitingForTheModexpPairSpinUntilTheyTakeIt) {
-  // hal_core_alloc2: a task that finds the pair taken yields and tries again, so with 4 clients tasks spin
-  // (many attempts per signature, counted as waiting for a slot). The cores go to whichever task tries first
-  // after a release (no queue): signatures wait unevenly, but with the hosts' varying work no client starves.
-  const HsmRun r = run(hsm({"workload.hsm.clients=4", "workload.hsm.signatures_per_client=10"}));
-  ASSERT_EQ(r.records.size(), 40u);
-  EXPECT_GT(stat(r.stats, "hsm", "modexp_alloc_attempts"), 100 * 40.0);
-  double mean = 0, worst = 0, slot_wait = 0;
-  for (const auto& rec : r.records) {
-    const double ms = (rec.end_ps - rec.issue_ps) / 1e9;
-    mean += ms / 40;
-    worst = std::max(worst, ms);
-    slot_wait += rec.breakdown[runtime::TimeUse::kSlotWait] / 1e9 / 40;
+TEST(Hsm, ClientsMeasureFromTheirCallToTheAnswerHostPartIncluded) {
+  // tests/parallel-signatures.py: no think time; each signature timed around the sign call. The next call
+  // follows the answer at once, and the host's part is inside the latency.
+  const auto r = run(hsm({"workload.hsm.signatures_per_client=5", "workload.hsm.host_jitter=0"}));
+  ASSERT_EQ(r->records.size(), 5u);
+  for (std::size_t i = 1; i < r->records.size(); ++i)
+    EXPECT_EQ(r->records[i].issue_ps, r->records[i - 1].end_ps);
+  for (const auto& rec : r->records) {
+    EXPECT_EQ(rec.breakdown[runtime::TimeUse::kHost], 20'000'000'000u);  // 20 ms
+    // The request on the line: 80 bytes at 921,600 baud, 10 bits each.
+    EXPECT_NEAR(static_cast<double>(rec.breakdown[runtime::TimeUse::kBusTransfer]), 80 * 10 / 921600.0 * 1e12,
+                1e3);
   }
-  EXPECT_GT(slot_wait, 64.0);  // waiting for the pair is a large share of the latency
+}
+
+TEST(Hsm, CoresAreHandedOutLeastRecentlyUsedFirst) {
+  // hal_core_alloc: any free core of the kind, the least recently used first; the pair takes the two least
+  // recently used. One client: the AES cores in turn, the modexp cores two by two (the first signature's
+  // fresh blinding factors took modexp0).
+  const auto r = run(hsm({"workload.hsm.signatures_per_client=6"}));
+  const char* aes[] = {"aes0", "aes1", "aes2", "aes3", "aes0", "aes1"};
+  const char* pairs[] = {"modexp1 and modexp2", "modexp3 and modexp4", "modexp5 and modexp6",
+                         "modexp7 and modexp0", "modexp1 and modexp2", "modexp3 and modexp4"};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_NE(r->records[i].reason.find(std::string("key unwrapped on ") + aes[i]), std::string::npos)
+        << r->records[i].reason;
+    EXPECT_NE(r->records[i].reason.find(std::string("CRT halves on ") + pairs[i]), std::string::npos)
+        << r->records[i].reason;
+  }
+}
+
+TEST(Hsm, AYieldComesBeforeEveryStatusReadTheFirstIncludedAndWhenACoreIsFreed) {
+  // hal_io_wait yields before every status read. With AES cores that finish at once, every block's first
+  // status read finds the core ready, and still costs a yield: at 100,000 cycles a yield, a signature takes
+  // at least 2,472 yields longer than its 176 ms.
+  const auto r = run(hsm({"platform.cores.0.block_cycles=0", "platform.cores.0.key_setup_cycles=0",
+                          "workload.hsm.signatures_per_client=2", "workload.hsm.host_jitter=0",
+                          "runtime.scheduler.yield_cycles=100000"}));
+  EXPECT_GE(latency_ms(r->records[1]), 176 + 2472 * 100000 / 180e3);
+  // Exactly: a yield per round of status reads (one per AES block; a round of the pair reads each core not
+  // done yet), and one per freed core (hal_core_free: the AES core and the pair), for each signature; the
+  // first signature's fresh blinding factors (on modexp0; its pair on modexp1 and 2, the second's on 3 and 4)
+  // add a core's wait and its free.
+  const auto reads = [&](const char* slot) {
+    return stat(r->stats, slot, "status_reads") / 2;
+  };  // FMC: twice
+  const double rounds = reads("slot.modexp0") + std::max(reads("slot.modexp1"), reads("slot.modexp2")) +
+                        std::max(reads("slot.modexp3"), reads("slot.modexp4"));
+  EXPECT_EQ(stat(r->stats, "scheduler.thread0", "yields"), 2 * 2472 + rounds + 2 * 3 + 1);
+}
+
+TEST(Hsm, BothCoresOfThePairAreReadInEachRound) {
+  // hal_io_wait2: each round reads the status of every core of the pair not done yet. The halves take the
+  // same time, so both cores answer (nearly) the same number of status reads; waiting for one core after the
+  // other would read the second once.
+  const auto r = run(hsm({"workload.hsm.signatures_per_client=3"}));
+  std::map<std::string, double> reads;
+  for (const auto& g : r->stats)
+    if (g.resource.rfind("slot.modexp", 0) == 0)
+      for (const auto& s : g.stats)
+        if (s.name == "status_reads" && s.value > 0) reads[g.resource] = s.value;
+  // Signatures 2 and 3 used modexp3/4 and modexp5/6 (LRU); each core's reads are those of one wait.
+  // (The first core starts its half first and finishes a few rounds before the second.)
+  ASSERT_TRUE(reads.count("slot.modexp3") && reads.count("slot.modexp4"));
+  EXPECT_GT(reads["slot.modexp3"], 1000);
+  for (const auto& [first, second] :
+       {std::pair{"slot.modexp3", "slot.modexp4"}, {"slot.modexp5", "slot.modexp6"}}) {
+    EXPECT_GE(reads[second], reads[first]);
+    EXPECT_GT(reads[first], 0.99 * reads[second]);
+  }
+}
+
+TEST(Hsm, TheKeystoreLockIsReleasedBeforeTheUnwrapSoUnwrapsRunInParallel) {
+  // ks.c (May 2018): the lock covers the copy of the wrapped key only, so several tasks unwrap at once, each
+  // on its own AES core. With 4 clients the AES cores' blocks interleave: the work moves from one core to
+  // another thousands of times per signature (a lock held through the unwrap would give one run of 2,472
+  // blocks per signature).
+  const auto r = run(hsm({"workload.hsm.clients=4", "workload.hsm.signatures_per_client=3"}));
+  std::vector<models::Lane> aes;
+  for (models::Lane l = 0; l < r->lanes.size(); ++l)
+    if (r->lanes[l].kind == models::LaneKind::kSlot && r->lanes[l].name.rfind("aes", 0) == 0)
+      aes.push_back(l);
+  std::vector<CoreWork::Span> blocks;
+  for (const auto& s : r->work.spans)
+    if (std::find(aes.begin(), aes.end(), s.lane) != aes.end()) blocks.push_back(s);
+  std::sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+  ASSERT_EQ(blocks.size(), 12 * (2472 + 1));  // the blocks and each unwrap's INIT
+  std::size_t moves = 0;
+  for (std::size_t i = 1; i < blocks.size(); ++i) moves += blocks[i].lane != blocks[i - 1].lane;
+  EXPECT_GT(moves, 12 * 1000u);
+  EXPECT_EQ(stat(r->stats, "hsm", "keystore_contended"), 0.0);  // nobody yields while holding it
+}
+
+TEST(Hsm, TheResponseIsSentByPollingTheUartWithTheCpuBusy) {
+  // HAL_UART_Transmit: the CPU writes each byte and polls until it is on the line. A 2,800-byte response
+  // keeps the task on the CPU, stalled on the UART, for 2,800 byte times (10.85 us each): CPU I/O of the
+  // request, not time on the line while the task sleeps (that part of the latency is the request's 80 bytes).
+  const auto r = run(hsm({"workload.hsm.signatures_per_client=3", "workload.hsm.response_bytes=2800"}));
+  const double byte_ms = 10 / 921600.0 * 1e3;
+  for (const auto& rec : r->records) {
+    EXPECT_GT(rec.breakdown[runtime::TimeUse::kCpuIo] / 1e9, 2800 * byte_ms);
+    EXPECT_NEAR(rec.breakdown[runtime::TimeUse::kBusTransfer] / 1e9, 80 * byte_ms, 1e-6);
+  }
+}
+
+TEST(Hsm, TheBlindingFactorCacheSquaresInsteadOfMakingFreshFactors) {
+  // rsa.c: a 2-entry cache by modulus; a hit squares both factors mod n (blinding_hit cycles), a miss draws a
+  // fresh r, computes r^e mod n on a modexp core and r^-1 mod n. One key: the first signature misses, the
+  // others hit, and verify (the squared factors stay each other's blinding pair).
+  const auto r = run(hsm(
+      {"workload.hsm.signatures_per_client=4", "workload.hsm.host_jitter=0", "workload.hsm.rx_tick_us=0"}));
+  EXPECT_EQ(stat(r->stats, "hsm", "blinding_hits"), 3.0);
+  EXPECT_EQ(stat(r->stats, "hsm", "blinding_misses"), 1.0);
+  for (const auto& s : r->signatures) EXPECT_TRUE(openssl_verifies(r->key, s));
+  EXPECT_NE(r->records[0].reason.find("fresh blinding factors"), std::string::npos);
+  EXPECT_NE(r->records[1].reason.find("blinding factors cached"), std::string::npos);
+  // The miss cost blinding_miss cycles and r^e mod n on a core ((32 + 2) Montgomery steps of 2 * 64^2 +
+  // 1,071 cycles at 50 MHz, with its I/O) instead of blinding_hit cycles.
+  const double miss_minus_hit_ms = (2000000 - 170000) / 180e3 + 34 * (2 * 64 * 64 + 1071) / 50e3;
+  EXPECT_GT(latency_ms(r->records[0]) - latency_ms(r->records[2]), miss_minus_hit_ms);
+  EXPECT_LT(latency_ms(r->records[0]) - latency_ms(r->records[2]), miss_minus_hit_ms + 0.5);
+}
+
+TEST(Hsm, WithoutTheBlindingCacheEverySignatureMakesFreshFactors) {
+  const auto r = run(hsm({"workload.hsm.signatures_per_client=3", "workload.hsm.blinding_cache=0"}));
+  EXPECT_EQ(stat(r->stats, "hsm", "blinding_hits"), 0.0);
+  EXPECT_EQ(stat(r->stats, "hsm", "blinding_misses"), 3.0);
+  EXPECT_EQ(stat(r->stats, "hsm", "core_alloc_attempts"), 3 * 3.0);  // the AES core, the pair, a modexp core
+  for (const auto& s : r->signatures) EXPECT_TRUE(openssl_verifies(r->key, s));
+}
+
+TEST(Hsm, TasksWaitingForCoresSpinUntilTheyTakeThem) {
+  // The build with half the cores (2 AES, 4 modexp) and 4 clients: pairs are sometimes all taken and tasks
+  // retry (hal_core_alloc2: take one, then another; none: free the first, which yields, and try again),
+  // counted as waiting for a slot. No queue: whoever tries first after a release wins, yet no client starves.
+  auto overrides = platform::hsm_variant("half_cores");
+  overrides.insert(overrides.end(), {"workload.hsm.clients=4", "workload.hsm.signatures_per_client=8"});
+  const auto r = run(hsm(overrides));
+  ASSERT_EQ(r->records.size(), 32u);
+  EXPECT_GT(stat(r->stats, "hsm", "core_alloc_attempts"), 3 * 32.0);
+  double mean = 0, worst = 0, slot_wait = 0;
+  for (const auto& rec : r->records) {
+    mean += latency_ms(rec) / 32;
+    worst = std::max(worst, latency_ms(rec));
+    slot_wait += rec.breakdown[runtime::TimeUse::kSlotWait] / 1e9 / 32;
+  }
+  EXPECT_GT(slot_wait, 1.0);
   EXPECT_LT(worst, 4 * mean);
 }
 
+TEST(Hsm, TheFullBuildNeverMakesATaskWaitForCores) {
+  // 4 tasks, 4 AES cores, 4 pairs of modexp cores: one attempt per core and per pair, whatever the load.
+  const auto r = run(hsm({"workload.hsm.clients=8", "workload.hsm.signatures_per_client=3"}));
+  EXPECT_EQ(stat(r->stats, "hsm", "core_alloc_attempts"), 2 * 24.0 + 1);
+}
+
 TEST(Hsm, HostWorkSpreadsAroundItsMean) {
-  // host_jitter 0.5: every gap between a signature's delivery and the client's next request (its host work)
-  // lies in 20 ms * (1 +- 0.5), and they differ.
-  const HsmRun r = run(hsm({"workload.hsm.host_jitter=0.5", "workload.hsm.signatures_per_client=20"}));
-  ASSERT_EQ(r.records.size(), 20u);
+  // host_jitter 0.5: each signature's host part lies in 20 ms * (1 +- 0.5), and they differ.
+  const auto r = run(hsm({"workload.hsm.host_jitter=0.5", "workload.hsm.signatures_per_client=20"}));
+  ASSERT_EQ(r->records.size(), 20u);
   double lo = 1e9, hi = 0;
-  for (std::size_t i = 1; i < r.records.size(); ++i) {
-    const double gap = (r.records[i].issue_ps - r.records[i - 1].end_ps) / 1e9;
-    lo = std::min(lo, gap);
-    hi = std::max(hi, gap);
+  for (const auto& rec : r->records) {
+    const double host = rec.breakdown[runtime::TimeUse::kHost] / 1e9;
+    lo = std::min(lo, host);
+    hi = std::max(hi, host);
   }
   EXPECT_GE(lo, 10.0);
   EXPECT_LE(hi, 30.0);
@@ -180,7 +351,13 @@ TEST(Hsm, EveryVariantLoads) {
     overrides.push_back("workload.hsm.clients=4");
     EXPECT_NO_THROW(hsm(overrides)) << v;
   }
-  EXPECT_EQ(hsm(platform::hsm_variant("half_cores")).params.hsm->params.modexp_bases.size(), 1u);
+  const auto half = hsm(platform::hsm_variant("half_cores")).params;
+  EXPECT_EQ(std::count_if(half.slots.begin(), half.slots.end(),
+                          [](const auto& s) { return s.core == "modexp_core"; }),
+            4);
+  EXPECT_EQ(
+      std::count_if(half.slots.begin(), half.slots.end(), [](const auto& s) { return s.core == "aes_core"; }),
+      2);
   EXPECT_EQ(hsm(platform::hsm_variant("sync_fmc")).params.buses.at(1).fmc_params.mode,
             models::FmcMode::kSync);
   EXPECT_THROW(platform::hsm_variant("quantum"), std::invalid_argument);

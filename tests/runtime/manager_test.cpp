@@ -294,6 +294,56 @@ TEST(RuntimeManager, ACoreInUseIsNeverEvictedTheRequestWaits) {
   EXPECT_EQ(bench.log[0].functionality, "aes128");  // finished first, untouched
 }
 
+TEST(RuntimeManager, TakeCoreHandsOutTheLeastRecentlyUsedIdleCoreAndRequestsWaitForIt) {
+  // A core library's allocation (libhal's hal_core_alloc): any idle core of the kind, the least recently used
+  // first; a core's place in that order moves only when the allocation is confirmed (stamp). A request for a
+  // taken core's functionality waits for its slot until the core is given back.
+  Bench bench(2);
+  bench.slots[0]->preload(0);  // aes
+  bench.slots[1]->preload(0);  // aes
+  auto m = bench.manager(bench.params(runtime::PolicyKind::kHardware));
+  EXPECT_EQ(m->cores_of(models::CoreKind::kAes128), 2u);
+  EXPECT_EQ(m->cores_of(models::CoreKind::kModexp), 0u);
+  sc_time given_back;
+  bench.sched0.spawn("library", 10, [&](runtime::Process& p) {
+    const auto a = m->take_core(models::CoreKind::kAes128);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->slot_name, "slot0");
+    EXPECT_EQ(a->base, 0x80000000u);
+    m->stamp(*a);
+    const auto b = m->take_core(models::CoreKind::kAes128);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->slot_name, "slot1");
+    m->stamp(*b);
+    EXPECT_FALSE(m->take_core(models::CoreKind::kAes128));  // both taken
+    EXPECT_FALSE(m->take_core(models::CoreKind::kDes));     // none configured
+    p.sleep(sc_time(50, sc_core::SC_US));                   // the request below waits meanwhile
+    given_back = sc_core::sc_time_stamp();
+    m->give_back(*b);
+    m->give_back(*a);
+    p.sleep(sc_time(50, sc_core::SC_US));  // the request ran on slot0 (least recently used) meanwhile
+    const auto c = m->take_core(models::CoreKind::kAes128);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->slot_name, "slot1");  // slot0 was used by the request since
+    m->give_back(*c);                  // not stamped: its place in the order is unchanged
+    const auto d = m->take_core(models::CoreKind::kAes128);
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->slot_name, "slot1");
+    m->give_back(*d);
+  });
+  bench.sched1.spawn(
+      "app", 10, [&](runtime::Process& p) { ask(*m, p, Functionality::kAes128, 1); },
+      sc_time(10, sc_core::SC_US));
+  sc_core::sc_start();
+  ASSERT_EQ(bench.log.size(), 1u);
+  const auto& r = bench.log[0];
+  EXPECT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.slot, "slot0");
+  EXPECT_FALSE(r.reconfigured);
+  EXPECT_GE(r.start_ps, given_back.value());
+  EXPECT_GE(r.breakdown[runtime::TimeUse::kSlotWait], (given_back - sc_time(10, sc_core::SC_US)).value());
+}
+
 TEST(RuntimeManager, WithoutAFreeSlotTheRequestCanFallBackToSoftware) {
   Bench bench(1);
   auto params = bench.params(runtime::PolicyKind::kHardware);

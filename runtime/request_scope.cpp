@@ -1,0 +1,49 @@
+#include "runtime/request_scope.h"
+
+#include <stdexcept>
+
+namespace rsoc::runtime {
+
+RequestScope::RequestScope(Process& p, RequestRecord& record)
+    : p_(p), record_(record), entry_ps_(p.cpu().now().value()), at_entry_(p.spent()) {}
+
+void RequestScope::start() {
+  record_.start_ps = p_.cpu().now().value();
+}
+
+void RequestScope::verify(const std::vector<std::uint8_t>& output, const std::vector<std::uint8_t>& expected,
+                          const std::string& mismatch) {
+  record_.verified = output == expected;
+  if (!record_.verified) fail(mismatch);
+}
+
+void RequestScope::fail(const std::string& error) {
+  if (!record_.ok) return;  // the first problem is the one reported
+  record_.ok = false;
+  record_.error = error;
+}
+
+RequestRecord& RequestScope::close() {
+  return close(p_.cpu().now().value(), TimeUse::kCpuWait);
+}
+
+RequestRecord& RequestScope::close(std::uint64_t end_ps, TimeUse after) {
+  const Process::Ledger now = p_.spent();
+  constexpr auto kAsleep = static_cast<std::size_t>(TimeUse::kAsleep);
+  if (now[kAsleep] != at_entry_[kAsleep])
+    throw std::logic_error("request " + std::to_string(record_.id) + " waited without naming what for");
+  const std::uint64_t process_ps = p_.cpu().now().value();
+  if (end_ps < process_ps || entry_ps_ < record_.issue_ps)
+    throw std::logic_error("request " + std::to_string(record_.id) +
+                           " ends before its process or starts "
+                           "before its issue");
+  LatencyBreakdown& b = record_.breakdown;
+  b = LatencyBreakdown{};
+  for (std::size_t i = 0; i < kRequestTimeUses; ++i) b.ps[i] = now[i] - at_entry_[i];
+  b[TimeUse::kCpuWait] += entry_ps_ - record_.issue_ps;
+  b[after] += end_ps - process_ps;
+  record_.end_ps = end_ps;
+  return record_;
+}
+
+}  // namespace rsoc::runtime
