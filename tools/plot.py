@@ -43,7 +43,7 @@ it): another python3 on PATH may not see Debian's packages.
 
 Rows whose `status` is not `ok`, or whose plotted columns are empty, are skipped (counted on stderr).
 Numeric columns are ordered by value, other columns by first appearance. Axis units come from the
-column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...).
+column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _per_s: 1/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...).
 Every figure is written as PNG (150 dpi) and SVG, by default into the input's folder; each file is
 written under a temporary name and renamed into place. The paths written are printed, one per line.
 Exit codes: 0 success, 2 usage or input error (one line on stderr: `plot.py: FILE: what is wrong`).
@@ -86,8 +86,8 @@ plt.rcParams.update({
 })
 
 # Column-name suffix -> unit shown on the axis (the underscore keeps "_s" from matching "_ms").
-UNITS = (("_kBps", "kB/s"), ("_ms", "ms"), ("_us", "µs"), ("_ns", "ns"), ("_s", "s"), ("_mhz", "MHz"),
-         ("_kib", "KiB"), ("_bytes", "bytes"), ("_blocks", "blocks"), ("_cycles", "cycles"),
+UNITS = (("_kBps", "kB/s"), ("_per_s", "1/s"), ("_ms", "ms"), ("_us", "µs"), ("_ns", "ns"), ("_s", "s"),
+         ("_mhz", "MHz"), ("_kib", "KiB"), ("_bytes", "bytes"), ("_blocks", "blocks"), ("_cycles", "cycles"),
          ("_bits", "bits"), ("_words", "words"))
 
 

@@ -332,7 +332,9 @@ TEST(Cli, SweepTableIsTheSameWhateverTheJobsAndThroughGnuParallel) {
   const std::string table = slurp(dir / "one" / "sweep.csv");
   EXPECT_EQ(table, slurp(dir / "two" / "sweep.csv"));
   EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 25);
-  EXPECT_EQ(table.rfind("point,status,error,platform.slots.0.count,platform.buses.0.clock_mhz,requests,", 0),
+  EXPECT_EQ(table.rfind("point,status,error,platform.slots.0.count,platform.buses.0.clock_mhz,requests,failed,"
+                        "simulated_ms,requests_per_s,",
+                        0),
             0u);
   // One slot for two functionalities: every request evicts the other core; two slots keep both.
   EXPECT_NE(table.find("\n0,ok,,1,25,"), std::string::npos);

@@ -259,6 +259,14 @@ class PlotTestCase(unittest.TestCase):
                      "1", "2", "3", "4", "50", "100", "200"):
             self.assertIn(text, texts)
 
+    def test_sweep_rate_metric_is_per_second(self):
+        # requests_per_s: "_per_s" is a rate, not a duration ("_s").
+        self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s",
+                  "--group", "platform.slots_count", "--out", self.tmp, "--name", "rate")
+        texts = svg_texts(os.path.join(self.tmp, "rate.svg"))
+        self.assertIn("Requests (1/s)", texts)
+        self.assertIn("Requests against platform.buses.0 clock by platform slots", texts)
+
     def test_sweep_counts_rows_with_an_empty_metric(self):
         self.plot("sweep", SWEEP, "--x", "platform.slots_count", "--y", "aes128.crossover_blocks",
                   "--group", "platform.buses.0.clock_mhz", "--out", self.tmp)
