@@ -62,7 +62,7 @@ const char* kToolHelp =
     "  sweep SCENARIO       run the scenario over a grid of parameter values, one process per point\n"
     "  sensitivity SCENARIO how far each figure moves with each assumption, varied from LOW to HIGH\n"
     "  point DIR INDEX      run one point of a prepared sweep (what job lists and job arrays call)\n"
-    "  merge DIR            build DIR/sweep.csv from the finished points of a sweep\n"
+    "  merge DIR            build DIR/sweep.csv from the finished points of a sweep (and sensitivity.csv)\n"
     "  reproduce            run every shipped reference system and compare with the published figures\n"
     "  schema               print every scenario key with its type, unit, default and range\n"
     "  verify des           check DES/3DES on the desrnd extension unit against OpenSSL on random pairs\n"
@@ -433,9 +433,9 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
 
 int cmd_point(const std::vector<std::string>& args) {
   if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
-    std::cout
-        << "rsoc point DIR INDEX\n\nRuns point INDEX of the sweep prepared in DIR (by rsoc sweep or rsoc "
-           "crossover --param)\nand records its outcome in DIR/points/. Exit 0 when the point succeeded.\n";
+    std::cout << "rsoc point DIR INDEX\n\nRuns point INDEX of the sweep prepared in DIR (by rsoc sweep, rsoc "
+                 "crossover --param or\nrsoc sensitivity) and records its outcome in DIR/points/. Exit 0 "
+                 "when the point succeeded.\n";
     return kOk;
   }
   if (args.size() != 2) throw UsageError("point takes a sweep folder and a point index");
