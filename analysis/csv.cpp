@@ -25,6 +25,11 @@ std::string fixed(double value, int decimals) {
   return s;
 }
 
+std::string metric_text(double value) {
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) return fixed(value, 0);
+  return fixed(value, 6);
+}
+
 std::string exact_ms(std::uint64_t ps) {
   constexpr std::uint64_t kPsPerMs = 1000000000;
   char buf[48];

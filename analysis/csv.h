@@ -30,6 +30,8 @@ class CsvWriter {
 
 std::string csv_escape(const std::string& text);
 std::string fixed(double value, int decimals);
+// A metric's value: whole numbers (counts, block thresholds) without decimals, anything else to 6 decimals.
+std::string metric_text(double value);
 // Picoseconds as milliseconds with 9 decimals, exactly (integer arithmetic: no rounding at any magnitude).
 std::string exact_ms(std::uint64_t ps);
 

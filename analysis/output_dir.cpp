@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <fstream>
+
 namespace rsoc::analysis {
 
 namespace fs = std::filesystem;
@@ -57,6 +59,25 @@ void OutputDir::commit() {
   }
   committed_ = true;
   if (!old.empty()) fs::remove_all(old, ec);
+}
+
+void write_file_atomically(const fs::path& path, const std::string& text) {
+  const fs::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
+  std::error_code ec;
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out << text;
+    out.flush();
+    if (!out) {
+      fs::remove(temp, ec);
+      throw OutputDirError(path.string() + ": write failed");
+    }
+  }
+  fs::rename(temp, path, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    throw OutputDirError(path.string() + ": cannot move into place: " + ec.message());
+  }
 }
 
 }  // namespace rsoc::analysis

@@ -31,4 +31,8 @@ class OutputDir {
   bool committed_ = false;
 };
 
+// Writes `text` to `path` through a temporary file beside it, renamed into place: an interrupted or failed
+// write (a full disk) leaves the previous file or none, never a truncated one. Throws OutputDirError.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
 }  // namespace rsoc::analysis

@@ -73,9 +73,11 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   summary.requests = log.completed() + log.failed();
   summary.failed = log.failed();
   summary.simulated_ms = end_ms;
+  summary.requests_per_s = end_ms > 0 ? static_cast<double>(summary.requests) / (end_ms / 1e3) : 0;
   summary.metrics = {{"requests", static_cast<double>(summary.requests)},
                      {"failed", static_cast<double>(summary.failed)},
-                     {"simulated_ms", end_ms}};
+                     {"simulated_ms", end_ms},
+                     {"requests_per_s", summary.requests_per_s}};
   std::ostringstream t;
   t << "functionality  decision   count  failed  latency_mean_ms  throughput_kBps\n";
   for (const auto& r : log.summary()) {

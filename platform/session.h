@@ -17,11 +17,13 @@ namespace rsoc::platform {
 struct RunSummary {
   std::uint64_t requests = 0, failed = 0;
   double simulated_ms = 0;
+  double requests_per_s = 0;  // completed and failed requests over the simulated seconds (0 when none passed)
   // One line: the busiest resource and the largest share of latency.
   std::string verdict;
   std::string table;  // a short human-readable summary
-  // The run's figures as named numbers (a sweep's metric columns): requests, failed, simulated_ms, then per
-  // functionality and decision "<f>.<decision>.<figure>" for the figures of summary.csv.
+  // The run's figures as named numbers (a sweep's metric columns): requests, failed, simulated_ms,
+  // requests_per_s, then per functionality and decision "<f>.<decision>.<figure>" for the figures of
+  // summary.csv.
   std::vector<std::pair<std::string, double>> metrics;
 };
 

@@ -1,10 +1,12 @@
 #include "platform/sweep.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "analysis/output_dir.h"
 #include "platform/crossover.h"
 #include "platform/json_file.h"
 #include "platform/scenario.h"
@@ -20,8 +22,9 @@ namespace {
 
 constexpr std::size_t kMaxPoints = 1000000;
 
-// Splits at commas outside JSON strings, arrays and objects.
-std::vector<std::string> split_values(const std::string& text) {
+}  // namespace
+
+std::vector<std::string> split_outside_json(const std::string& text, char separator) {
   std::vector<std::string> out;
   std::string current;
   int depth = 0;
@@ -36,7 +39,7 @@ std::vector<std::string> split_values(const std::string& text) {
       ++depth;
     } else if (c == ']' || c == '}') {
       --depth;
-    } else if (c == ',' && depth == 0) {
+    } else if (c == separator && depth == 0) {
       out.push_back(current);
       current.clear();
       continue;
@@ -46,6 +49,8 @@ std::vector<std::string> split_values(const std::string& text) {
   out.push_back(current);
   return out;
 }
+
+namespace {
 
 std::optional<double> number_of(const std::string& text) {
   if (text.empty()) return std::nullopt;
@@ -95,31 +100,29 @@ json to_json(const SweepSpec& spec) {
   doc["seed"] = spec.seed ? json(*spec.seed) : json(nullptr);
   doc["parameters"] = json::array();
   for (const auto& p : spec.parameters) doc["parameters"].push_back({{"path", p.path}, {"values", p.values}});
+  // Only when used, so that the description of a grid sweep stays as it was.
+  if (!spec.points.empty()) {
+    doc["points"] = json::array();
+    for (const auto& point : spec.points) {
+      json assignments = json::array();
+      for (const auto& a : point) assignments.push_back({{"path", a.path}, {"value", a.value}});
+      doc["points"].push_back(assignments);
+    }
+  }
   doc["max_blocks"] = spec.max_blocks;
   doc["functionalities"] = spec.functionalities;
+  if (spec.sensitivity) doc["sensitivity"] = {{"metrics", spec.sensitivity->metrics}};
   return doc;
 }
 
-// Writes `text` to `path` through a temporary file renamed into place.
-void write_atomically(const fs::path& path, const std::string& text) {
-  const fs::path temp = path.string() + ".tmp";
-  {
-    std::ofstream out(temp);
-    out << text;
-    out.flush();
-    if (!out) throw SweepError(temp.string() + ": write failed");
-  }
-  fs::rename(temp, path);
+// What the points run: the description without the sensitivity table's choice of metrics.
+json points_part(json doc) {
+  if (doc.contains("sensitivity") && doc["sensitivity"].is_object()) doc["sensitivity"].erase("metrics");
+  return doc;
 }
 
 fs::path outcome_file(const SweepSpec& spec, const fs::path& dir, std::size_t index) {
   return dir / "points" / (point_name(spec, index) + ".json");
-}
-
-std::vector<std::string> parameter_paths(const SweepSpec& spec) {
-  std::vector<std::string> out;
-  for (const auto& p : spec.parameters) out.push_back(p.path);
-  return out;
 }
 
 void write_outcome(const SweepSpec& spec, const fs::path& dir, const analysis::SweepPoint& point);
@@ -143,7 +146,7 @@ SweepParameter parse_parameter(const std::string& text) {
   if (auto range = range_values(values, p.path)) {
     p.values = std::move(*range);
   } else {
-    p.values = split_values(values);
+    p.values = split_outside_json(values, ',');
     for (const auto& v : p.values)
       if (v.empty()) throw SweepError("--param " + text + ": empty value");
   }
@@ -151,12 +154,29 @@ SweepParameter parse_parameter(const std::string& text) {
 }
 
 std::size_t point_count(const SweepSpec& spec) {
+  if (spec.parameters.empty()) return spec.points.size();
   std::size_t n = 1;
   for (const auto& p : spec.parameters) n *= p.values.size();
   return n;
 }
 
+std::vector<std::string> parameter_paths(const SweepSpec& spec) {
+  std::vector<std::string> out;
+  for (const auto& p : spec.parameters) out.push_back(p.path);
+  for (const auto& point : spec.points)
+    for (const auto& a : point)
+      if (std::find(out.begin(), out.end(), a.path) == out.end()) out.push_back(a.path);
+  return out;
+}
+
 std::vector<std::string> point_values(const SweepSpec& spec, std::size_t index) {
+  if (spec.parameters.empty()) {
+    const auto paths = parameter_paths(spec);
+    std::vector<std::string> values(paths.size());
+    for (const auto& a : spec.points.at(index))
+      values[std::find(paths.begin(), paths.end(), a.path) - paths.begin()] = a.value;
+    return values;
+  }
   std::vector<std::string> values(spec.parameters.size());
   for (std::size_t i = spec.parameters.size(); i-- > 0;) {  // the last parameter varies fastest
     const auto& v = spec.parameters[i].values;
@@ -166,6 +186,18 @@ std::vector<std::string> point_values(const SweepSpec& spec, std::size_t index) 
   return values;
 }
 
+std::vector<std::string> point_overrides(const SweepSpec& spec, std::size_t index) {
+  std::vector<std::string> out;
+  if (spec.parameters.empty()) {
+    for (const auto& a : spec.points.at(index)) out.push_back(a.path + "=" + a.value);
+    return out;
+  }
+  const auto values = point_values(spec, index);
+  for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+    out.push_back(spec.parameters[i].path + "=" + values[i]);
+  return out;
+}
+
 std::string point_name(const SweepSpec& spec, std::size_t index) {
   const std::size_t width = std::max<std::size_t>(4, std::to_string(point_count(spec) - 1).size());
   std::string name = std::to_string(index);
@@ -173,20 +205,27 @@ std::string point_name(const SweepSpec& spec, std::size_t index) {
 }
 
 void prepare_sweep(const SweepSpec& spec, const fs::path& dir, bool resume) {
+  if (!spec.parameters.empty() && !spec.points.empty())
+    throw SweepError("a sweep has a grid of parameters or a list of points, not both");
   if (point_count(spec) == 0 || point_count(spec) > kMaxPoints)
-    throw SweepError("a sweep needs 1 to " + std::to_string(kMaxPoints) + " points, the grid has " +
+    throw SweepError("a sweep needs 1 to " + std::to_string(kMaxPoints) + " points, the " +
+                     (spec.parameters.empty() ? "list" : "grid") + " has " +
                      std::to_string(point_count(spec)));
   const json doc = to_json(spec);
   std::error_code ec;
   if (fs::exists(dir / "sweep.json")) {
     if (resume) {
-      if (read_json_file((dir / "sweep.json").string()) != doc)
+      const json existing = read_json_file((dir / "sweep.json").string());
+      if (points_part(existing) != points_part(doc))
         throw SweepError(
             dir.string() +
             " holds a different sweep (scenario, overrides, grid or rsoc version differ): run without "
             "--resume to replace it, or choose another --out");
       fs::create_directories(dir / "points");
       fs::create_directories(dir / "logs");
+      fs::remove(dir / "sensitivity.csv", ec);  // until it is written again, from every point
+      if (existing != doc)
+        analysis::write_file_atomically(dir / "sweep.json", doc.dump(2) + "\n");  // other metrics
       return;
     }
     fs::remove_all(dir);  // an earlier sweep: replaced, as `rsoc run` replaces an earlier result
@@ -195,7 +234,7 @@ void prepare_sweep(const SweepSpec& spec, const fs::path& dir, bool resume) {
   }
   fs::create_directories(dir / "points");
   fs::create_directories(dir / "logs");
-  write_atomically(dir / "sweep.json", doc.dump(2) + "\n");
+  analysis::write_file_atomically(dir / "sweep.json", doc.dump(2) + "\n");
 }
 
 SweepSpec load_sweep(const fs::path& dir) {
@@ -212,8 +251,16 @@ SweepSpec load_sweep(const fs::path& dir) {
     for (const auto& p : doc.at("parameters"))
       spec.parameters.push_back(
           {p.at("path").get<std::string>(), p.at("values").get<std::vector<std::string>>()});
+    if (doc.contains("points"))
+      for (const auto& point : doc.at("points")) {
+        auto& assignments = spec.points.emplace_back();
+        for (const auto& a : point)
+          assignments.push_back({a.at("path").get<std::string>(), a.at("value").get<std::string>()});
+      }
     spec.max_blocks = doc.at("max_blocks").get<std::uint64_t>();
     spec.functionalities = doc.at("functionalities").get<std::vector<std::string>>();
+    if (doc.contains("sensitivity"))
+      spec.sensitivity = SensitivitySpec{doc.at("sensitivity").at("metrics").get<std::vector<std::string>>()};
     if (spec.command != "run" && spec.command != "crossover")
       throw SweepError("unknown command " + spec.command);
     return spec;
@@ -240,8 +287,7 @@ analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
   try {
     LoadOptions options;
     options.overrides = spec.overrides;
-    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-      options.overrides.push_back(spec.parameters[i].path + "=" + point.values[i]);
+    for (auto& assignment : point_overrides(spec, index)) options.overrides.push_back(std::move(assignment));
     options.seed = spec.seed;
     const Scenario scenario = load_scenario_text(spec.scenario_text, spec.scenario_name, options);
     point.scenario_sha256 = scenario.sha256;
@@ -303,38 +349,41 @@ void write_outcome(const SweepSpec& spec, const fs::path& dir, const analysis::S
   outcome["rsoc_version"] = point.version;
   outcome["scenario_sha256"] = point.scenario_sha256;
   outcome["seed"] = point.seed;
-  write_atomically(outcome_file(spec, dir, point.index), outcome.dump(2) + "\n");
+  analysis::write_file_atomically(outcome_file(spec, dir, point.index), outcome.dump(2) + "\n");
 }
 }  // namespace
+
+analysis::SweepPoint read_point(const SweepSpec& spec, const fs::path& dir, std::size_t index) {
+  analysis::SweepPoint p;
+  p.index = index;
+  p.values = point_values(spec, index);
+  const fs::path file = outcome_file(spec, dir, index);
+  if (!fs::exists(file)) {
+    p.status = "missing";
+    return p;
+  }
+  const json doc = read_json_file(file.string());
+  try {
+    p.status = doc.at("status").get<std::string>();
+    p.error = doc.at("error").get<std::string>();
+    for (const auto& m : doc.at("metrics"))
+      p.metrics.emplace_back(m.at(0).get<std::string>(), m.at(1).get<double>());
+    p.version = doc.at("rsoc_version").get<std::string>();
+    p.scenario_sha256 = doc.at("scenario_sha256").get<std::string>();
+    p.seed = doc.at("seed").get<std::string>();
+  } catch (const json::exception& e) {
+    throw SweepError(file.string() + ": not a point outcome rsoc wrote (" + e.what() + ")");
+  }
+  return p;
+}
 
 std::size_t merge_sweep(const fs::path& dir) {
   const SweepSpec spec = load_sweep(dir);
   std::vector<analysis::SweepPoint> points;
   std::size_t missing = 0;
   for (std::size_t i = 0; i < point_count(spec); ++i) {
-    analysis::SweepPoint p;
-    p.index = i;
-    p.values = point_values(spec, i);
-    const fs::path file = outcome_file(spec, dir, i);
-    if (!fs::exists(file)) {
-      p.status = "missing";
-      ++missing;
-      points.push_back(p);
-      continue;
-    }
-    const json doc = read_json_file(file.string());
-    try {
-      p.status = doc.at("status").get<std::string>();
-      p.error = doc.at("error").get<std::string>();
-      for (const auto& m : doc.at("metrics"))
-        p.metrics.emplace_back(m.at(0).get<std::string>(), m.at(1).get<double>());
-      p.version = doc.at("rsoc_version").get<std::string>();
-      p.scenario_sha256 = doc.at("scenario_sha256").get<std::string>();
-      p.seed = doc.at("seed").get<std::string>();
-    } catch (const json::exception& e) {
-      throw SweepError(file.string() + ": not a point outcome rsoc wrote (" + e.what() + ")");
-    }
-    points.push_back(p);
+    points.push_back(read_point(spec, dir, i));
+    if (points.back().status == "missing") ++missing;
   }
   analysis::write_sweep_csv((dir / "sweep.csv").string(), parameter_paths(spec), points);
   return missing;

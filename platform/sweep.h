@@ -1,19 +1,23 @@
 #pragma once
 // Parameter sweeps. A sweep is the Cartesian grid of scenario parameters (`--param path=v1,v2,...` or
-// `path=start:stop:step`) over one scenario, each point run in its own process (SystemC cannot be elaborated
-// twice in one process) by `rsoc point DIR INDEX` — locally (`rsoc sweep --jobs N`), through GNU Parallel or
-// as a Slurm job array. The sweep folder holds everything a point needs, so any host that sees the folder can
-// run it:
+// `path=start:stop:step`) over one scenario — or an explicit list of points, each a list of overrides (a
+// sensitivity study: the base, then each assumption at its low and its high end) — each point run in its own
+// process (SystemC cannot be elaborated twice in one process) by `rsoc point DIR INDEX` — locally (`rsoc
+// sweep --jobs N`), through GNU Parallel or as a Slurm job array. The sweep folder holds everything a point
+// needs, so any host that sees the folder can run it:
 //
 //   DIR/sweep.json        what to run: command (run or crossover), the scenario text, overrides, the grid
+//                         or the list of points
 //   DIR/points/NNNN/      the point's result folder (as `rsoc run --out` or `rsoc crossover --out` writes it)
 //   DIR/points/NNNN.json  the point's outcome: status, error, parameter values, metrics (written last,
 //   atomically:
 //                         a point is finished when this file exists)
 //   DIR/logs/NNNN.log     what the point printed (local runs)
 //   DIR/sweep.csv         the merged table (`rsoc merge DIR`, also at the end of a local sweep)
+//   DIR/sensitivity.csv   a sensitivity study's table (platform/sensitivity.h), once every point has
+//   succeeded
 //
-// Points are numbered in row-major order of the grid: the first parameter varies slowest.
+// Points are numbered in row-major order of the grid (the first parameter varies slowest), or in list order.
 
 #include <cstdint>
 #include <filesystem>
@@ -38,6 +42,22 @@ struct SweepParameter {
 // Parses `path=v1,v2,...` (values split at top-level commas: JSON arrays, objects and strings may contain
 // commas) or `path=start:stop:step` (numbers, stop included). Throws SweepError.
 SweepParameter parse_parameter(const std::string& text);
+// Splits `text` at every `separator` outside JSON strings, arrays and objects ("[1,2],3" at ',': "[1,2]",
+// "3").
+std::vector<std::string> split_outside_json(const std::string& text, char separator);
+
+// One override of a listed point: `path` (dotted or a JSON pointer) takes `value` (a value text as --set
+// takes it).
+struct Assignment {
+  std::string path, value;
+  bool operator==(const Assignment& other) const { return path == other.path && value == other.value; }
+};
+
+// A sensitivity study (`rsoc sensitivity`): its points are the base (no override), then the low and the high
+// end of each assumption in turn; merging the points also writes sensitivity.csv.
+struct SensitivitySpec {
+  std::vector<std::string> metrics;  // the table's metrics, in order (empty: every metric of the base point)
+};
 
 struct SweepSpec {
   std::string command = "run";         // "run" or "crossover"
@@ -45,20 +65,32 @@ struct SweepSpec {
   std::string scenario_text;           // the scenario as given
   std::vector<std::string> overrides;  // --set, applied before the point's values
   std::optional<std::uint64_t> seed;
+  // The points: the Cartesian grid of `parameters`, or — when `parameters` is empty — the explicit list
+  // `points`, each point's assignments applied after `overrides` (a point without any runs the scenario as
+  // given). A sweep has one or the other.
   std::vector<SweepParameter> parameters;
+  std::vector<std::vector<Assignment>> points;
   std::uint64_t max_blocks = 200;            // crossover
   std::vector<std::string> functionalities;  // crossover (empty: all)
+  std::optional<SensitivitySpec> sensitivity;
 };
 
 std::size_t point_count(const SweepSpec& spec);
-// The parameter values of point `index`, in parameter order.
+// The columns that name a point in sweep.csv: the paths of the grid's parameters, or of a list, every path a
+// point sets (in order of first appearance).
+std::vector<std::string> parameter_paths(const SweepSpec& spec);
+// The values of point `index`, one per parameter_paths() (empty where a listed point leaves that path at the
+// scenario's value).
 std::vector<std::string> point_values(const SweepSpec& spec, std::size_t index);
+// The overrides of point `index` as --set takes them ("path=value"), applied after the sweep's own.
+std::vector<std::string> point_overrides(const SweepSpec& spec, std::size_t index);
 // "0007": the point's name in the sweep folder.
 std::string point_name(const SweepSpec& spec, std::size_t index);
 
 // Writes DIR/sweep.json. A folder that holds another sweep is replaced unless `resume`, in which case it must
-// hold this same sweep (its finished points are kept). A folder that is not a sweep is never touched. Throws
-// SweepError.
+// hold this same sweep (its finished points are kept; a sensitivity study may choose other metrics, and an
+// earlier sensitivity.csv is removed until the table is written again). A folder that is not a sweep is never
+// touched. Throws SweepError.
 void prepare_sweep(const SweepSpec& spec, const std::filesystem::path& dir, bool resume);
 SweepSpec load_sweep(const std::filesystem::path& dir);
 // Whether point `index` has finished (its outcome file exists).
@@ -66,6 +98,9 @@ bool point_finished(const SweepSpec& spec, const std::filesystem::path& dir, std
 
 // Runs point `index` in this process and records its outcome (also when it fails). Returns the outcome.
 analysis::SweepPoint run_point(const std::filesystem::path& dir, std::size_t index);
+// The recorded outcome of point `index` (status "missing" when it has none yet). Throws SweepError when the
+// outcome file is not one rsoc wrote.
+analysis::SweepPoint read_point(const SweepSpec& spec, const std::filesystem::path& dir, std::size_t index);
 
 // Records point `index` as failed with `error` (a point process that ended without recording its outcome).
 void record_point_failure(const std::filesystem::path& dir, std::size_t index, const std::string& error);

@@ -3,12 +3,10 @@
 //            [--vcd-window S:E]
 //   rsoc crossover [SCENARIO] [--functionality NAME]... [--max-blocks N] [--param GRID]... --out DIR
 //   rsoc sweep SCENARIO --param GRID... --out DIR [--jobs N] [--resume] [--emit parallel|slurm]
-//   rsoc point DIR INDEX        (one point of a prepared sweep)
-//   rsoc merge DIR
-//   rsoc reproduce --out DIR [--system NAME]... [--scenarios DIR]
-//   rsoc validate SCENARIO...
-//   rsoc schema [--markdown]
-//   rsoc verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors FILE]
+//   rsoc sensitivity SCENARIO --vary path=LOW:HIGH... [--metric NAME]... --out DIR [--experiment
+//   run|crossover] rsoc point DIR INDEX        (one point of a prepared sweep) rsoc merge DIR rsoc reproduce
+//   --out DIR [--system NAME]... [--scenarios DIR] rsoc validate SCENARIO... rsoc schema [--markdown] rsoc
+//   verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors FILE]
 // Exit codes: 0 success; 2 usage or scenario error; 1 simulation failure (or a verification mismatch).
 
 #include <sys/wait.h>
@@ -30,11 +28,13 @@
 #include <vector>
 
 #include "analysis/output_dir.h"
+#include "analysis/sensitivity_table.h"
 #include "models/crypto/desrnd_verify.h"
 #include "platform/crossover.h"
 #include "platform/reproduce.h"
 #include "platform/scenario.h"
 #include "platform/scenario_schema.h"
+#include "platform/sensitivity.h"
 #include "platform/session.h"
 #include "platform/sweep.h"
 #include "rsoc/version.h"
@@ -60,8 +60,9 @@ const char* kToolHelp =
     "  validate SCENARIO... check scenario files and report every problem\n"
     "  crossover [SCENARIO] where hardware overtakes software: latency per block count, three modes\n"
     "  sweep SCENARIO       run the scenario over a grid of parameter values, one process per point\n"
+    "  sensitivity SCENARIO how far each figure moves with each assumption, varied from LOW to HIGH\n"
     "  point DIR INDEX      run one point of a prepared sweep (what job lists and job arrays call)\n"
-    "  merge DIR            build DIR/sweep.csv from the finished points of a sweep\n"
+    "  merge DIR            build DIR/sweep.csv from the finished points of a sweep (and sensitivity.csv)\n"
     "  reproduce            run every shipped reference system and compare with the published figures\n"
     "  schema               print every scenario key with its type, unit, default and range\n"
     "  verify des           check DES/3DES on the desrnd extension unit against OpenSSL on random pairs\n"
@@ -177,22 +178,37 @@ int cmd_run(const std::vector<std::string>& args) {
   return summary.failed ? kSimulationFailure : kOk;
 }
 
-// Options shared by `sweep` and `crossover --param`.
-void add_sweep_options(po::options_description& opts) {
-  opts.add_options()("param,p", po::value<std::vector<std::string>>()->composing(),
-                     "a swept parameter: path=v1,v2,... or path=start:stop:step (stop included); repeatable, "
-                     "the grid is their Cartesian product")(
-      "jobs,j", po::value<unsigned>(), "points run at once (default: the number of cores)")(
+// How the points of a sweep run: shared by `sweep`, `crossover --param` and `sensitivity`.
+void add_runner_options(po::options_description& opts) {
+  opts.add_options()("jobs,j", po::value<unsigned>(), "points run at once (default: the number of cores)")(
       "resume", "keep the finished points of the same sweep in --out and run the others")(
       "emit", po::value<std::string>(),
       "do not run: write a job list for GNU Parallel (parallel) or a Slurm job-array script (slurm) into "
       "--out");
 }
 
+// Options shared by `sweep` and `crossover --param`.
+void add_sweep_options(po::options_description& opts) {
+  opts.add_options()("param,p", po::value<std::vector<std::string>>()->composing(),
+                     "a swept parameter: path=v1,v2,... or path=start:stop:step (stop included); repeatable, "
+                     "the grid is their Cartesian product");
+  add_runner_options(opts);
+}
+
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+// sensitivity.csv from the points of the sensitivity study in `dir`, and its table on stdout. Throws
+// SimulationError when a point did not succeed, SweepError for an unknown metric.
+int finish_sensitivity(const fs::path& dir) {
+  const auto rows = rsoc::platform::write_sensitivity(dir);
+  std::cout << rsoc::analysis::sensitivity_text(rows);
+  std::cerr << "rsoc: " << rows.size() << (rows.size() == 1 ? " row" : " rows") << " in "
+            << (dir / "sensitivity.csv").string() << "\n";
+  return kOk;
 }
 
 // Prepares the sweep in `dir`, then runs its points here or writes what runs them elsewhere.
@@ -249,7 +265,15 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
   }
   const unsigned jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>() : std::thread::hardware_concurrency();
   std::cerr << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs << " at a time\n";
-  const auto run = rsoc::tools::run_points(spec, dir, jobs);
+  std::size_t kept = 0;
+  std::size_t next = 0;
+  if (spec.sensitivity) {  // the base point first: its metrics say what --metric may name
+    kept += rsoc::tools::run_points(spec, dir, jobs, 0, 1).skipped;
+    const auto base = rsoc::platform::read_point(spec, dir, 0);
+    if (base.status == "ok") rsoc::platform::check_metrics(spec, base);
+    next = base.status == "ok" ? 1 : n;  // without the base, the others would tell nothing
+  }
+  kept += rsoc::tools::run_points(spec, dir, jobs, next).skipped;
   const std::size_t missing = rsoc::platform::merge_sweep(dir);
   std::size_t failed = 0;
   {
@@ -259,9 +283,10 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
     while (std::getline(csv, line))
       if (line.find(",failed,") != std::string::npos) ++failed;
   }
-  std::cerr << "rsoc: " << n << " points (" << run.skipped << " kept from before, " << failed << " failed"
+  std::cerr << "rsoc: " << n << " points (" << kept << " kept from before, " << failed << " failed"
             << (missing ? ", " + std::to_string(missing) + " missing" : std::string()) << "); table in "
             << (dir / "sweep.csv").string() << "\n";
+  if (spec.sensitivity) return finish_sensitivity(dir);
   return failed || missing ? kSimulationFailure : kOk;
 }
 
@@ -287,12 +312,32 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
   if (vm.count("set")) spec.overrides = vm["set"].as<std::vector<std::string>>();
   if (vm.count("seed")) spec.seed = vm["seed"].as<std::uint64_t>();
   try {
-    for (const auto& p : vm["param"].as<std::vector<std::string>>())
-      spec.parameters.push_back(rsoc::platform::parse_parameter(p));
+    if (vm.count("param"))
+      for (const auto& p : vm["param"].as<std::vector<std::string>>())
+        spec.parameters.push_back(rsoc::platform::parse_parameter(p));
   } catch (const rsoc::platform::SweepError& e) {
     throw UsageError(e.what());
   }
   return spec;
+}
+
+// --functionality and --max-blocks of a crossover experiment.
+rsoc::platform::CrossoverOptions crossover_options(const po::variables_map& vm) {
+  rsoc::platform::CrossoverOptions options;
+  if (vm.count("max-blocks")) options.max_blocks = vm["max-blocks"].as<std::uint64_t>();
+  if (options.max_blocks == 0 || options.max_blocks > 100000)
+    throw UsageError("--max-blocks must be in 1..100000, got " + std::to_string(options.max_blocks));
+  if (vm.count("functionality"))
+    for (const auto& name : vm["functionality"].as<std::vector<std::string>>()) {
+      const auto f = rsoc::runtime::functionality_from_name(name);
+      if (!f) {
+        std::string known;
+        for (const auto& n : rsoc::runtime::functionality_names()) known += (known.empty() ? "" : ", ") + n;
+        throw UsageError("--functionality " + name + ": not one of " + known);
+      }
+      options.functionalities.push_back(*f);
+    }
+  return options;
 }
 
 int cmd_sweep(const std::vector<std::string>& args) {
@@ -317,11 +362,80 @@ int cmd_sweep(const std::vector<std::string>& args) {
   return run_sweep(sweep_spec(vm, "run"), vm, fs::path(vm["out"].as<std::string>()));
 }
 
+int cmd_sensitivity(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "rsoc sensitivity SCENARIO --vary path=LOW:HIGH... --out DIR [options]\n\nHow far each figure moves "
+      "with each stated assumption. Runs SCENARIO at its base values\nand at each end of each --vary, one "
+      "assumption at a time (the others at their base\nvalues), every run its own `rsoc point` process as in "
+      "a sweep, and writes\nDIR/sensitivity.csv: parameter, low, high, metric, at_low, at_base, at_high, "
+      "swing_pct\n(swing_pct = (at_high - at_low) / at_base * 100), a row per assumption and metric in the\n"
+      "order given, and prints it. DIR/sweep.csv has every point; DIR/points/ their results.\nThe base point "
+      "runs first: an unknown --metric stops the study there (--resume with\nother metrics goes on). With "
+      "--emit, `rsoc merge DIR` writes the table once the points ran.\n\nAn "
+      "assumption that trades off against a calibrated input is varied together with its\ncompensation, so "
+      "that the calibrated figure holds: --vary 'p1=L1:H1,p2=L2:H2' moves both\n(parameter p1+p2, low "
+      "L1+L2, high H1+H2).\n\noptions");
+  opts.add_options()("help,h", "this help")(
+      "vary,v", po::value<std::vector<std::string>>()->composing(),
+      "an assumption: path=LOW:HIGH (path as in --set; LOW and HIGH value texts as --set takes them, split "
+      "at the ':' outside JSON brackets and strings), or several inputs moved together: "
+      "path=LOW:HIGH,path=LOW:HIGH; repeatable")(
+      "metric,m", po::value<std::vector<std::string>>()->composing(),
+      "a metric of sweep.csv to report (run: requests, failed, simulated_ms, requests_per_s, "
+      "<functionality>.<decision>.<figure>; crossover: <functionality>.crossover_blocks, "
+      "<functionality>.analytic_crossover_blocks); repeatable; default: every metric of the base point")(
+      "experiment", po::value<std::string>()->default_value("run"),
+      "what each point runs: run (a simulation of the scenario) or crossover (the crossover experiments)")(
+      "functionality,f", po::value<std::vector<std::string>>()->composing(),
+      "crossover: only this functionality; repeatable")("max-blocks", po::value<std::uint64_t>(),
+                                                        "crossover: largest block count (default 200)")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override a scenario value at every point, base included (as in run)")(
+      "seed", po::value<std::uint64_t>(), "override the scenario seed")("out,o", po::value<std::string>(),
+                                                                        "study folder (required)");
+  add_runner_options(opts);
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const po::variables_map& vm = *parsed;
+  if (!vm.count("scenario")) throw UsageError("sensitivity needs a scenario file");
+  if (!vm.count("vary")) throw UsageError("sensitivity needs at least one --vary path=LOW:HIGH");
+  if (!vm.count("out")) throw UsageError("sensitivity needs --out DIR");
+  const std::string experiment = vm["experiment"].as<std::string>();
+  if (experiment != "run" && experiment != "crossover")
+    throw UsageError("--experiment " + experiment + ": expected run or crossover");
+  if (experiment == "run" && (vm.count("functionality") || vm.count("max-blocks")))
+    throw UsageError("--functionality and --max-blocks go with --experiment crossover");
+  std::vector<rsoc::platform::Assumption> assumptions;
+  try {
+    for (const auto& text : vm["vary"].as<std::vector<std::string>>())
+      assumptions.push_back(rsoc::platform::parse_assumption(text));
+  } catch (const rsoc::platform::SweepError& e) {
+    throw UsageError(e.what());
+  }
+  std::vector<std::string> metrics;
+  if (vm.count("metric"))
+    for (const auto& m : vm["metric"].as<std::vector<std::string>>()) {
+      if (std::find(metrics.begin(), metrics.end(), m) != metrics.end())
+        throw UsageError("--metric " + m + " is given twice");
+      metrics.push_back(m);
+    }
+
+  auto spec = sweep_spec(vm, experiment);  // the scenario and --set are checked here
+  if (experiment == "crossover") {
+    spec.max_blocks = crossover_options(vm).max_blocks;
+    if (vm.count("functionality")) spec.functionalities = vm["functionality"].as<std::vector<std::string>>();
+  }
+  spec.points = rsoc::platform::sensitivity_points(assumptions);
+  spec.sensitivity = rsoc::platform::SensitivitySpec{metrics};
+  rsoc::platform::validate_assumptions(spec, assumptions);  // every end of every --vary, before anything runs
+  return run_sweep(spec, vm, fs::path(vm["out"].as<std::string>()));
+}
+
 int cmd_point(const std::vector<std::string>& args) {
   if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
-    std::cout
-        << "rsoc point DIR INDEX\n\nRuns point INDEX of the sweep prepared in DIR (by rsoc sweep or rsoc "
-           "crossover --param)\nand records its outcome in DIR/points/. Exit 0 when the point succeeded.\n";
+    std::cout << "rsoc point DIR INDEX\n\nRuns point INDEX of the sweep prepared in DIR (by rsoc sweep, rsoc "
+                 "crossover --param or\nrsoc sensitivity) and records its outcome in DIR/points/. Exit 0 "
+                 "when the point succeeded.\n";
     return kOk;
   }
   if (args.size() != 2) throw UsageError("point takes a sweep folder and a point index");
@@ -341,13 +455,15 @@ int cmd_point(const std::vector<std::string>& args) {
 int cmd_merge(const std::vector<std::string>& args) {
   if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
     std::cout << "rsoc merge DIR\n\nBuilds DIR/sweep.csv from the points of the sweep in DIR that have "
-                 "finished;\npoints without an outcome are listed with status missing (exit 1).\n";
+                 "finished;\npoints without an outcome are listed with status missing (exit 1). For a "
+                 "sensitivity study,\nalso DIR/sensitivity.csv once every point has succeeded.\n";
     return kOk;
   }
   if (args.size() != 1) throw UsageError("merge takes one sweep folder");
   const std::size_t missing = rsoc::platform::merge_sweep(fs::path(args[0]));
   std::cerr << "rsoc: " << (fs::path(args[0]) / "sweep.csv").string()
             << (missing ? " (" + std::to_string(missing) + " points missing)" : std::string()) << "\n";
+  if (rsoc::platform::load_sweep(fs::path(args[0])).sensitivity) return finish_sensitivity(fs::path(args[0]));
   return missing ? kSimulationFailure : kOk;
 }
 
@@ -461,20 +577,7 @@ int cmd_crossover(const std::vector<std::string>& args) {
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
   if (!vm.count("out")) throw UsageError("crossover needs --out DIR");
-  rsoc::platform::CrossoverOptions options;
-  options.max_blocks = vm["max-blocks"].as<std::uint64_t>();
-  if (options.max_blocks == 0 || options.max_blocks > 100000)
-    throw UsageError("--max-blocks must be in 1..100000, got " + std::to_string(options.max_blocks));
-  if (vm.count("functionality"))
-    for (const auto& name : vm["functionality"].as<std::vector<std::string>>()) {
-      const auto f = rsoc::runtime::functionality_from_name(name);
-      if (!f) {
-        std::string known;
-        for (const auto& n : rsoc::runtime::functionality_names()) known += (known.empty() ? "" : ", ") + n;
-        throw UsageError("--functionality " + name + ": not one of " + known);
-      }
-      options.functionalities.push_back(*f);
-    }
+  const rsoc::platform::CrossoverOptions options = crossover_options(vm);
   if (vm.count("param")) {  // a crossover at every point of a grid: one sweep
     auto spec = sweep_spec(vm, "crossover");
     spec.max_blocks = options.max_blocks;
@@ -660,14 +763,15 @@ int sc_main(int argc, char* argv[]) {
     if (command == "schema") return cmd_schema(args);
     if (command == "crossover") return cmd_crossover(args);
     if (command == "sweep") return cmd_sweep(args);
+    if (command == "sensitivity") return cmd_sensitivity(args);
     if (command == "point") return cmd_point(args);
     if (command == "merge") return cmd_merge(args);
     if (command == "reproduce") return cmd_reproduce(args);
     if (command == "verify") return cmd_verify(args);
     throw UsageError(
         "unknown command \"" + command +
-        "\" (commands: run, crossover, sweep, point, merge, reproduce, validate, schema, verify; see "
-        "rsoc --help)");
+        "\" (commands: run, crossover, sweep, sensitivity, point, merge, reproduce, validate, schema, "
+        "verify; see rsoc --help)");
   } catch (const UsageError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kUsage;

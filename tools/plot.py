@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Figures from rsoc's CSV results: crossover curves, coupling comparisons, parameter sweeps and heatmaps.
+"""Figures from rsoc's CSV results: crossover curves, coupling comparisons, parameter sweeps, heatmaps and
+sensitivity tornados.
 
 Run it with /usr/bin/python3 (Debian's interpreter, which has python3-matplotlib; tools/setup.sh installs
 it): another python3 on PATH may not see Debian's packages.
@@ -41,9 +42,20 @@ it): another python3 on PATH may not see Debian's packages.
   plot.py heatmap SWEEP_CSV --x COL --y COL --z COL [--out OUTDIR] [--name NAME]
       From `rsoc sweep`: Z over the X x Y grid, each cell annotated; failed or missing cells hatched "n/a".
 
+  plot.py sensitivity DIR_OR_CSV [--metric NAME]... [--out OUTDIR]
+      From `rsoc sensitivity` (sensitivity.csv in DIR, or the CSV given): for each metric M (every one in
+      the file, or those named) writes sensitivity_M.png/.svg, a tornado plot: one horizontal bar per
+      assumption, from the metric's value at the assumption's low end to its value at the high end, drawn
+      from the base value (a vertical line) in one colour towards the low end and in another towards the
+      high end; the assumption that moves the metric most (largest |swing_pct|) on top. Each bar is labelled
+      with its parameter (a compound one on several lines, one input a line), the low and high input value
+      at the bar's ends, and its swing on the right. An end without a value (a point without that figure,
+      e.g. no crossover up to the largest block count) is said as "VALUE: no value" at the base, its bar
+      after those with both ends; rows without a base value are skipped.
+
 Rows whose `status` is not `ok`, or whose plotted columns are empty, are skipped (counted on stderr).
 Numeric columns are ordered by value, other columns by first appearance. Axis units come from the
-column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...).
+column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _per_s: 1/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...).
 Every figure is written as PNG (150 dpi) and SVG, by default into the input's folder; each file is
 written under a temporary name and renamed into place. The paths written are printed, one per line.
 Exit codes: 0 success, 2 usage or input error (one line on stderr: `plot.py: FILE: what is wrong`).
@@ -69,6 +81,7 @@ except ImportError:
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot is imported)
 import numpy as np  # noqa: E402
+import matplotlib.transforms  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
@@ -86,8 +99,8 @@ plt.rcParams.update({
 })
 
 # Column-name suffix -> unit shown on the axis (the underscore keeps "_s" from matching "_ms").
-UNITS = (("_kBps", "kB/s"), ("_ms", "ms"), ("_us", "µs"), ("_ns", "ns"), ("_s", "s"), ("_mhz", "MHz"),
-         ("_kib", "KiB"), ("_bytes", "bytes"), ("_blocks", "blocks"), ("_cycles", "cycles"),
+UNITS = (("_kBps", "kB/s"), ("_per_s", "1/s"), ("_ms", "ms"), ("_us", "µs"), ("_ns", "ns"), ("_s", "s"),
+         ("_mhz", "MHz"), ("_kib", "KiB"), ("_bytes", "bytes"), ("_blocks", "blocks"), ("_cycles", "cycles"),
          ("_bits", "bits"), ("_words", "words"))
 
 
@@ -797,6 +810,124 @@ def cmd_heatmap(args):
     save(fig, outdir, args.name or safe_name(f"heatmap_{args.z}_over_{args.x}_x_{args.y}"))
 
 
+# -------------------------------------------------------------------------------------- sensitivity
+
+SENSITIVITY_COLUMNS = ("parameter", "low", "high", "metric", "at_low", "at_base", "at_high")
+LOW_COLOUR, HIGH_COLOUR = "tab:blue", "tab:orange"
+
+
+def short(text, limit=24):
+    """A value text for a label: long JSON values are cut with an ellipsis."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def swing_key(bar):
+    """Larger swings first, then bars with an end without a value (their swing is unknown), in file order.
+    at_base is the same for every row of a metric, so |at_high - at_low| orders the bars as |swing_pct|
+    does, also when at_base is 0."""
+    _, _, _, at_low, _, at_high = bar
+    return (0, -abs(at_high - at_low)) if at_low is not None and at_high is not None else (1, 0)
+
+
+def load_sensitivity(table, wanted):
+    """{metric: [(parameter, low, high, at_low, at_base, at_high), ...]} for the wanted metrics (None: every
+    one in the file), each sorted by swing_key; at_low or at_high is None where that end has no value (a
+    point without the figure: no crossover up to the largest block count). Rows without a base value are
+    skipped."""
+    table.require(*SENSITIVITY_COLUMNS)
+    metrics = list(dict.fromkeys(row["metric"] for _, row in table.rows))
+    unknown = [m for m in wanted or [] if m not in metrics]
+    if unknown:
+        raise UserError(table.path, f"no metric {', '.join(unknown)} (has: {', '.join(metrics)})")
+    wanted = wanted or metrics
+    rows = usable_rows(table, ["at_base"], among=[(n, r) for n, r in table.rows if r["metric"] in wanted])
+    bars = {}
+    for line, row in rows:
+        bars.setdefault(row["metric"], []).append(
+            (row["parameter"], row["low"], row["high"],
+             *(table.number(line, row, c) for c in ("at_low", "at_base", "at_high"))))
+    for metric in wanted:
+        if metric not in bars:
+            note(table.path, f"{metric}: no row with a base value: not drawn")
+    return {m: sorted(bars[m], key=swing_key) for m in wanted if m in bars}, rows
+
+
+def tornado_figure(metric, bars, footer):
+    # A compound assumption's inputs one a line: its bar gets the height of its label.
+    labels = [" +\n".join(parameter.split("+")) for parameter, *_ in bars]
+    heights = [max(1.0, 0.45 * (label.count("\n") + 1) + 0.3) for label in labels]
+    centres, top = [], 0.0
+    for h in heights:  # the largest swing on top
+        centres.append(-(top + h / 2))
+        top += h
+    fig, ax = plt.subplots(figsize=(10, 2.2 + 0.5 * top))
+    base = bars[0][4]
+    values = [base] + [v for b in bars for v in (b[3], b[5]) if v is not None]
+    low_x, high_x = min(values), max(values)
+    for y, (parameter, low, high, at_low, _, at_high) in zip(centres, bars):
+        ends = [(at_low, low, LOW_COLOUR), (at_high, high, HIGH_COLOUR)]
+        # Both ends on the same side of the base (the figure is not monotonic in the input): each its own
+        # half of the bar, the low end above, so that neither hides the other.
+        same_side = at_low is not None and at_high is not None and (at_low - base) * (at_high - base) > 0
+        for k, (value, text, colour) in enumerate(ends):
+            dy = (-0.15 if k else 0.15) if same_side else 0
+            if value is not None:
+                ax.barh(y + dy, value - base, left=base, height=0.3 if same_side else 0.6, color=colour,
+                        edgecolor="white", zorder=3)
+            # The input value beyond the bar's end, on the side it points to; an end at the base or
+            # without a value, on the side away from the other end.
+            other = ends[1 - k][0]
+            if value is None or value == base:
+                right = other < base if other is not None and other != base else k == 1
+            else:
+                right = value > base
+            ax.annotate(short(text) if value is not None else f"{short(text)}: no value",
+                        xy=(base if value is None else value, y + dy), xytext=(4 if right else -4, 0),
+                        textcoords="offset points", ha="left" if right else "right", va="center",
+                        fontsize=8, color=colour, fontweight="bold" if value is not None else "normal",
+                        fontstyle="normal" if value is not None else "italic", zorder=4)
+        swing = "n/a" if at_low is None or at_high is None or base == 0 else \
+            "0 %" if at_high == at_low else f"{(at_high - at_low) / base * 100:+.1f} %"
+        ax.annotate(swing, xy=(1, y), xycoords=("axes fraction", "data"), xytext=(6, 0),
+                    textcoords="offset points", ha="left", va="center", fontsize=8, color="0.25")
+    ax.annotate("swing", xy=(1, 1), xycoords="axes fraction", xytext=(6, 4), textcoords="offset points",
+                ha="left", va="bottom", fontsize=8, fontweight="bold", color="0.25")
+    ax.axvline(base, color="0.15", linewidth=1.4, zorder=5)
+    ax.set_yticks(centres, labels, fontsize=8)
+    ax.set_ylim(-top, 0)
+    # Room beyond the bars for the value labels: the longest at 8 points (a glyph ~0.6 em) on an axis about
+    # 6 inches wide, at most a third of it on each side.
+    longest = max(len(short(text)) + (10 if value is None else 0)  # ": no value"
+                  for b in bars for text, value in ((b[1], b[3]), (b[2], b[5])))
+    share = min(0.3, (6 + 4.8 * longest) / (6 * 72))
+    span = high_x - low_x if high_x > low_x else max(abs(base), 1)
+    room = span * share / (1 - 2 * share)
+    ax.set_xlim(low_x - room, high_x + room)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
+    style_axes(ax)
+    ax.grid(False, axis="y")
+    set_labels(fig, ax, f"{title_name(metric)}: how far each assumption moves it", axis_label(metric), "")
+    # Below the axis label, where no bar or value label can be.
+    handles = [Rectangle((0, 0), 1, 1, color=LOW_COLOUR), Rectangle((0, 0), 1, 1, color=HIGH_COLOUR),
+               plt.Line2D([], [], color="0.15", linewidth=1.4)]
+    below = matplotlib.transforms.offset_copy(ax.transAxes, fig=fig, y=-36, units="points")
+    ax.legend(handles, ["towards the low end", "towards the high end", f"base: {format_number(base)}"],
+              loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=below, ncol=3, fontsize=8,
+              frameon=False)
+    finish(fig, footer)
+    return fig
+
+
+def cmd_sensitivity(args):
+    path = input_path(args.input, "sensitivity.csv")
+    table = Table(path)
+    bars, rows = load_sensitivity(table, args.metric)
+    outdir = output_dir(args.out, path)
+    for metric, metric_bars in bars.items():
+        footer = table.provenance([r for r in rows if r[1]["metric"] == metric])
+        save(tornado_figure(metric, metric_bars, footer), outdir, f"sensitivity_{safe_name(metric)}")
+
+
 # --------------------------------------------------------------------------------------------- main
 
 
@@ -864,6 +995,16 @@ def parse_args(argv):
     p.add_argument("--z", required=True, metavar="COL", help="numeric column shown as colour")
     add_out(p, name=True)
     p.set_defaults(run=cmd_heatmap)
+
+    p = commands.add_parser("sensitivity", help="how far each assumption moves each metric (tornado)",
+                            description="From sensitivity.csv: for each metric, sensitivity_M.png/.svg, one "
+                                        "bar per assumption from its low to its high end around the base "
+                                        "value, the largest swing on top.")
+    p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding sensitivity.csv, or the CSV itself")
+    p.add_argument("--metric", "-m", action="append", metavar="NAME",
+                   help="only this metric (repeatable; default: every one in the file)")
+    add_out(p)
+    p.set_defaults(run=cmd_sensitivity)
 
     return parser.parse_args(argv)
 

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -55,20 +56,20 @@ class Progress {
 };
 
 std::string values_text(const platform::SweepSpec& spec, std::size_t index) {
-  const auto values = platform::point_values(spec, index);
   std::string out;
-  for (std::size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + spec.parameters[i].path + "=" + values[i];
-  return out;
+  for (const auto& assignment : platform::point_overrides(spec, index))
+    out += (out.empty() ? "" : ", ") + assignment;
+  return out.empty() ? "base values" : out;
 }
 
 }  // namespace
 
-SweepRun run_points(const platform::SweepSpec& spec, const fs::path& dir, unsigned jobs) {
+SweepRun run_points(const platform::SweepSpec& spec, const fs::path& dir, unsigned jobs, std::size_t first,
+                    std::size_t last) {
   const fs::path abs_dir = fs::absolute(dir);
   std::vector<std::size_t> todo;
   SweepRun result;
-  for (std::size_t i = 0; i < platform::point_count(spec); ++i) {
+  for (std::size_t i = first; i < std::min(last, platform::point_count(spec)); ++i) {
     if (platform::point_finished(spec, dir, i)) {
       ++result.skipped;
     } else {

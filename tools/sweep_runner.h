@@ -14,8 +14,9 @@ struct SweepRun {
   std::size_t run = 0, skipped = 0, failed = 0;
 };
 
-// Runs every point not yet finished (all of them unless the sweep was resumed). Throws platform::SweepError
-// when a point process cannot be started.
-SweepRun run_points(const platform::SweepSpec& spec, const std::filesystem::path& dir, unsigned jobs);
+// Runs every point of [first, last) not yet finished (all of them unless the sweep was resumed; `last` beyond
+// the sweep: to its end). Throws platform::SweepError when a point process cannot be started.
+SweepRun run_points(const platform::SweepSpec& spec, const std::filesystem::path& dir, unsigned jobs,
+                    std::size_t first = 0, std::size_t last = static_cast<std::size_t>(-1));
 
 }  // namespace rsoc::tools

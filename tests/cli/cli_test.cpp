@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -333,8 +334,11 @@ TEST(Cli, SweepTableIsTheSameWhateverTheJobsAndThroughGnuParallel) {
   const std::string table = slurp(dir / "one" / "sweep.csv");
   EXPECT_EQ(table, slurp(dir / "two" / "sweep.csv"));
   EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 25);
-  EXPECT_EQ(table.rfind("point,status,error,platform.slots.0.count,platform.buses.0.clock_mhz,requests,", 0),
-            0u);
+  EXPECT_EQ(
+      table.rfind("point,status,error,platform.slots.0.count,platform.buses.0.clock_mhz,requests,failed,"
+                  "simulated_ms,requests_per_s,",
+                  0),
+      0u);
   // One slot for two functionalities: every request evicts the other core; two slots keep both.
   EXPECT_NE(table.find("\n0,ok,,1,25,"), std::string::npos);
   // The same sweep as a GNU Parallel job list, run for real, then merged.
@@ -637,4 +641,319 @@ TEST(Cli, VerifyBadArgumentsExitTwo) {
   Result help = rsoc("verify --help", dir);
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("--rounds-per-instruction"), std::string::npos) << help.out;
+}
+
+// `rsoc sensitivity`: the scenario at its base values and at each end of each assumption.
+namespace {
+const std::string kSmoke = kScenarios + "/smoke_aes.json";
+const std::string kSensitivityHeader =
+    "parameter,low,high,metric,at_low,at_base,at_high,swing_pct,rsoc_version,scenario_sha256,seed\n";
+
+// The rows of a sensitivity.csv without the provenance columns (the last three).
+std::string sensitivity_rows(const fs::path& csv) {
+  std::istringstream lines(slurp(csv));
+  std::string line, out;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    for (int i = 0; i < 3; ++i) line.erase(line.rfind(','));
+    out += line + "\n";
+  }
+  return out;
+}
+}  // namespace
+
+TEST(Cli, SensitivityOfSoftwareToTheCpuClockAndOfACompensatedTradeOff) {
+  // Software AES on smoke_aes: (20,000 + 64 * 3,000) cycles per request = 2.12 ms at 100 MHz, 4.24 ms at 50,
+  // 1.06 ms at 200: swing (1.06 - 4.24) / 2.12 = -150 %. Four requests, each followed by 100 us of think
+  // time: 4 / (4 * 2.22 ms) = 450.45 requests/s. The driver's cost does not touch software. Doubling the
+  // clock together with every software cycle count keeps the calibrated latency.
+  const fs::path dir = scratch("sensitivity_software");
+  Result r =
+      rsoc("sensitivity " + kSmoke +
+               " --set runtime.policy=software --vary platform.cpus.0.clock_mhz=50:200"
+               " --vary 'platform.cpus.0.clock_mhz=50:200,software.aes128.cycles_per_request=10000:40000,"
+               "software.aes128.cycles_per_block=1500:6000'"
+               " --vary runtime.driver.cycles_per_block=100:400"
+               " --metric aes128.software.latency_mean_ms --metric requests_per_s --jobs 2 --out s",
+           dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string csv = slurp(dir / "s" / "sensitivity.csv");
+  EXPECT_EQ(csv.rfind(kSensitivityHeader, 0), 0u) << csv;
+  const std::string compound =
+      "platform.cpus.0.clock_mhz+software.aes128.cycles_per_request+software.aes128.cycles_per_block,"
+      "50+10000+1500,200+40000+6000,";
+  EXPECT_EQ(
+      sensitivity_rows(dir / "s" / "sensitivity.csv"),
+      "platform.cpus.0.clock_mhz,50,200,aes128.software.latency_mean_ms,4.240000,2.120000,1.060000,-150.00\n"
+      "platform.cpus.0.clock_mhz,50,200,requests_per_s,230.414747,450.450450,862.068966,140.23\n" +
+          compound + "aes128.software.latency_mean_ms,2.120000,2.120000,2.120000,0.00\n" + compound +
+          "requests_per_s,450.450450,450.450450,450.450450,0.00\n"
+          "runtime.driver.cycles_per_block,100,400,aes128.software.latency_mean_ms,2.120000,2.120000,"
+          "2.120000,0.00\n"
+          "runtime.driver.cycles_per_block,100,400,requests_per_s,450.450450,450.450450,450.450450,0.00\n");
+  // Provenance: the base point's scenario and seed, as in its sweep.csv row (point 0, no override).
+  const std::string sweep = slurp(dir / "s" / "sweep.csv");
+  EXPECT_EQ(sweep.rfind("point,status,error,platform.cpus.0.clock_mhz,software.aes128.cycles_per_request,"
+                        "software.aes128.cycles_per_block,runtime.driver.cycles_per_block,requests,failed,"
+                        "simulated_ms,requests_per_s,",
+                        0),
+            0u)
+      << sweep;
+  const std::string base_row = sweep.substr(sweep.find("\n0,ok,,,,,,") + 1);
+  const std::string provenance =
+      base_row.substr(base_row.find(",0.1.0,"), base_row.find('\n') - base_row.find(",0.1.0,"));
+  std::istringstream rows(csv);
+  std::string row;
+  std::getline(rows, row);
+  while (std::getline(rows, row)) EXPECT_EQ(row.substr(row.size() - provenance.size()), provenance) << row;
+  EXPECT_EQ(std::count(sweep.begin(), sweep.end(), '\n'), 8);  // header, base, two ends of three assumptions
+  // The aligned table on stdout.
+  EXPECT_EQ(r.out.rfind("parameter  ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("  aes128.software.latency_mean_ms    4.240000    2.120000    1.060000    -150.00\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.err.find("rsoc: point 0000 (base values) ok;"), std::string::npos) << r.err;
+}
+
+TEST(Cli, SensitivityOfHardwareLatencyToTheDriverCost) {
+  // Hardware AES on smoke_aes: the driver's cycles per block are CPU work in every request. The median
+  // request finds the core cached; from 200 to 100 cycles per block it saves 100 * 64 cycles at 100 MHz (64
+  // us), to 400 it pays 200 * 64 more (128 us).
+  const fs::path dir = scratch("sensitivity_hardware");
+  Result r =
+      rsoc("sensitivity " + kSmoke +
+               " --vary runtime.driver.cycles_per_block=100:400 --metric aes128.hardware.latency_p50_ms"
+               " --out h",
+           dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(
+      sensitivity_rows(dir / "h" / "sensitivity.csv"),
+      "runtime.driver.cycles_per_block,100,400,aes128.hardware.latency_p50_ms,0.124320,0.188320,0.316320,"
+      "101.95\n");
+}
+
+TEST(Cli, SensitivityOfTheCrossover) {
+  // The reference crossover (40 AES blocks) is the reconfiguration time over what hardware saves per block:
+  // halving the CPU's copy loop (58 cycles per bitstream word instead of 117) halves it, doubling doubles it;
+  // so does halving or doubling what software spends per block, the other way round.
+  const fs::path dir = scratch("sensitivity_crossover");
+  Result r =
+      rsoc("sensitivity " + kReference +
+               " --experiment crossover -f aes128 --max-blocks 100"
+               " --vary platform.config_port.cpu_copy_cycles_per_word=58:234"
+               " --vary software.aes128.cycles_per_block=190500:762000 --metric aes128.crossover_blocks"
+               " --metric aes128.analytic_crossover_blocks --out x",
+           dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(
+      sensitivity_rows(dir / "x" / "sensitivity.csv"),
+      "platform.config_port.cpu_copy_cycles_per_word,58,234,aes128.crossover_blocks,20,40,80,150.00\n"
+      "platform.config_port.cpu_copy_cycles_per_word,58,234,aes128.analytic_crossover_blocks,20,40,80,"
+      "150.00\n"
+      "software.aes128.cycles_per_block,190500,762000,aes128.crossover_blocks,80,40,20,-150.00\n"
+      "software.aes128.cycles_per_block,190500,762000,aes128.analytic_crossover_blocks,81,40,20,-152.50\n");
+  EXPECT_TRUE(fs::exists(dir / "x" / "points" / "0000" / "crossover.csv"));
+}
+
+TEST(Cli, SensitivityErrorsComeFirstAndLeaveFoldersAlone) {
+  const fs::path dir = scratch("sensitivity_errors");
+  // A finished study and a folder of someone else's: neither may be touched by a command that is refused.
+  ASSERT_EQ(rsoc("sensitivity " + kSmoke +
+                     " --vary runtime.driver.cycles_per_block=100:400 --metric requests"
+                     " --out done",
+                 dir)
+                .code,
+            0);
+  const std::string done = slurp(dir / "done" / "sensitivity.csv");
+  fs::create_directories(dir / "mine");
+  std::ofstream(dir / "mine" / "notes.txt") << "keep me";
+  const std::string smoke = "sensitivity " + kSmoke;
+  const std::pair<std::string, std::string> cases[] = {
+      {smoke + " --out done", "rsoc: sensitivity needs at least one --vary path=LOW:HIGH\n"},
+      {"sensitivity --vary a=1:2 --out done", "rsoc: sensitivity needs a scenario file\n"},
+      {smoke + " --vary a=1:2", "rsoc: sensitivity needs --out DIR\n"},
+      {smoke + " --vary platform.cpus.0.clock_mhz --out done",
+       "rsoc: --vary platform.cpus.0.clock_mhz: expected path=LOW:HIGH (several inputs moved together: "
+       "path=LOW:HIGH,...)\n"},
+      {smoke + " --vary platform.cpus.0.clock_mhz=50 --out done",
+       "rsoc: --vary platform.cpus.0.clock_mhz=50: expected LOW:HIGH after \"platform.cpus.0.clock_mhz=\", "
+       "with "
+       "one ':' outside JSON brackets and strings; found none\n"},
+      {smoke + " --vary platform.cpus.0.clock_mhz=100:100 --out done",
+       "rsoc: --vary platform.cpus.0.clock_mhz=100:100: LOW and HIGH are the same value (100); an assumption "
+       "moves its input (a fixed value goes in --set)\n"},
+      {smoke + " --vary platform.cpus.0.clok_mhz=50:200 --out done",
+       "--vary platform.cpus.0.clok_mhz=50:200: smoke_aes.json: /platform/cpus/0/clok_mhz: unknown key "
+       "\"clok_mhz\"; did you mean \"clock_mhz\"?\n"},
+      {smoke + " --vary 'runtime.driver.cycles_per_block=100:400,platform.cpus.0.clock_mhz=0:200' --out done",
+       "--vary runtime.driver.cycles_per_block=100:400,platform.cpus.0.clock_mhz=0:200, low end: "
+       "smoke_aes.json: /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) > 0 and <= "
+       "100000\n"},
+      {smoke + " --vary a=1:2 --set platform.cpus.0.clok_mhz=5 --out done",
+       "--set platform.cpus.0.clok_mhz=5: /platform/cpus/0/clok_mhz: unknown key \"clok_mhz\"; did you mean "
+       "\"clock_mhz\"?\n"},
+      {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --experiment sweep --out done",
+       "rsoc: --experiment sweep: expected run or crossover\n"},
+      {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --max-blocks 5 --out done",
+       "rsoc: --functionality and --max-blocks go with --experiment crossover\n"},
+      {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --experiment crossover -f rsa --out done",
+       "rsoc: --functionality rsa: not one of aes128, des, 3des, modexp1024, modexp2048, modexp4096, "
+       "rsa2048_crt, rsa4096_crt\n"},
+      {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --metric requests --metric requests --out done",
+       "rsoc: --metric requests is given twice\n"},
+      {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --jobs 0 --out done",
+       "rsoc: --jobs must be at least 1\n"},
+      {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --out mine",
+       "rsoc: mine exists and is not an rsoc sweep folder (no sweep.json): not touched\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    Result r = rsoc(args, dir);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.err, message) << args;
+    EXPECT_EQ(r.out, "") << args;
+  }
+  EXPECT_EQ(slurp(dir / "done" / "sensitivity.csv"), done);
+  EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "keep me");
+  EXPECT_FALSE(fs::exists(dir / "mine" / "sweep.json"));
+  Result help = rsoc("sensitivity --help", dir);
+  EXPECT_EQ(help.code, 0);
+  for (const char* text : {"--vary", "--metric", "--experiment", "swing_pct", "compensation"})
+    EXPECT_NE(help.out.find(text), std::string::npos) << text << "\n" << help.out;
+  EXPECT_NE(rsoc("--help", dir).out.find("  sensitivity SCENARIO "), std::string::npos);
+}
+
+TEST(Cli, SensitivityUnknownMetricIsReportedAfterTheBasePointWithoutATable) {
+  const fs::path dir = scratch("sensitivity_metric");
+  const std::string study = "sensitivity " + kSmoke + " --vary runtime.driver.cycles_per_block=100:400";
+  ASSERT_EQ(rsoc(study + " --metric requests --out m", dir).code, 0);
+  ASSERT_TRUE(fs::exists(dir / "m" / "sensitivity.csv"));
+  // Resumed with metrics the base point does not have: the earlier table goes, no new one comes, and only the
+  // base point has run.
+  Result r =
+      rsoc(study + " --metric aes128.hardware.latency_ms --metric requests_per_second --resume --out m", dir);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(
+      r.err.find("rsoc: --metric aes128.hardware.latency_ms: not a metric of the base point; nearest: "
+                 "aes128.hardware.latency_p50_ms, aes128.hardware.latency_p99_ms, "
+                 "aes128.hardware.latency_mean_ms\n"
+                 "--metric requests_per_second: not a metric of the base point; nearest: requests_per_s, "
+                 "requests, simulated_ms\n"),
+      std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(dir / "m" / "sensitivity.csv"));
+  // A new study stops after its base point.
+  Result fresh = rsoc(study + " --metric latency --out n", dir);
+  EXPECT_EQ(fresh.code, 2) << fresh.err;
+  EXPECT_TRUE(fs::exists(dir / "n" / "points" / "0000.json"));
+  EXPECT_FALSE(fs::exists(dir / "n" / "points" / "0001.json"));
+  EXPECT_FALSE(fs::exists(dir / "n" / "sensitivity.csv"));
+  // Corrected, it resumes from the base point.
+  Result fixed = rsoc(study + " --metric aes128.hardware.latency_mean_ms --resume --out n", dir);
+  ASSERT_EQ(fixed.code, 0) << fixed.err;
+  EXPECT_NE(fixed.err.find("(1 kept from before, 0 failed)"), std::string::npos) << fixed.err;
+  EXPECT_EQ(
+      sensitivity_rows(dir / "n" / "sensitivity.csv"),
+      "runtime.driver.cycles_per_block,100,400,aes128.hardware.latency_mean_ms,38.524465,38.588465,38.716465,"
+      "0.50\n");
+}
+
+TEST(Cli, SensitivityWithAFailingPointWritesNoTable) {
+  const fs::path dir = scratch("sensitivity_failing");
+  // A core that needs 100,000 cycles per block: one status poll is not enough, the default is.
+  Result r =
+      rsoc("sensitivity " + kSmoke +
+               " --set platform.cores.0.block_cycles=100000 --vary runtime.driver.max_polls=1:100000000"
+               " --metric requests --out f",
+           dir);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("rsoc: no sensitivity.csv: 1 of 3 points did not succeed\npoint 0001 "
+                       "(runtime.driver.max_polls=1) failed: 4 of 4 requests failed\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir / "f" / "sensitivity.csv"));
+  EXPECT_NE(slurp(dir / "f" / "sweep.csv").find("\n1,failed,4 of 4 requests failed,1,"), std::string::npos);
+  // A failing base point: nothing else runs.
+  Result base = rsoc("sensitivity " + kSmoke +
+                         " --set platform.cores.0.block_cycles=100000 --set runtime.driver.max_polls=1"
+                         " --vary runtime.driver.max_polls=2:100000000 --out b",
+                     dir);
+  EXPECT_EQ(base.code, 1) << base.err;
+  EXPECT_NE(base.err.find("rsoc: no sensitivity.csv: the base point 0000 (base) failed: 4 of 4 requests "
+                          "failed\n"),
+            std::string::npos)
+      << base.err;
+  EXPECT_FALSE(fs::exists(dir / "b" / "points" / "0001.json"));
+}
+
+TEST(Cli, SensitivityThroughGnuParallelAndMergeGivesTheSameTable) {
+  // The threshold policy sends 64-block requests to hardware from a threshold of 1 block (and 64, the base),
+  // to software from 100: a JSON value at each end, with commas inside.
+  const fs::path dir = scratch("sensitivity_parallel");
+  const std::string study = "sensitivity " + kSmoke +
+                            " --set runtime.policy=threshold --set 'runtime.thresholds={\"aes128\":64}'"
+                            " --vary 'runtime.thresholds={\"aes128\":1,\"des\":1}:{\"aes128\":100,\"des\":1}'"
+                            " --vary runtime.driver.cycles_per_block=100:400";
+  Result local = rsoc(study + " --out local", dir);
+  ASSERT_EQ(local.code, 0) << local.err;
+  Result emit = rsoc(study + " --emit parallel --out par", dir);
+  ASSERT_EQ(emit.code, 0) << emit.err;
+  EXPECT_FALSE(fs::exists(dir / "par" / "sensitivity.csv"));
+  const std::string run_jobs =
+      "cd '" + dir.string() + "' && parallel --will-cite --jobs 2 < par/jobs.txt > /dev/null";
+  ASSERT_EQ(std::system(run_jobs.c_str()), 0);
+  Result merged = rsoc("merge par", dir);
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  EXPECT_EQ(slurp(dir / "par" / "sensitivity.csv"), slurp(dir / "local" / "sensitivity.csv"));
+  EXPECT_EQ(merged.out, local.out);  // the table, printed by both
+  EXPECT_EQ(merged.out.rfind("parameter  ", 0), 0u) << merged.out;
+  // Without --metric, every metric of the base point, in its order; a figure a point does not have is empty
+  // (no hardware request at the high end), and so is its swing.
+  const std::string rows = sensitivity_rows(dir / "local" / "sensitivity.csv");
+  const std::string thresholds =
+      "runtime.thresholds,\"{\"\"aes128\"\":1,\"\"des\"\":1}\",\"{\"\"aes128\"\":100,\"\"des\"\":1}\",";
+  EXPECT_EQ(rows.rfind(thresholds + "requests,4,4,4,0.00\n" + thresholds + "failed,0,0,0,\n" + thresholds +
+                           "simulated_ms,154.753860,154.753860,8.880000,-94.26\n" + thresholds +
+                           "requests_per_s,25.847497,25.847497,450.450450,1642.72\n" + thresholds +
+                           "aes128.hardware.count,4,4,,\n",
+                       0),
+            0u)
+      << rows;
+  EXPECT_NE(
+      rows.find("\nruntime.driver.cycles_per_block,100,400,aes128.hardware.latency_p50_ms,0.124320,0.188320,"
+                "0.316320,101.95\n"),
+      std::string::npos)
+      << rows;
+}
+
+TEST(Cli, SensitivityRunsOnEveryShippedScenario) {
+  // Each shipped scenario, made small, with its CPU clock halved and doubled: the request rate moves.
+  const fs::path dir = scratch("sensitivity_shipped");
+  const std::map<std::string, std::string> small{
+      {"cell_rsa4096", " --set workload.apps.0.count=1 --set workload.apps.0.requests=1"},
+      {"hsm_rsa2048", " --set workload.hsm.signatures_per_client=2"},
+      {"desrnd_3des", " --set workload.apps.0.blocks=64 --set workload.apps.1.blocks=64"},
+      {"desrnd_3des_baseline", " --set workload.apps.0.blocks=64 --set workload.apps.1.blocks=64"}};
+  for (const auto& e : fs::directory_iterator(kScenarios)) {
+    if (e.path().extension() != ".json") continue;
+    const std::string name = e.path().stem().string();
+    const double mhz =
+        nlohmann::json::parse(slurp(e.path())).at("platform").at("cpus").at(0).at("clock_mhz").get<double>();
+    char vary[96];
+    std::snprintf(vary, sizeof vary, " --vary platform.cpus.0.clock_mhz=%g:%g", mhz / 2, mhz * 2);
+    const auto it = small.find(name);
+    Result r = rsoc("sensitivity " + e.path().string() + (it == small.end() ? "" : it->second) + vary +
+                        " --metric requests_per_s --out " + name,
+                    dir);
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    const std::string rows = sensitivity_rows(dir / name / "sensitivity.csv");
+    ASSERT_EQ(std::count(rows.begin(), rows.end(), '\n'), 1) << name << ": " << rows;
+    // Every value present; a faster CPU serves more requests per second.
+    double at[3];
+    std::istringstream cells(rows.substr(rows.find(",requests_per_s,") + 16));
+    char comma;
+    cells >> at[0] >> comma >> at[1] >> comma >> at[2];
+    EXPECT_LT(at[0], at[1]) << name << ": " << rows;
+    EXPECT_LT(at[1], at[2]) << name << ": " << rows;
+  }
 }

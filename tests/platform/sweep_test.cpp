@@ -60,3 +60,80 @@ TEST(SweepTable, UnionOfMetricsInFirstAppearanceOrderAndEmptyCellsWhereMissing) 
             "2,ok,,3,4,,0.250000,v,h2,1\n");
   std::filesystem::remove(path);
 }
+
+TEST(SweepList, SplitsOutsideJsonAtAnySeparator) {
+  EXPECT_EQ(rsoc::platform::split_outside_json(R"(["a:b","c"]:{"k":1}:x)", ':'),
+            (std::vector<std::string>{R"(["a:b","c"])", R"({"k":1})", "x"}));
+  EXPECT_EQ(rsoc::platform::split_outside_json("a=1:2,b=[3,4]:5", ','),
+            (std::vector<std::string>{"a=1:2", "b=[3,4]:5"}));
+  EXPECT_EQ(rsoc::platform::split_outside_json("", ':'), (std::vector<std::string>{""}));
+}
+
+TEST(SweepList, ExplicitPointsNameEveryPathAnyPointSets) {
+  rsoc::platform::SweepSpec spec;
+  spec.points = {{}, {{"a", "1"}}, {{"b", "[1,2]"}, {"a", "3"}}};
+  ASSERT_EQ(rsoc::platform::point_count(spec), 3u);
+  EXPECT_EQ(rsoc::platform::parameter_paths(spec), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(rsoc::platform::point_values(spec, 0), (std::vector<std::string>{"", ""}));
+  EXPECT_EQ(rsoc::platform::point_values(spec, 1), (std::vector<std::string>{"1", ""}));
+  EXPECT_EQ(rsoc::platform::point_values(spec, 2), (std::vector<std::string>{"3", "[1,2]"}));
+  EXPECT_TRUE(rsoc::platform::point_overrides(spec, 0).empty());
+  // In the point's own order: the last assignment to a path wins, as with --set.
+  EXPECT_EQ(rsoc::platform::point_overrides(spec, 2), (std::vector<std::string>{"b=[1,2]", "a=3"}));
+  // A grid gives its parameters' values as overrides.
+  rsoc::platform::SweepSpec grid;
+  grid.parameters = {parse_parameter("a=1,2"), parse_parameter("b=x,y")};
+  EXPECT_EQ(rsoc::platform::point_overrides(grid, 3), (std::vector<std::string>{"a=2", "b=y"}));
+}
+
+namespace {
+std::filesystem::path scratch_dir(const std::string& name) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rsoc_sweep_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+}  // namespace
+
+TEST(SweepList, DescriptionRoundTripsAndResumesOnlyTheSamePoints) {
+  const auto dir = scratch_dir("list");
+  rsoc::platform::SweepSpec spec;
+  spec.scenario_name = "s.json";
+  spec.scenario_text = "{}";
+  spec.points = {{}, {{"a", "1"}}, {{"a", "2"}}};
+  spec.sensitivity = rsoc::platform::SensitivitySpec{{"requests"}};
+  rsoc::platform::prepare_sweep(spec, dir, false);
+  const auto loaded = rsoc::platform::load_sweep(dir);
+  EXPECT_EQ(loaded.points, spec.points);
+  ASSERT_TRUE(loaded.sensitivity);
+  EXPECT_EQ(loaded.sensitivity->metrics, (std::vector<std::string>{"requests"}));
+  // Resuming with other metrics keeps the points (and records the new metrics); other points are another
+  // sweep. A table of the earlier run is gone until it is written again.
+  std::ofstream(dir / "sensitivity.csv") << "old";
+  spec.sensitivity->metrics = {"failed"};
+  rsoc::platform::prepare_sweep(spec, dir, true);
+  EXPECT_EQ(rsoc::platform::load_sweep(dir).sensitivity->metrics, (std::vector<std::string>{"failed"}));
+  EXPECT_FALSE(std::filesystem::exists(dir / "sensitivity.csv"));
+  spec.points.back() = {{"a", "5"}};
+  EXPECT_THROW(rsoc::platform::prepare_sweep(spec, dir, true), SweepError);
+  // A grid and a list at once is not a sweep.
+  spec.parameters = {parse_parameter("b=1,2")};
+  EXPECT_THROW(rsoc::platform::prepare_sweep(spec, dir, false), SweepError);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SweepList, GridDescriptionHasNoListKeys) {
+  // A grid sweep's sweep.json stays as before the lists, so earlier sweeps can be resumed.
+  const auto dir = scratch_dir("grid");
+  rsoc::platform::SweepSpec spec;
+  spec.scenario_name = "s.json";
+  spec.scenario_text = "{}";
+  spec.parameters = {parse_parameter("a=1,2")};
+  rsoc::platform::prepare_sweep(spec, dir, false);
+  std::ifstream in(dir / "sweep.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str().find("\"points\""), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("\"sensitivity\""), std::string::npos) << text.str();
+  std::filesystem::remove_all(dir);
+}

@@ -19,6 +19,10 @@ FIXTURES = os.path.join(HERE, "fixtures")
 SWEEP = os.path.join(FIXTURES, "sweep.csv")
 SWEEP_POLICY = os.path.join(FIXTURES, "sweep_policy.csv")
 COUPLING = os.path.join(FIXTURES, "coupling.csv")
+SENSITIVITY = os.path.join(FIXTURES, "sensitivity.csv")
+SENSITIVITY_CROSSOVER = os.path.join(FIXTURES, "sensitivity_crossover.csv")
+SENSITIVITY_HEADER = ("parameter,low,high,metric,at_low,at_base,at_high,swing_pct,"
+                      "rsoc_version,scenario_sha256,seed")
 COUPLING_HEADER = "functionality,implementation,blocks,latency_ms,throughput_kBps,cpu_left_pct"
 IMPLEMENTATIONS = ("software", "extension", "core_static", "core_reconfigurable")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -259,6 +263,14 @@ class PlotTestCase(unittest.TestCase):
                      "1", "2", "3", "4", "50", "100", "200"):
             self.assertIn(text, texts)
 
+    def test_sweep_rate_metric_is_per_second(self):
+        # requests_per_s: "_per_s" is a rate, not a duration ("_s").
+        self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s",
+                  "--group", "platform.slots_count", "--out", self.tmp, "--name", "rate")
+        texts = svg_texts(os.path.join(self.tmp, "rate.svg"))
+        self.assertIn("Requests (1/s)", texts)
+        self.assertIn("Requests against platform.buses.0 clock by platform slots", texts)
+
     def test_sweep_counts_rows_with_an_empty_metric(self):
         self.plot("sweep", SWEEP, "--x", "platform.slots_count", "--y", "aes128.crossover_blocks",
                   "--group", "platform.buses.0.clock_mhz", "--out", self.tmp)
@@ -323,8 +335,95 @@ class PlotTestCase(unittest.TestCase):
         self.expect_error(["heatmap", SWEEP, "--x", "a", "--y", "b"],
                           "plot.py: the following arguments are required: --z")
 
+    # ---------------------------------------------------------------------------------- sensitivity
+
+    def test_sensitivity_tornado_per_metric_largest_swing_on_top(self):
+        paths = self.plot("sensitivity", FIXTURES, "--out", self.tmp)
+        metrics = ("aes128-hardware-latency_mean_ms", "requests_per_s", "aes128-software-count")
+        self.assertEqual(paths, [os.path.join(self.tmp, f"sensitivity_{m}.{ext}")
+                                 for m in metrics for ext in ("png", "svg")])
+        self.assertEqual(self.last.stderr, "")
+        texts = svg_texts(os.path.join(self.tmp, "sensitivity_aes128-hardware-latency_mean_ms.svg"))
+        for text in ("aes128.hardware latency mean: how far each assumption moves it",
+                     "aes128.hardware latency mean (ms)", "swing", "towards the low end",
+                     "towards the high end",
+                     "base: 39", "rsoc 0.1.0 · scenario 82f131840b04 · seed 2008"):
+            self.assertIn(text, texts)
+        # Bars from the largest |swing_pct| down (the file has them in --vary order); a compound assumption
+        # one input a line; the swings beside them.
+        parameters = ["platform.slots.0.count", "platform.cpus.0.clock_mhz",
+                      "platform.config_port.cpu_copy_cycles_per_word", "platform.cpus.0.clock_mhz +",
+                      "platform.config_port.cpu_copy_cycles_per_word", "runtime.replacement",
+                      "workload.background.1.busy_us"]
+        swings = ["-684.5 %", "-152.3 %", "+106.8 %", "-48.0 %", "0 %", "0 %"]
+        for sequence in (parameters, swings):
+            self.assertTrue(any(texts[i:i + len(sequence)] == sequence for i in range(len(texts))), texts)
+        # The input values at the ends of each bar, low then high.
+        values = ["1", "4", "50", "200", "58", "234", "50+58", "200+234", "lru", "fifo", "2500", "7500"]
+        self.assertTrue(any(texts[i:i + len(values)] == values for i in range(len(texts))), texts)
+        rate = svg_texts(os.path.join(self.tmp, "sensitivity_requests_per_s.svg"))
+        self.assertIn("Requests (1/s)", rate)
+        self.assertIn("+148.4 %", rate)
+
+    def test_sensitivity_end_without_a_value_and_metric_option(self):
+        # Copying the bitstream at 234 cycles a word pushes the DES crossover beyond the study's largest
+        # block count: that end has no value, its bar comes last.
+        path = self.plot("sensitivity", SENSITIVITY_CROSSOVER, "--metric", "des.crossover_blocks",
+                         "-m", "aes128.crossover_blocks", "--out", self.tmp)
+        self.assertEqual(sorted(os.path.basename(p) for p in path),
+                         [f"sensitivity_{f}-crossover_blocks.{ext}" for f in ("aes128", "des")
+                          for ext in ("png", "svg")])
+        texts = svg_texts(os.path.join(self.tmp, "sensitivity_des-crossover_blocks.svg"))
+        self.assertIn("des crossover (blocks)", texts)
+        self.assertIn("234: no value", texts)
+        swings = ["0 %", "0 %", "n/a"]
+        self.assertTrue(any(texts[i:i + 3] == swings for i in range(len(texts))), texts)
+        self.assertEqual(texts.index("platform.config_port.cpu_copy_cycles_per_word"),
+                         texts.index("platform.buses.0.clock_mhz") + 1)
+
+    def test_sensitivity_ends_on_one_side_and_long_values(self):
+        # A figure that is not monotonic in the input: both ends above the base. A long JSON value is cut.
+        path = os.path.join(self.tmp, "sensitivity.csv")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(SENSITIVITY_HEADER + "\n"
+                    'workload.hsm.modexp_slots,"[""modexp0"",""modexp1"",""modexp2"",""modexp3""]",'
+                    '"[""modexp0""]",requests_per_s,7.5,5.7,6.9,-10.53,0.1.0,abc,1\n'
+                    "runtime.policy,software,hardware,requests_per_s,4.1,5.7,3.2,-15.79,0.1.0,abc,1\n"
+                    "runtime.caching,false,true,requests_per_s,,5.7,6,,0.1.0,abc,1\n"
+                    "runtime.replacement,lru,fifo,requests_per_s,5.7,,5.7,,0.1.0,abc,1\n")
+        self.plot("sensitivity", self.tmp)
+        self.assertEqual(self.last.stderr, f"plot.py: {path}: skipped 1 of 4 rows: 1 with an empty at_base\n")
+        texts = svg_texts(os.path.join(self.tmp, "sensitivity_requests_per_s.svg"))
+        order = ["runtime.policy", "workload.hsm.modexp_slots", "runtime.caching"]
+        self.assertTrue(any(texts[i:i + 3] == order for i in range(len(texts))), texts)
+        self.assertIn('["modexp0","modexp1","m…', texts)
+        self.assertIn("false: no value", texts)
+        self.assertIn("-15.8 %", texts)
+
+    def test_sensitivity_errors(self):
+        missing = os.path.join(self.tmp, "nothing")
+        os.mkdir(missing)
+        self.expect_error(["sensitivity", missing],
+                          f"plot.py: {os.path.join(missing, 'sensitivity.csv')}: no such file")
+        self.expect_error(["sensitivity", FIXTURES, "--metric", "requests_per_second"],
+                          f"plot.py: {SENSITIVITY}: no metric requests_per_second (has: "
+                          "aes128.hardware.latency_mean_ms, requests_per_s, aes128.software.count)")
+        self.expect_error(["sensitivity", SWEEP],
+                          f"plot.py: {SWEEP}: no columns parameter, low, high, metric, at_low, at_base, "
+                          "at_high (columns: point, ")
+        bad = os.path.join(self.tmp, "bad.csv")
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write(SENSITIVITY_HEADER + "\np,1,2,m,x,3,4,,0.1.0,abc,1\n")
+        self.expect_error(["sensitivity", bad], f"plot.py: {bad}: line 2: at_low is not a number: 'x'")
+        empty = os.path.join(self.tmp, "empty.csv")
+        with open(empty, "w", encoding="utf-8") as f:
+            f.write(SENSITIVITY_HEADER + "\np,1,2,m,1,,4,,0.1.0,abc,1\n")
+        self.expect_error(["sensitivity", empty],
+                          f"plot.py: {empty}: no rows to plot (1 row: 1 with an empty at_base)")
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["bad.csv", "empty.csv", "nothing"])
+
     def test_help(self):
-        for command in ("crossover", "coupling", "sweep", "heatmap"):
+        for command in ("crossover", "coupling", "sweep", "heatmap", "sensitivity"):
             result = run(command, "--help")
             self.assertEqual(result.returncode, 0)
             self.assertIn(f"usage: plot.py {command}", result.stdout)
