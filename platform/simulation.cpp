@@ -422,6 +422,9 @@ void for_each_observed(const ScenarioParams& p, Platform& pf,
         [&s = *schedulers[i]](models::ActivitySink* sink, models::Lane lane) { s.set_activity(sink, lane); });
   auto none = [](models::ActivitySink*, models::Lane) {};
   for (const auto& app : p.apps) visit(LaneKind::kProcess, app.name, none);
+  if (p.hsm)
+    for (unsigned c = 0; c < p.hsm->params.clients; ++c)
+      visit(LaneKind::kProcess, "client" + std::to_string(c), none);
   for (const auto& bg : p.background) visit(LaneKind::kProcess, bg.name, none);
   for (const auto& b : p.buses)
     visit(LaneKind::kBus, b.name,

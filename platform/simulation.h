@@ -44,8 +44,8 @@ class Simulation {
   const runtime::CostModel& costs() const { return *costs_; }
   std::vector<analysis::StatGroup> stats(double end_ms) const;
   // The lanes of a timeline of this simulation, one per observed resource, in this order: CPU hardware
-  // threads, the scenario's processes (applications, then background), buses, the configuration port, slots,
-  // DMA engines. Lane ids are indices into this list.
+  // threads, the scenario's processes (applications, the HSM's clients, then background), buses, the
+  // configuration port, slots, DMA engines. Lane ids are indices into this list.
   std::vector<models::LaneInfo> activity_lanes() const;
   // Makes every model and scheduler of those lanes report to `sink` (null: none). Before run(); the sink must
   // outlive the simulation.

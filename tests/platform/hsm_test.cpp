@@ -10,11 +10,15 @@
 #include <openssl/rsa.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "platform/reproduce.h"
 #include "platform/scenario.h"
+#include "platform/session.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
 
@@ -361,4 +365,27 @@ TEST(Hsm, EveryVariantLoads) {
   EXPECT_EQ(hsm(platform::hsm_variant("sync_fmc")).params.buses.at(1).fmc_params.mode,
             models::FmcMode::kSync);
   EXPECT_THROW(platform::hsm_variant("quantum"), std::invalid_argument);
+}
+
+TEST(Hsm, TimelinesShowEveryClientsSignatures) {
+  // The clients are processes of the workload like applications: a trace of the run has a lane for each,
+  // with its signatures, and the RPC tasks on the CPU's lane.
+  const auto dir = std::filesystem::temp_directory_path() / "rsoc_hsm_trace";
+  std::filesystem::remove_all(dir);
+  const auto summary = platform::run_session(
+      hsm({"workload.hsm.clients=2", "workload.hsm.signatures_per_client=2", "outputs.trace={}"}), dir);
+  EXPECT_EQ(summary.requests, 4u);
+  std::ifstream in(dir / "trace.json");
+  const auto trace = nlohmann::json::parse(in);
+  std::map<std::string, int> spans;  // lane name -> complete events on it
+  std::map<std::int64_t, std::string> lane_names;
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "thread_name")
+      lane_names[e["tid"].get<std::int64_t>()] = e["args"]["name"];
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == "X") ++spans[lane_names[e["tid"].get<std::int64_t>()]];
+  EXPECT_EQ(spans["client0"], 2);
+  EXPECT_EQ(spans["client1"], 2);
+  EXPECT_GT(spans["arm.thread0"], 4);
+  std::filesystem::remove_all(dir);
 }
