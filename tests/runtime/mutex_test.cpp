@@ -44,3 +44,39 @@ TEST(RuntimeMutex, WaiterSleepsUntilTheHolderUnlocks) {
   EXPECT_EQ(keystore.contended(), 1u);
   EXPECT_FALSE(keystore.locked());
 }
+
+TEST(RuntimeMutex, SpinningWaiterYieldsEveryTurnUntilTheHolderUnlocks) {
+  // task_mutex_lock of a cooperative tasker: the waiter stays ready and yields while the lock is taken. Here
+  // the holder sleeps 4 ms with it and nobody else runs: the waiter spins alone, one cycle a turn (it never
+  // spins in zero time), its whole wait counted as waiting for a shared resource.
+  models::SoftCpu cpu{"cpu", models::CpuParams{}};  // 100 MHz
+  models::Memory mem{"mem", models::MemoryParams{}};
+  cpu.initiator.bind(mem.target);
+  runtime::SchedulerParams params;
+  params.mode = runtime::SchedulingMode::kCooperative;
+  params.yield_cycles = 10;
+  runtime::Scheduler sched(cpu.thread(0), params);
+  runtime::Mutex lock;
+  sc_time b_locked;
+  runtime::Process::Ledger b_before{}, b_after{};
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    lock.spin_lock(p);
+    p.sleep(sc_time(4, SC_MS));
+    lock.unlock();
+  });
+  sched.spawn("b", 0, [&](runtime::Process& p) {
+    b_before = p.spent();
+    lock.spin_lock(p);
+    b_after = p.spent();
+    b_locked = sc_core::sc_time_stamp();
+    lock.unlock();
+  });
+  sc_core::sc_start();
+  // b asks at 0 and spins in turns of 10 cycles (100 ns) until the first turn at or after 4 ms.
+  EXPECT_GE(b_locked, sc_time(4, SC_MS));
+  EXPECT_LT(b_locked, sc_time(4, SC_MS) + sc_time(1, sc_core::SC_US));
+  EXPECT_EQ(sched.yields(), 40000u);  // 4 ms / 100 ns
+  constexpr auto kSlotWait = static_cast<std::size_t>(runtime::TimeUse::kSlotWait);
+  EXPECT_EQ(b_after[kSlotWait] - b_before[kSlotWait], (b_locked - sc_time(0, SC_MS)).value());
+  EXPECT_EQ(lock.contended(), 1u);
+}
