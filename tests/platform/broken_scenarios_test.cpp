@@ -111,8 +111,8 @@ const Case kCases[] = {
       "several_errors.json: /platform/buses/0/latency_cycle: unknown key \"latency_cycle\"; did you mean "
       "\"latency_cycles\"?",
       "several_errors.json: /workload/apps/0/functionality: \"aes\" is not one of \"aes128\", \"des\", "
-      "\"3des\", \"modexp1024\", \"modexp2048\", \"modexp4096\", \"rsa2048_crt\", \"rsa4096_crt\"; did you "
-      "mean \"des\"?"}},
+      "\"3des\", \"modexp1024\", \"modexp2048\", \"modexp4096\", \"rsa2048_crt\", \"rsa4096_crt\", "
+      "\"rsa4096_verify\"; did you mean \"des\"?"}},
 };
 
 }  // namespace
