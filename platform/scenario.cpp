@@ -11,6 +11,7 @@
 #include "models/address_map.h"
 #include "platform/json_file.h"
 #include "platform/scenario_schema.h"
+#include "runtime/rsa_work.h"
 
 namespace rsoc::platform {
 
@@ -538,6 +539,40 @@ class Resolver {
         }
       }
       p.runtime.software[*f] = sw;
+    }
+    scaled_software(p);
+  }
+
+  // software.<f>.scaled_from: <f>'s cycles per block from those of the functionality named, in proportion to
+  // their big-number work (runtime/rsa_work.h).
+  void scaled_software(ScenarioParams& p) {
+    const json& software = doc_["software"];
+    for (const auto& [name, cost] : software.items()) {
+      if (cost["scaled_from"].is_null()) continue;
+      const std::string from = cost["scaled_from"];
+      const std::string ptr = "/software/" + name + "/scaled_from";
+      const auto f = *runtime::functionality_from_name(name), g = *runtime::functionality_from_name(from);
+      const auto work = runtime::software_work(f), base_work = runtime::software_work(g);
+      if (!work || !base_work) {
+        std::string counted;
+        for (const auto& n : runtime::functionality_names())
+          if (runtime::software_work(*runtime::functionality_from_name(n)))
+            counted += (counted.empty() ? "" : ", ") + n;
+        issues_.add(ptr, work
+                             ? from + " has no counted big-number work; expected one of " + counted
+                             : name + " has no counted big-number work to scale by (scaled_from applies to " +
+                                   counted + ")");
+      } else if (f == g) {
+        issues_.add(ptr, name + " cannot be scaled from itself; expected another functionality");
+      } else if (!software.contains(from)) {
+        issues_.add(ptr,
+                    "expected a functionality with its own software cost (define /software/" + from + ")");
+      } else if (!software[from]["scaled_from"].is_null()) {
+        issues_.add(ptr, "/software/" + from + " is scaled itself; expected a calibrated cost");
+      } else {
+        p.runtime.software[f].cycles_per_block += static_cast<std::uint64_t>(std::llround(
+            static_cast<double>(p.runtime.software.at(g).cycles_per_block) * *work / *base_work));
+      }
     }
   }
 

@@ -226,6 +226,14 @@ Schema build() {
        sw_extension.nullable().default_value(nullptr).doc(
            "des/3des computed on a CPU extension unit; the routine's instruction mix is added to "
            "cycles_per_block; null: plain software")},
+      {"scaled_from",
+       Schema::enumeration(runtime::functionality_names())
+           .nullable()
+           .default_value(nullptr)
+           .doc("derive the cost from another functionality's software on the same CPU: its cycles_per_block "
+                "times the ratio of the two operations' big-number work as OpenSSL 0.9.8 does it "
+                "(runtime/rsa_work.h: RSA private and public operations, e = 65537), added to "
+                "cycles_per_block; null: none")},
   });
 
   Schema driver = Schema::object({

@@ -256,3 +256,41 @@ TEST(ScenarioHsm, ModexpCoresMustTakeTheUnreducedMessage) {
                        "/workload/hsm/modexp_slots/1: the modexp core in slot \"modexp1\" " + why}));
   }
 }
+
+namespace {
+// The "pointer: message" of every issue of the smoke scenario with `overrides` (none: a test failure).
+std::vector<std::string> smoke_issues(const std::vector<std::string>& overrides) {
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = overrides;
+  try {
+    rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt);
+  } catch (const ScenarioError& e) {
+    std::vector<std::string> got;
+    for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
+    return got;
+  }
+  ADD_FAILURE() << "loaded without error";
+  return {};
+}
+}  // namespace
+
+TEST(ScenarioSoftware, ScaledFromNeedsCountedWorkAndACalibratedCost) {
+  EXPECT_EQ(
+      smoke_issues({R"(software.des={"scaled_from":"aes128"})",
+                    R"(software.rsa4096_verify={"scaled_from":"3des"})",
+                    R"(software.rsa4096_crt={"scaled_from":"rsa4096_crt"})",
+                    R"(software.rsa2048_crt={"scaled_from":"rsa4096_crt"})"}),
+      (std::vector<std::string>{
+          "/software/des/scaled_from: des has no counted big-number work to scale by (scaled_from applies "
+          "to rsa2048_crt, rsa4096_crt, rsa4096_verify)",
+          "/software/rsa2048_crt/scaled_from: /software/rsa4096_crt is scaled itself; expected a "
+          "calibrated cost",
+          "/software/rsa4096_crt/scaled_from: rsa4096_crt cannot be scaled from itself; expected another "
+          "functionality",
+          "/software/rsa4096_verify/scaled_from: 3des has no counted big-number work; expected one of "
+          "rsa2048_crt, rsa4096_crt, rsa4096_verify"}));
+  EXPECT_EQ(
+      smoke_issues({R"(software.rsa4096_verify={"scaled_from":"rsa4096_crt"})"}),
+      (std::vector<std::string>{"/software/rsa4096_verify/scaled_from: expected a functionality with its "
+                                "own software cost (define /software/rsa4096_crt)"}));
+}
