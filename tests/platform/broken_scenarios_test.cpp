@@ -274,6 +274,20 @@ std::vector<std::string> smoke_issues(const std::vector<std::string>& overrides)
 }
 }  // namespace
 
+TEST(ScenarioWorkload, AfterNamesAnEarlierEntryOfTheSameCount) {
+  const std::string enc = R"({"name":"enc","functionality":"aes128","blocks":1,"count":2})";
+  EXPECT_EQ(
+      smoke_issues({"workload.apps=[" + enc +
+                    R"(,{"name":"dec","functionality":"aes128","blocks":1,"after":"enc"}])"}),
+      (std::vector<std::string>{"/workload/apps/1/after: \"enc\" has count 2, this entry 1; expected the "
+                                "same count (copy k follows copy k)"}));
+  EXPECT_EQ(
+      smoke_issues({R"(workload.apps=[{"name":"dec","functionality":"aes128","blocks":1,"after":"enc"},)" +
+                    enc + "]"}),
+      (std::vector<std::string>{"/workload/apps/0/after: no earlier application \"enc\"; expected one of "
+                                "the entries before it (there are none)"}));
+}
+
 TEST(ScenarioSoftware, ScaledFromNeedsCountedWorkAndACalibratedCost) {
   EXPECT_EQ(
       smoke_issues({R"(software.des={"scaled_from":"aes128"})",
