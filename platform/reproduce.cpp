@@ -10,6 +10,7 @@
 
 #include "analysis/csv.h"
 #include "platform/crossover.h"
+#include "platform/json_file.h"
 #include "platform/scenario.h"
 #include "platform/session.h"
 #include "platform/simulation.h"
@@ -136,39 +137,61 @@ std::vector<std::map<std::string, std::string>> read_rows(const fs::path& path) 
   return rows;
 }
 
-// REFERENCE.md section 4: the Cell engine (scenarios/cell_rsa4096.json), as `openssl speed rsa4096 -multi N`
-// measures it: every process's signatures over its own elapsed time, summed over the processes.
+// REFERENCE.md section 4: the Cell engine (scenarios/cell_rsa4096.json). Each setting is one `openssl speed
+// rsa4096 [-engine] [-multi N]` run: N processes, each signing for a fixed time and then verifying for a
+// fixed time (workload.apps: "sign", then "verify" after it). As openssl speed measures them, a process's
+// rate is the operations it completed over the time from its first issue to its last completion (the one
+// running when the time was up included); the processes' rates are summed. The engine replaces the private
+// operation only (runtime.thresholds: rsa4096_crt); "<setting>.verify_offloaded" also sends the public
+// operation through it (rsa4096_verify: 1), with the verify phase alone.
+struct CellSetting {
+  const char* name;
+  bool engine, offloaded;
+  unsigned procs;
+  double sign, verify;  // published, per second
+};
+const CellSetting kCellSettings[] = {{"engine=off.procs=1", false, false, 1, 9.2, 574.1},
+                                     {"engine=off.procs=15", false, false, 15, 11.0, 824.7},
+                                     {"engine=on.procs=1", true, false, 1, 10.2, 579.7},
+                                     {"engine=on.procs=15", true, false, 15, 47.8, 1832.2},
+                                     {"engine=on.procs=1.verify_offloaded", true, true, 1, 10.2, 579.7},
+                                     {"engine=on.procs=15.verify_offloaded", true, true, 15, 47.8, 1832.2}};
+
 std::vector<ReproducedFigure> reproduce_cell(const std::string& experiment, const fs::path& scenarios,
                                              const fs::path& out) {
-  struct Setting {
-    const char* name;
-    bool engine;
-    unsigned procs;
-    double published;
-  };
-  const Setting settings[] = {{"engine=off.procs=1", false, 1, 9.2},
-                              {"engine=off.procs=15", false, 15, 11.0},
-                              {"engine=on.procs=1", true, 1, 10.2},
-                              {"engine=on.procs=15", true, 15, 47.8}};
-  for (const Setting& s : settings) {
+  for (const CellSetting& s : kCellSettings) {
     if (experiment != s.name) continue;
+    const std::string file = (scenarios / "cell_rsa4096.json").string();
     LoadOptions options;
-    options.overrides = {std::string("runtime.policy=") + (s.engine ? "hardware" : "software"),
-                         "workload.apps.0.count=" + std::to_string(s.procs),
-                         "workload.apps.0.requests=" + std::to_string(s.procs == 1 ? 20 : 40)};
-    const Scenario scenario = load_scenario_file((scenarios / "cell_rsa4096.json").string(), options);
-    const RunSummary summary = run_session(scenario, out);
-    if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " signatures failed");
-    // Per process: signatures and the end of its last one, from requests.csv.
-    std::map<std::string, std::pair<std::uint64_t, double>> per_process;
-    for (const auto& row : read_rows(out / "requests.csv")) {
-      auto& [count, last] = per_process[row.at("app")];
-      ++count;
-      last = std::max(last, std::stod(row.at("end_ms")));
+    options.overrides = {std::string("runtime.policy=") + (s.engine ? "threshold" : "software")};
+    if (s.offloaded) {  // the scenario's verify entry alone, from the start
+      const nlohmann::ordered_json doc = read_ordered_json_file(file);
+      nlohmann::ordered_json verify;
+      for (const auto& app : doc["workload"]["apps"])
+        if (app.value("functionality", "") == "rsa4096_verify") verify = app;
+      verify.erase("after");
+      options.overrides.push_back("workload.apps=[" + verify.dump() + "]");
+      options.overrides.push_back("runtime.thresholds.rsa4096_verify=1");
     }
-    double rate = 0;
-    for (const auto& [name, p] : per_process) rate += static_cast<double>(p.first) / (p.second / 1e3);
-    return {{"cell", std::string("sign_per_s.") + s.name, kind::kCalibrated, s.published, rate}};
+    const std::size_t entries = s.offloaded ? 1 : 2;
+    for (std::size_t i = 0; i < entries; ++i)
+      options.overrides.push_back("workload.apps." + std::to_string(i) + ".count=" + std::to_string(s.procs));
+    const Scenario scenario = load_scenario_file(file, options);
+    const RunSummary summary = run_session(scenario, out);
+    if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " operations failed");
+    const auto rates = speed_rates(out / "requests.csv");
+    auto rate = [&](const char* functionality) {
+      const auto it = rates.find(functionality);
+      if (it == rates.end()) throw SimulationError(std::string("no ") + functionality + " completed");
+      return it->second;
+    };
+    std::vector<ReproducedFigure> figures;
+    if (!s.offloaded)
+      figures.push_back(
+          {"cell", std::string("sign_per_s.") + s.name, kind::kCalibrated, s.sign, rate("rsa4096_crt")});
+    figures.push_back(
+        {"cell", std::string("verify_per_s.") + s.name, kind::kPredicted, s.verify, rate("rsa4096_verify")});
+    return figures;
   }
   throw std::invalid_argument("unknown cell experiment " + experiment);
 }
@@ -266,6 +289,28 @@ std::string number(double v) {
 
 }  // namespace
 
+std::map<std::string, double> speed_rates(const fs::path& requests_csv) {
+  struct Window {
+    std::uint64_t count = 0;
+    double first_ms = 0, last_ms = 0;
+  };
+  std::map<std::string, std::map<std::string, Window>> windows;  // functionality -> app -> its window
+  for (const auto& row : read_rows(requests_csv)) {
+    if (row.at("ok") != "true") continue;
+    Window& w = windows[row.at("functionality")][row.at("app")];
+    const double end = std::stod(row.at("end_ms")), issued = end - std::stod(row.at("latency_ms"));
+    w.first_ms = w.count ? std::min(w.first_ms, issued) : issued;
+    w.last_ms = std::max(w.last_ms, end);
+    ++w.count;
+  }
+  std::map<std::string, double> out;
+  for (const auto& [functionality, apps] : windows)
+    for (const auto& [app, w] : apps)
+      if (w.last_ms > w.first_ms)
+        out[functionality] += static_cast<double>(w.count) / ((w.last_ms - w.first_ms) / 1e3);
+  return out;
+}
+
 std::vector<std::string> reproduction_systems() {
   return {"soc", "hsm", "cell", "desrnd"};
 }
@@ -281,8 +326,11 @@ std::vector<std::string> reproduction_experiments(const std::string& system) {
         out.push_back(std::string("coupling.") + f + "." + impl);
     return out;
   }
-  if (system == "cell")
-    return {"engine=off.procs=1", "engine=off.procs=15", "engine=on.procs=1", "engine=on.procs=15"};
+  if (system == "cell") {
+    std::vector<std::string> out;
+    for (const CellSetting& s : kCellSettings) out.emplace_back(s.name);
+    return out;
+  }
   if (system == "hsm") {
     std::vector<std::string> out;
     for (int n = 1; n <= 8; ++n) out.push_back("clients=" + std::to_string(n));

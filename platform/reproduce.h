@@ -1,10 +1,11 @@
 #pragma once
 // Reproduction of the published reference systems (../shared/reference/REFERENCE.md): each system is a
 // shipped scenario plus the experiment that measures its figures. `rsoc reproduce` runs every system in its
-// own process and gathers the figures into reproduce.csv: system, figure, kind, published, simulated, error_pct.
-// A figure with no published value has an empty `published`.
+// own process and gathers the figures into reproduce.csv: system, figure, kind, published, simulated,
+// error_pct. A figure with no published value has an empty `published`.
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,12 @@ std::vector<std::string> hsm_variant(const std::string& name);
 // block counts from which one implementation's latency stays at or below another's.
 std::vector<ReproducedFigure> derived_figures(const std::filesystem::path& work,
                                               const std::vector<ReproducedFigure>& figures);
+
+// Operations per second as `openssl speed -multi` reports them, from a session's requests.csv: for each
+// functionality, the sum over the processes (apps) of the operations each completed over its own window, from
+// its first issue to its last completion. Processes that run for the same fixed time (workload.apps.*.
+// duration_ms) are measured as openssl speed measures its children.
+std::map<std::string, double> speed_rates(const std::filesystem::path& requests_csv);
 
 // figures.csv of one experiment, read back by the gathering process.
 void write_figures(const std::filesystem::path& path, const std::vector<ReproducedFigure>& figures);

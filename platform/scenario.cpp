@@ -11,6 +11,7 @@
 #include "models/address_map.h"
 #include "platform/json_file.h"
 #include "platform/scenario_schema.h"
+#include "runtime/rsa_work.h"
 
 namespace rsoc::platform {
 
@@ -547,6 +548,40 @@ class Resolver {
       }
       p.runtime.software[*f] = sw;
     }
+    scaled_software(p);
+  }
+
+  // software.<f>.scaled_from: <f>'s cycles per block from those of the functionality named, in proportion to
+  // their big-number work (runtime/rsa_work.h).
+  void scaled_software(ScenarioParams& p) {
+    const json& software = doc_["software"];
+    for (const auto& [name, cost] : software.items()) {
+      if (cost["scaled_from"].is_null()) continue;
+      const std::string from = cost["scaled_from"];
+      const std::string ptr = "/software/" + name + "/scaled_from";
+      const auto f = *runtime::functionality_from_name(name), g = *runtime::functionality_from_name(from);
+      const auto work = runtime::software_work(f), base_work = runtime::software_work(g);
+      if (!work || !base_work) {
+        std::string counted;
+        for (const auto& n : runtime::functionality_names())
+          if (runtime::software_work(*runtime::functionality_from_name(n)))
+            counted += (counted.empty() ? "" : ", ") + n;
+        issues_.add(ptr, work
+                             ? from + " has no counted big-number work; expected one of " + counted
+                             : name + " has no counted big-number work to scale by (scaled_from applies to " +
+                                   counted + ")");
+      } else if (f == g) {
+        issues_.add(ptr, name + " cannot be scaled from itself; expected another functionality");
+      } else if (!software.contains(from)) {
+        issues_.add(ptr,
+                    "expected a functionality with its own software cost (define /software/" + from + ")");
+      } else if (!software[from]["scaled_from"].is_null()) {
+        issues_.add(ptr, "/software/" + from + " is scaled itself; expected a calibrated cost");
+      } else {
+        p.runtime.software[f].cycles_per_block += static_cast<std::uint64_t>(std::llround(
+            static_cast<double>(p.runtime.software.at(g).cycles_per_block) * *work / *base_work));
+      }
+    }
   }
 
   unsigned threads(const ScenarioParams& p) const {
@@ -691,6 +726,7 @@ class Resolver {
   void apps(ScenarioParams& p) {
     const json& list = doc_["workload"]["apps"];
     std::set<std::string> names;
+    std::map<std::string, std::pair<std::size_t, std::uint64_t>> entries;  // name -> first copy, count
     for (std::size_t i = 0; i < list.size(); ++i) {
       const json& a = list[i];
       const std::string ptr = "/workload/apps/" + std::to_string(i);
@@ -709,6 +745,7 @@ class Resolver {
       s.encrypt = a["operation"] == "encrypt";
       thread_of(p, a, ptr, &s.hw_thread);
       s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
+      if (!a["duration_ms"].is_null()) s.duration = sc_time(a["duration_ms"].get<double>(), sc_core::SC_MS);
       if (a["key_hex"].is_null()) {
         std::mt19937_64 rng(p.seed * 0x9E3779B97F4A7C15ull + i);
         for (unsigned b = 0; b < fi.key_bytes; ++b) s.key.push_back(static_cast<std::uint8_t>(rng()));
@@ -741,6 +778,25 @@ class Resolver {
       // `count` identical applications (as `openssl speed -multi N` runs N processes): <name>0, <name>1, ...
       // on the CPU's hardware threads in turn from hw_thread.
       const std::uint64_t count = u64(a["count"]);
+      std::optional<std::size_t> first_followed;
+      if (!a["after"].is_null()) {
+        const std::string after = a["after"];
+        const auto e = entries.find(after);
+        if (e == entries.end()) {
+          std::string earlier;
+          for (const auto& [n, at] : entries) earlier += (earlier.empty() ? "\"" : ", \"") + n + "\"";
+          issues_.add(ptr + "/after", "no earlier application \"" + after +
+                                          "\"; expected one of the entries before it" +
+                                          (earlier.empty() ? " (there are none)" : ": " + earlier));
+        } else if (e->second.second != count) {
+          issues_.add(ptr + "/after", "\"" + after + "\" has count " + std::to_string(e->second.second) +
+                                          ", this entry " + std::to_string(count) +
+                                          "; expected the same count (copy k follows copy k)");
+        } else {
+          first_followed = e->second.first;
+        }
+      }
+      entries[s.name] = {p.apps.size(), count};
       const unsigned threads = p.cpus.empty() ? 1 : p.cpus.front().params.hw_threads;
       for (std::uint64_t k = 0; k < count; ++k) {
         AppSpec copy = s;
@@ -748,6 +804,7 @@ class Resolver {
           copy.name += std::to_string(k);
           copy.hw_thread = static_cast<unsigned>((s.hw_thread + k) % threads);
         }
+        if (first_followed) copy.after = *first_followed + k;
         p.apps.push_back(copy);
       }
     }

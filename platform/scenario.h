@@ -97,7 +97,9 @@ struct AppSpec {
   bool encrypt = true;
   std::vector<std::uint8_t> key;
   unsigned hw_thread = 0;
-  sc_core::sc_time start;
+  sc_core::sc_time start;                    // with `after`: from the end of that application
+  std::optional<sc_core::sc_time> duration;  // no request issued later than this after the first
+  std::optional<std::size_t> after;          // index in ScenarioParams::apps of the application it follows
 };
 
 struct BackgroundSpec {

@@ -238,6 +238,14 @@ Schema build() {
        sw_extension.nullable().default_value(nullptr).doc(
            "des/3des computed on a CPU extension unit; the routine's instruction mix is added to "
            "cycles_per_block; null: plain software")},
+      {"scaled_from",
+       Schema::enumeration(runtime::functionality_names())
+           .nullable()
+           .default_value(nullptr)
+           .doc("derive the cost from another functionality's software on the same CPU: its cycles_per_block "
+                "times the ratio of the two operations' big-number work as OpenSSL 0.9.8 does it "
+                "(runtime/rsa_work.h: RSA private and public operations, e = 65537), added to "
+                "cycles_per_block; null: none")},
   });
 
   Schema driver = Schema::object({
@@ -337,7 +345,17 @@ Schema build() {
                                   .nullable()
                                   .default_value(nullptr)
                                   .doc("block counts drawn at random (seeded)")},
-      {"requests", Schema::integer().min(1).max(1e9).default_value(1).doc("requests it issues")},
+      {"requests", Schema::integer().min(1).max(1e9).default_value(1).doc(
+                       "requests it issues (at most, with duration_ms)")},
+      {"duration_ms",
+       Schema::number().unit("ms").exclusive_min(0).max(1e12).nullable().default_value(nullptr).doc(
+           "issue no request later than this after the first one (the request running then completes, "
+           "as `openssl speed` counts operations for a fixed time); null: requests alone end it")},
+      {"after",
+       Schema::string().nullable().default_value(nullptr).doc(
+           "name of an earlier entry of /workload/apps: start when it has completed its last request "
+           "(with count > 1, copy k after copy k of that entry), then wait start_us; null: start at "
+           "start_us")},
       {"arrival",
        Schema::enumeration({"closed", "poisson"})
            .default_value("closed")
@@ -351,8 +369,8 @@ Schema build() {
       {"key_hex", Schema::string().nullable().default_value(nullptr).doc(
                       "key as hex (16/8/24 bytes); null: derived from the seed")},
       {"hw_thread", Schema::integer().min(0).max(63).default_value(0).doc("CPU hardware thread it runs on")},
-      {"start_us",
-       Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("time of its first request")},
+      {"start_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc(
+                       "time of its first request (with after: from the end of that application)")},
       {"count", Schema::integer().min(1).max(4096).default_value(1).doc(
                     "identical applications this entry stands for: with count > 1 they are named <name>0, "
                     "<name>1, ... and take the CPU's hardware threads in turn from hw_thread")},

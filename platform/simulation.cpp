@@ -154,21 +154,35 @@ std::uint64_t blocks_of(const BlockCounts& b, std::uint64_t r, std::mt19937_64& 
   return 1;
 }
 
+// When an application has completed its last request (for those that start after it).
+struct AppEnd {
+  bool done = false;
+  sc_core::sc_event event;
+};
+
 // Applications and the HSM firmware's tasks and clients, each application a process under the scheduler of
 // its hardware thread. The simulation stops when the last application (and the HSM's last client) is done.
 void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
                     std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers, runtime::HsmFirmware* hsm,
                     const std::function<void()>& app_done) {
   if (hsm) hsm->start(app_done);
+  auto ends = std::make_shared<std::vector<AppEnd>>(p.apps.size());
   for (std::size_t a = 0; a < p.apps.size(); ++a) {
     const AppSpec& app = p.apps[a];
     schedulers[app.hw_thread]->spawn(
         app.name, app.priority,
-        [&p, &manager, &app, a, app_done](runtime::Process& proc) {
+        [&p, &manager, &app, a, app_done, ends](runtime::Process& proc) {
           const auto& fi = runtime::info(app.functionality);
           std::mt19937_64 sizes((p.seed + 17) * 0xD1B54A32D192ED03ull ^ a);
           std::mt19937_64 arrivals((p.seed + 29) * 0x94D049BB133111EBull ^ a);
           sc_time next_arrival = app.start;
+          if (app.after) {  // start_us counts from the end of the application it follows
+            AppEnd& before = (*ends)[*app.after];
+            if (!before.done) proc.wait_for(before.event);
+            next_arrival = proc.cpu().now() + app.start;
+            if (!app.poisson && app.start != sc_core::SC_ZERO_TIME) proc.sleep(app.start);
+          }
+          sc_time first_issued;
           for (std::uint64_t r = 0; r < app.requests; ++r) {
             // Closed loop: the request was issued when the process woke up to issue it (it may have waited
             // for the CPU since), or without a pause as the previous one ended (the process's local time);
@@ -179,10 +193,13 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
               if (r > 0)
                 next_arrival +=
                     sc_time(std::exponential_distribution<double>(app.rate_per_s)(arrivals), sc_core::SC_SEC);
+              if (r > 0 && app.duration && next_arrival > first_issued + *app.duration) break;
               const sc_time now = proc.cpu().now();
               if (next_arrival > now) proc.sleep(next_arrival - now);
               issued = next_arrival;
             }
+            if (r == 0) first_issued = issued;
+            if (app.duration && issued > first_issued + *app.duration) break;
             std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);
             std::vector<std::uint8_t> data(blocks_of(app.blocks, r, sizes) * fi.block_bytes);
             for (auto& b : data) b = static_cast<std::uint8_t>(rng());
@@ -191,9 +208,11 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
             if (!app.poisson && app.think != sc_core::SC_ZERO_TIME) proc.sleep(app.think);
           }
           proc.cpu().sync();  // the simulation ends when the last request did, not a quantum earlier
+          (*ends)[a].done = true;
+          (*ends)[a].event.notify(sc_core::SC_ZERO_TIME);
           app_done();
         },
-        app.start);
+        app.after ? sc_core::SC_ZERO_TIME : app.start);  // after another: start_us counts from its end
   }
 }
 

@@ -56,7 +56,7 @@ void CoreDriver::load(Process& p, std::uint64_t base, Functionality f, const std
       held->second.encrypt == encrypt)
     return;
   models::CpuThread& cpu = p.cpu();
-  const CoreInterface core = core_interface(f, encrypt);
+  const CoreInterface core = core_interface(f, encrypt, key);
   for (const BankField& field : core.key) write_field(cpu, base, field, key.data());
   for (const auto& [offset, value] : core.setup) cpu.write32(base + offset, value);
   cpu.write32(base + reg::kCtrl, reg::kCtrlInit);

@@ -12,7 +12,7 @@
 namespace rsoc::runtime {
 
 namespace {
-const std::array<FunctionalityInfo, 8> kInfo{{
+const std::array<FunctionalityInfo, 9> kInfo{{
     {Functionality::kAes128, "aes128", 16, 16, models::CoreKind::kAes128, 0, false},
     {Functionality::kDes, "des", 8, 8, models::CoreKind::kDes, 0, false},
     {Functionality::kTripleDes, "3des", 8, 24, models::CoreKind::kDes, 0, false},
@@ -21,7 +21,21 @@ const std::array<FunctionalityInfo, 8> kInfo{{
     {Functionality::kModexp4096, "modexp4096", 512, 1024, models::CoreKind::kModexp, 4096, false},
     {Functionality::kRsaCrt2048, "rsa2048_crt", 256, 640, models::CoreKind::kModexp, 1024, true},
     {Functionality::kRsaCrt4096, "rsa4096_crt", 512, 1280, models::CoreKind::kModexp, 2048, true},
+    {Functionality::kRsaVerify4096, "rsa4096_verify", 512, 516, models::CoreKind::kModexp, 4096, false},
 }};
+
+// The public exponent of an RSA public operation's key.
+crypto::BigInt public_exponent(Functionality f, const std::vector<std::uint8_t>& key) {
+  const unsigned n = info(f).block_bytes;
+  return crypto::BigInt::from_bytes_be(key.data() + n, key.size() - n);
+}
+
+// The bit length of the public exponent in `key`, or of kAssumedPublicExponent when it holds none.
+std::uint32_t public_exponent_bits(Functionality f, const std::vector<std::uint8_t>& key) {
+  return static_cast<std::uint32_t>(
+      (key.size() == info(f).key_bytes ? public_exponent(f, key) : crypto::BigInt(kAssumedPublicExponent))
+          .bit_length());
+}
 
 }  // namespace
 
@@ -43,11 +57,15 @@ std::vector<std::string> functionality_names() {
 
 Functionality functionality_for_operand_bits(unsigned bits) {
   for (const auto& i : kInfo)
-    if (i.operand_bits == bits && !i.crt) return i.id;
+    if (i.operand_bits == bits && !i.crt && !public_exponent_bytes(i.id)) return i.id;
   throw std::invalid_argument("no modexp functionality for " + std::to_string(bits) + "-bit operands");
 }
 
-CoreInterface core_interface(Functionality f, bool encrypt) {
+unsigned public_exponent_bytes(Functionality f) {
+  return f == Functionality::kRsaVerify4096 ? 4 : 0;
+}
+
+CoreInterface core_interface(Functionality f, bool encrypt, const std::vector<std::uint8_t>& key) {
   namespace reg = models::reg;
   const FunctionalityInfo& fi = info(f);
   CoreInterface c;
@@ -62,6 +80,16 @@ CoreInterface core_interface(Functionality f, bool encrypt) {
         {reg::kModulusWords, hw}, {reg::kExponentBits, fi.operand_bits}, {reg::kConfig, reg::kConfigCrt}};
     c.block = {reg::kMessage, 0, fi.block_bytes, true};
     c.result = {reg::kModResult, 0, fi.block_bytes, true};
+    return c;
+  }
+  if (const unsigned e = public_exponent_bytes(f)) {
+    // CONFIG is written: the core may have run a CRT operation last.
+    const unsigned n = fi.block_bytes;
+    c.key = {{reg::kModulus, 0, n, true}, {reg::kExponent, n, e, true}};
+    c.setup = {
+        {reg::kModulusWords, n / 4}, {reg::kExponentBits, public_exponent_bits(f, key)}, {reg::kConfig, 0}};
+    c.block = {reg::kMessage, 0, n, true};
+    c.result = {reg::kModResult, 0, n, true};
     return c;
   }
   if (fi.core == models::CoreKind::kModexp) {
@@ -84,8 +112,9 @@ std::uint64_t core_cycles_per_block(Functionality f, const models::CoreParams& p
   const FunctionalityInfo& fi = info(f);
   switch (fi.core) {
     case models::CoreKind::kModexp:
-      return fi.crt ? models::rsa_crt_cycles(params, fi.operand_bits)
-                    : models::modexp_cycles(params, fi.operand_bits, fi.operand_bits);
+      if (fi.crt) return models::rsa_crt_cycles(params, fi.operand_bits);
+      return models::modexp_cycles(params, fi.operand_bits,
+                                   public_exponent_bytes(f) ? public_exponent_bits(f, {}) : fi.operand_bits);
     case models::CoreKind::kDes:
       return std::uint64_t{params.block_cycles} * (f == Functionality::kTripleDes ? 3 : 1);
     case models::CoreKind::kAes128:
@@ -96,11 +125,17 @@ std::uint64_t core_cycles_per_block(Functionality f, const models::CoreParams& p
 
 std::string key_problem(Functionality f, const std::vector<std::uint8_t>& key) {
   const FunctionalityInfo& fi = info(f);
-  if (key.size() != fi.key_bytes)
-    return "expected a " + std::to_string(fi.key_bytes) + "-byte " + fi.name + " key" +
-           (fi.operand_bits ? " (modulus then exponent, " + std::to_string(fi.block_bytes) + " bytes each)"
-                            : std::string()) +
-           ", got " + std::to_string(key.size()) + " bytes";
+  const unsigned e = public_exponent_bytes(f);
+  if (key.size() != fi.key_bytes) {
+    std::string layout;
+    if (e)
+      layout = " (modulus, " + std::to_string(fi.block_bytes) + " bytes, then public exponent, " +
+               std::to_string(e) + " bytes)";
+    else if (fi.operand_bits)
+      layout = " (modulus then exponent, " + std::to_string(fi.block_bytes) + " bytes each)";
+    return "expected a " + std::to_string(fi.key_bytes) + "-byte " + fi.name + " key" + layout + ", got " +
+           std::to_string(key.size()) + " bytes";
+  }
   if (fi.crt) {
     const unsigned h = fi.block_bytes / 2;
     for (unsigned at : {0u, h})
@@ -110,22 +145,30 @@ std::string key_problem(Functionality f, const std::vector<std::uint8_t>& key) {
   }
   if (fi.operand_bits && (!(key.front() & 0x80) || !(key[fi.block_bytes - 1] & 1)))
     return std::string("the modulus of a ") + fi.name + " key must be odd with its top bit set";
+  if (e && (!(key.back() & 1) || public_exponent(f, key) < crypto::BigInt(3)))
+    return std::string("the public exponent of a ") + fi.name + " key must be odd and at least 3, got " +
+           public_exponent(f, key).to_hex() + " (hex)";
   return "";
 }
 
 void shape_key(Functionality f, std::vector<std::uint8_t>& key) {
   const FunctionalityInfo& fi = info(f);
   if (!fi.operand_bits || key.size() != fi.key_bytes) return;
-  if (fi.crt) {  // a real key, drawn from the random bytes
+  if (fi.crt || public_exponent_bytes(f)) {  // a real key, drawn from the random bytes
     std::uint64_t seed = 0;
     for (std::size_t i = 0; i < 8; ++i) seed = (seed << 8) | key[i];
     const RsaKey k = generate_rsa_key(8 * fi.block_bytes, seed);
-    const std::size_t h = fi.block_bytes / 2;
     key.clear();
-    for (const crypto::BigInt* v : {&k.p, &k.q, &k.dp, &k.dq, &k.qinv}) {
-      const auto bytes = v->to_bytes_be(h);
-      key.insert(key.end(), bytes.begin(), bytes.end());
+    auto append = [&](const crypto::BigInt& v, std::size_t bytes) {
+      const auto b = v.to_bytes_be(bytes);
+      key.insert(key.end(), b.begin(), b.end());
+    };
+    if (!fi.crt) {  // the public half
+      append(k.n, fi.block_bytes);
+      append(k.e, public_exponent_bytes(f));
+      return;
     }
+    for (const crypto::BigInt* v : {&k.p, &k.q, &k.dp, &k.dq, &k.qinv}) append(*v, fi.block_bytes / 2);
     return;
   }
   key.front() |= 0x80;
@@ -158,10 +201,11 @@ std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<st
   if (fi.operand_bits) {
     const std::size_t n = fi.block_bytes;
     const crypto::BigInt modulus = crypto::BigInt::from_bytes_be(key.data(), n);
-    const crypto::BigInt exponent = crypto::BigInt::from_bytes_be(key.data() + n, n);
+    const crypto::BigInt exponent = crypto::BigInt::from_bytes_be(key.data() + n, key.size() - n);
+    // A public exponent is no secret: the faster exponentiation gives the same number.
+    const auto power = public_exponent_bytes(f) ? crypto::modexp_public : crypto::modexp;
     for (std::size_t i = 0; i < data.size(); i += n) {
-      const auto r =
-          crypto::modexp(crypto::BigInt::from_bytes_be(&data[i], n), exponent, modulus).to_bytes_be(n);
+      const auto r = power(crypto::BigInt::from_bytes_be(&data[i], n), exponent, modulus).to_bytes_be(n);
       std::copy(r.begin(), r.end(), out.begin() + static_cast<std::ptrdiff_t>(i));
     }
     return out;

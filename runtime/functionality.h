@@ -7,6 +7,11 @@
 // the key is the modulus followed by the exponent, each operand-sized and big-endian (a private or public RSA
 // key); the output of a block is message ^ exponent mod modulus. The modulus must be odd with its top bit
 // set.
+// RSA private operation by the CRT (rsa2048_crt, rsa4096_crt): the key is p, q, dP, dQ, qInv, each
+// prime-sized and big-endian; the output of a block is message ^ d mod pq. RSA public operation
+// (rsa4096_verify, as RSA_verify computes it): the key is the modulus (operand-sized) followed by the public
+// exponent (public_exponent_bytes(), big-endian, odd and at least 3); the output of a block is message ^ e
+// mod n. The exponent is not secret: the core is told its real bit length.
 
 #include <cstdint>
 #include <optional>
@@ -26,7 +31,8 @@ enum class Functionality {
   kModexp2048,
   kModexp4096,
   kRsaCrt2048,
-  kRsaCrt4096
+  kRsaCrt4096,
+  kRsaVerify4096
 };
 
 struct FunctionalityInfo {
@@ -44,6 +50,12 @@ std::optional<Functionality> functionality_from_name(const std::string& name);
 std::vector<std::string> functionality_names();
 // The modexp functionality of exactly `bits`-bit operands. Throws std::invalid_argument for other sizes.
 Functionality functionality_for_operand_bits(unsigned bits);
+// Bytes of the public exponent at the end of the key of an RSA public operation (0 for the others).
+unsigned public_exponent_bytes(Functionality f);
+// The public exponent the costs of an RSA public operation assume when they cannot see the key (the
+// analytic estimates, software costs derived per functionality): 65537, the exponent of every RSA key
+// OpenSSL generates by default.
+inline constexpr std::uint32_t kAssumedPublicExponent = 65537;
 
 // A run of bytes of the key (or of a block) and the register bank that takes it. Bytes are grouped in
 // big-endian 32-bit words; a `lsw_first` bank holds the word of the last four bytes at its lowest address (a
@@ -57,21 +69,24 @@ struct BankField {
 
 // How a driver programs the core of a functionality (register map in models/ip_core.h): the key fields and
 // the set-up writes (register, value) before CTRL.INIT, where a block is written and where its result is
-// read.
+// read. An RSA public operation tells the core the bit length of the exponent in `key` (without a key: that
+// of kAssumedPublicExponent).
 struct CoreInterface {
   std::vector<BankField> key;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> setup;
   BankField block, result;
 };
-CoreInterface core_interface(Functionality f, bool encrypt);
+CoreInterface core_interface(Functionality f, bool encrypt, const std::vector<std::uint8_t>& key = {});
 
-// Core cycles of one block on a core with `params` (modexp: the constant-time formula at the operand size).
+// Core cycles of one block on a core with `params` (modexp: the constant-time formula at the operand size; an
+// RSA public operation: at the bit length of kAssumedPublicExponent).
 std::uint64_t core_cycles_per_block(Functionality f, const models::CoreParams& params);
 
 // Why `key` cannot be used for `f` ("" when it can): its size, and for modexp an odd modulus with its top bit
-// set and an exponent below 2^operand_bits.
+// set and an exponent below 2^operand_bits (an RSA public operation: an odd public exponent of at least 3).
 std::string key_problem(Functionality f, const std::vector<std::uint8_t>& key);
-// Makes random bytes a usable key of `f` (modexp: sets the modulus's top and bottom bits).
+// Makes random bytes a usable key of `f` (modexp: sets the modulus's top and bottom bits; RSA: a real key
+// drawn from the bytes, its public half for a public operation, with exponent 65537).
 void shape_key(Functionality f, std::vector<std::uint8_t>& key);
 // Makes random bytes usable input blocks of `f` (modexp: clears each message's top byte, so it is below the
 // modulus).

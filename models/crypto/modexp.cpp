@@ -206,9 +206,11 @@ BigInt mod_inverse(const BigInt& a, const BigInt& m) {
   return r;
 }
 
-BigInt modexp(const BigInt& base, const BigInt& exponent, const BigInt& modulus) {
-  require_positive_modulus(modulus, "modexp");
-  if (exponent.is_negative()) throw std::domain_error("modexp: negative exponent");
+namespace {
+BigInt power(const BigInt& base, const BigInt& exponent, const BigInt& modulus, bool secret,
+             const char* what) {
+  require_positive_modulus(modulus, what);
+  if (exponent.is_negative()) throw std::domain_error(std::string(what) + ": negative exponent");
   BigInt r;
   if (exponent.is_zero()) {
     mpz_set_ui(r.get(), 1);
@@ -216,12 +218,21 @@ BigInt modexp(const BigInt& base, const BigInt& exponent, const BigInt& modulus)
     return r;
   }
   BigInt b = mod(base, modulus);
-  if (modulus.is_odd()) {
+  if (secret && modulus.is_odd()) {
     mpz_powm_sec(r.get(), b.get(), exponent.get(), modulus.get());
   } else {
     mpz_powm(r.get(), b.get(), exponent.get(), modulus.get());  // even modulus: mpz_powm_sec is not defined
   }
   return r;
+}
+}  // namespace
+
+BigInt modexp(const BigInt& base, const BigInt& exponent, const BigInt& modulus) {
+  return power(base, exponent, modulus, true, "modexp");
+}
+
+BigInt modexp_public(const BigInt& base, const BigInt& exponent, const BigInt& modulus) {
+  return power(base, exponent, modulus, false, "modexp_public");
 }
 
 namespace {

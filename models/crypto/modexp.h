@@ -93,6 +93,9 @@ BigInt mod_inverse(const BigInt& a, const BigInt& m);
 // std::domain_error otherwise); base may be any integer and is reduced first. x^0 mod m is 1 mod m.
 // Constant-time (mpz_powm_sec) for odd moduli; plain mpz_powm for even moduli (see the header comment).
 BigInt modexp(const BigInt& base, const BigInt& exponent, const BigInt& modulus);
+// The same for an exponent that is no secret (an RSA public exponent): always mpz_powm, whose running time
+// depends on the operands; several times faster than modexp for a short exponent such as 65537.
+BigInt modexp_public(const BigInt& base, const BigInt& exponent, const BigInt& modulus);
 
 // Montgomery arithmetic with the radix R = 2^(32 * words) of a `words`-word multiplier (modulus n odd, below
 // R). These are the modulus-dependent values a Montgomery exponentiator needs, which a modexp core can be

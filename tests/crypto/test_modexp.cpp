@@ -131,6 +131,9 @@ TEST_F(CryptoRsa2048, PrivateOperationGivesSignature) {
 
 TEST_F(CryptoRsa2048, PublicOperationRecoversMessage) {
   EXPECT_EQ(modexp(s, e, n), m);
+  EXPECT_EQ(modexp_public(s, e, n), m);  // mpz_powm: same number
+  EXPECT_EQ(modexp_public(BigInt(5), BigInt(0), BigInt(1)), BigInt(0));
+  EXPECT_THROW(modexp_public(s, H("-3"), n), std::domain_error);
 }
 
 TEST_F(CryptoRsa2048, CrtRecombinationGivesSignature) {

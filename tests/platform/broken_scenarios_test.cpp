@@ -111,8 +111,8 @@ const Case kCases[] = {
       "several_errors.json: /platform/buses/0/latency_cycle: unknown key \"latency_cycle\"; did you mean "
       "\"latency_cycles\"?",
       "several_errors.json: /workload/apps/0/functionality: \"aes\" is not one of \"aes128\", \"des\", "
-      "\"3des\", \"modexp1024\", \"modexp2048\", \"modexp4096\", \"rsa2048_crt\", \"rsa4096_crt\"; did you "
-      "mean \"des\"?"}},
+      "\"3des\", \"modexp1024\", \"modexp2048\", \"modexp4096\", \"rsa2048_crt\", \"rsa4096_crt\", "
+      "\"rsa4096_verify\"; did you mean \"des\"?"}},
 };
 
 }  // namespace
@@ -266,4 +266,56 @@ TEST(ScenarioHsm, TheFirmwareNeedsAnAesCoreAndTwoModexpCoresThatTakeTheUnreduced
       (std::vector<std::string>{"/workload/hsm: the HSM firmware unwraps keys on an AES core: no static "
                                 "slot (reconfigurable: false) holds an aes128 core"}));
   EXPECT_TRUE(problems({"platform.slots.1.count=2", "platform.slots.0.count=1"}).empty());
+}
+
+namespace {
+// The "pointer: message" of every issue of the smoke scenario with `overrides` (none: a test failure).
+std::vector<std::string> smoke_issues(const std::vector<std::string>& overrides) {
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = overrides;
+  try {
+    rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt);
+  } catch (const ScenarioError& e) {
+    std::vector<std::string> got;
+    for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
+    return got;
+  }
+  ADD_FAILURE() << "loaded without error";
+  return {};
+}
+}  // namespace
+
+TEST(ScenarioWorkload, AfterNamesAnEarlierEntryOfTheSameCount) {
+  const std::string enc = R"({"name":"enc","functionality":"aes128","blocks":1,"count":2})";
+  EXPECT_EQ(
+      smoke_issues({"workload.apps=[" + enc +
+                    R"(,{"name":"dec","functionality":"aes128","blocks":1,"after":"enc"}])"}),
+      (std::vector<std::string>{"/workload/apps/1/after: \"enc\" has count 2, this entry 1; expected the "
+                                "same count (copy k follows copy k)"}));
+  EXPECT_EQ(
+      smoke_issues({R"(workload.apps=[{"name":"dec","functionality":"aes128","blocks":1,"after":"enc"},)" +
+                    enc + "]"}),
+      (std::vector<std::string>{"/workload/apps/0/after: no earlier application \"enc\"; expected one of "
+                                "the entries before it (there are none)"}));
+}
+
+TEST(ScenarioSoftware, ScaledFromNeedsCountedWorkAndACalibratedCost) {
+  EXPECT_EQ(
+      smoke_issues({R"(software.des={"scaled_from":"aes128"})",
+                    R"(software.rsa4096_verify={"scaled_from":"3des"})",
+                    R"(software.rsa4096_crt={"scaled_from":"rsa4096_crt"})",
+                    R"(software.rsa2048_crt={"scaled_from":"rsa4096_crt"})"}),
+      (std::vector<std::string>{
+          "/software/des/scaled_from: des has no counted big-number work to scale by (scaled_from applies "
+          "to rsa2048_crt, rsa4096_crt, rsa4096_verify)",
+          "/software/rsa2048_crt/scaled_from: /software/rsa4096_crt is scaled itself; expected a "
+          "calibrated cost",
+          "/software/rsa4096_crt/scaled_from: rsa4096_crt cannot be scaled from itself; expected another "
+          "functionality",
+          "/software/rsa4096_verify/scaled_from: 3des has no counted big-number work; expected one of "
+          "rsa2048_crt, rsa4096_crt, rsa4096_verify"}));
+  EXPECT_EQ(
+      smoke_issues({R"(software.rsa4096_verify={"scaled_from":"rsa4096_crt"})"}),
+      (std::vector<std::string>{"/software/rsa4096_verify/scaled_from: expected a functionality with its "
+                                "own software cost (define /software/rsa4096_crt)"}));
 }

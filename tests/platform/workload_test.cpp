@@ -85,3 +85,51 @@ TEST(Workload, BackgroundLoadGetsTheCpuOnlyWhenTheApplicationSleeps) {
   EXPECT_GT(app_ms, 150);  // the first request copies the bitstream (153.6 ms of CPU)
   EXPECT_GT(stat(stats, "scheduler.thread0", "context_switches"), 5);
 }
+
+TEST(Workload, ADurationStopsTheLoopAndTheRunningRequestCompletes) {
+  // Software requests of 64 blocks: 20,000 + 64 * 3,000 cycles = 2.12 ms each at 100 MHz, 100 us apart. In
+  // 10 ms the loop issues 5 (at 0, 2.22, 4.44, 6.66 and 8.88 ms); the fifth runs past 10 ms and completes.
+  const auto records = run({"runtime.policy=software", "workload.apps.0.requests=1000",
+                            "workload.apps.0.duration_ms=10", "workload.apps.0.start_us=50"});
+  ASSERT_EQ(records.size(), 5u);
+  const std::uint64_t first = records.front().issue_ps;
+  EXPECT_EQ(first, 50'000'000u);
+  EXPECT_LE(records.back().issue_ps, first + 10'000'000'000u);
+  EXPECT_GT(records.back().end_ps, first + 10'000'000'000u);
+}
+
+TEST(Workload, AnApplicationAfterAnotherStartsWhenItsCopyEnds) {
+  // Two encryptors, then two deciphering processes, copy k after copy k, each 30 us after the end of the one
+  // it follows (at a higher priority, so that it gets the one hardware thread as soon as it wants it).
+  const auto records =
+      run({"runtime.policy=software",
+           "workload.apps=[{\"name\":\"enc\",\"functionality\":\"aes128\",\"blocks\":4,\"requests\":3,"
+           "\"count\":2},"
+           "{\"name\":\"dec\",\"functionality\":\"aes128\",\"blocks\":4,\"requests\":2,\"count\":2,"
+           "\"operation\":\"decrypt\",\"after\":\"enc\",\"start_us\":30,\"priority\":20}]"});
+  std::map<std::string, std::vector<runtime::RequestRecord>> by_app;
+  for (const auto& r : records) by_app[r.app].push_back(r);
+  ASSERT_EQ(by_app.size(), 4u);
+  for (const char* k : {"0", "1"}) {
+    const auto& enc = by_app["enc" + std::string(k)];
+    const auto& dec = by_app["dec" + std::string(k)];
+    ASSERT_EQ(enc.size(), 3u);
+    ASSERT_EQ(dec.size(), 2u);
+    EXPECT_EQ(dec.front().issue_ps, enc.back().end_ps + 30'000'000u) << k;
+  }
+  // dec0 waited for enc0 alone, not for enc1.
+  EXPECT_LT(by_app["dec0"].front().issue_ps, by_app["enc1"].back().end_ps);
+}
+
+TEST(Workload, AnApplicationAfterAnotherCountsItsStartFromThatEndEvenWhenItComesEarly) {
+  // The encryptor ends long before the 5 ms start of the application that follows it: that one starts 5 ms
+  // after the encryptor's end, not 5 ms after the simulation's start plus 5 ms more.
+  const auto records =
+      run({"runtime.policy=software",
+           "workload.apps=[{\"name\":\"enc\",\"functionality\":\"aes128\",\"blocks\":1,\"requests\":1},"
+           "{\"name\":\"dec\",\"functionality\":\"aes128\",\"blocks\":1,\"requests\":1,"
+           "\"operation\":\"decrypt\",\"after\":\"enc\",\"start_us\":5000}]"});
+  ASSERT_EQ(records.size(), 2u);
+  ASSERT_LT(records[0].end_ps, 5'000'000'000u);
+  EXPECT_EQ(records[1].issue_ps, records[0].end_ps + 5'000'000'000u);
+}

@@ -1,0 +1,133 @@
+// The Cell reference (scenarios/cell_rsa4096.json): a verify is m^e mod n, on an SPU and on the PPU alike
+// (checked against OpenSSL's BN_mod_exp), with the core told the exponent's real length; its software cost is
+// the counted fraction of the calibrated sign's; processes that run for the same time are measured as
+// `openssl speed -multi` measures them. Each test is its own process (CTest): one elaboration each.
+#include <gtest/gtest.h>
+#include <openssl/bn.h>
+
+#include <filesystem>
+#include <memory>
+#include <random>
+
+#include "models/ip_core.h"
+#include "platform/reproduce.h"
+#include "platform/scenario.h"
+#include "platform/session.h"
+#include "platform/simulation.h"
+
+using namespace rsoc;
+using runtime::Functionality;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCell = std::string(RSOC_SOURCE_DIR) + "/scenarios/cell_rsa4096.json";
+
+platform::Scenario cell(std::vector<std::string> overrides) {
+  platform::LoadOptions options;
+  options.overrides = std::move(overrides);
+  return platform::load_scenario_file(kCell, options);
+}
+
+// The scenario's verify entry alone, `count` processes of it; `extra` is added to the entry's JSON.
+std::string verify_only(unsigned count, const std::string& extra) {
+  return "workload.apps=[{\"name\":\"verify\",\"functionality\":\"rsa4096_verify\",\"blocks\":1,\"count\":" +
+         std::to_string(count) + extra + "}]";
+}
+
+// m^e mod n by OpenSSL, big-endian and `bytes` long.
+std::vector<std::uint8_t> openssl_modexp(const std::uint8_t* m, const std::vector<std::uint8_t>& key,
+                                         std::size_t bytes) {
+  using Bn = std::unique_ptr<BIGNUM, decltype(&BN_free)>;
+  std::unique_ptr<BN_CTX, decltype(&BN_CTX_free)> ctx(BN_CTX_new(), BN_CTX_free);
+  Bn base(BN_bin2bn(m, static_cast<int>(bytes), nullptr), BN_free);
+  Bn n(BN_bin2bn(key.data(), static_cast<int>(bytes), nullptr), BN_free);
+  Bn e(BN_bin2bn(key.data() + bytes, static_cast<int>(key.size() - bytes), nullptr), BN_free);
+  Bn r(BN_new(), BN_free);
+  std::vector<std::uint8_t> out(bytes);
+  if (!ctx || !base || !n || !e || !r || BN_mod_exp(r.get(), base.get(), e.get(), n.get(), ctx.get()) != 1 ||
+      BN_bn2binpad(r.get(), out.data(), static_cast<int>(bytes)) != static_cast<int>(bytes))
+    ADD_FAILURE() << "OpenSSL BN_mod_exp failed";
+  return out;
+}
+
+// 15 processes of the verify entry (`extra` added to it) verifying in software: the sum of their rates as
+// openssl speed reports it (platform::speed_rates), over what the PPU's two threads do together.
+double software_verify_rate_over_capacity(const std::string& extra, const std::string& folder) {
+  const auto scenario = cell({"runtime.policy=software", verify_only(15, extra)});
+  const fs::path out = fs::path(::testing::TempDir()) / folder;
+  fs::remove_all(out);
+  EXPECT_EQ(platform::run_session(scenario, out).failed, 0u);
+  const auto& cpu = scenario.params.cpus.at(0).params;
+  const double cycles = static_cast<double>(
+      scenario.params.runtime.software.at(Functionality::kRsaVerify4096).cycles_per_block);
+  const double rate = platform::speed_rates(out / "requests.csv").at("rsa4096_verify");
+  return rate * cpu.clock_period.to_seconds() * cycles / cpu.smt_throughput;
+}
+
+}  // namespace
+
+TEST(Cell, AVerifyIsMToTheEModNOnAnSpuAndOnThePpu) {
+  const auto scenario = cell({verify_only(1, "")});
+  const Functionality f = Functionality::kRsaVerify4096;
+  const std::vector<std::uint8_t>& key = scenario.params.apps.at(0).key;  // a real public key: n, then e
+  ASSERT_EQ(key.size(), 516u);
+  EXPECT_EQ(crypto::BigInt::from_bytes_be(key.data() + 512, 4), crypto::BigInt(65537));
+  std::vector<std::uint8_t> data(3 * 512);
+  std::mt19937_64 rng(5);
+  for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+  runtime::shape_data(f, data);
+
+  platform::Simulation sim(scenario.params, nullptr);
+  runtime::RequestOutcome spu, ppu;
+  sim.scheduler(0).spawn("probe", 10, [&](runtime::Process& p) {
+    spu = sim.manager().request(p, "probe", f, key, data, true, std::nullopt, true);
+    ppu = sim.manager().request(p, "probe", f, key, data, true, std::nullopt, false);
+    sc_core::sc_pause();
+  });
+  sim.run();
+  ASSERT_TRUE(spu.record.ok) << spu.record.error;
+  ASSERT_TRUE(ppu.record.ok) << ppu.record.error;
+  EXPECT_EQ(spu.record.decision, "hardware");
+  EXPECT_EQ(ppu.record.decision, "software");
+  for (std::size_t at = 0; at < data.size(); at += 512) {
+    const auto expect = openssl_modexp(&data[at], key, 512);
+    EXPECT_TRUE(std::equal(expect.begin(), expect.end(), spu.output.begin() + static_cast<long>(at))) << at;
+    EXPECT_TRUE(std::equal(expect.begin(), expect.end(), ppu.output.begin() + static_cast<long>(at))) << at;
+  }
+  // The SPU was told the exponent's 17 bits: three exponentiations of 19 Montgomery steps at 4096 bits (with
+  // a 32-bit exponent they would take 34 steps each), plus the key words and the DMA transfers (< 2 %).
+  const models::CoreParams& core = scenario.params.cores.at(0).params;
+  const double steps_s =
+      3 * core.clock_period.to_seconds() * static_cast<double>(models::modexp_cycles(core, 4096, 17));
+  const double exec_s = static_cast<double>(spu.record.exec_ps) * 1e-12;
+  EXPECT_GT(exec_s, steps_s);
+  EXPECT_LT(exec_s, steps_s * 1.02);
+}
+
+TEST(Cell, TheVerifysSoftwareCostIsTheCountedFractionOfTheSigns) {
+  // OpenSSL 0.9.8: a verify is 20 Montgomery multiplications at 4096 bits (80 units of 2048 bits), a sign
+  // 5,003 units (runtime/rsa_work.h). The verify's cycles follow from the calibrated sign's.
+  const auto scenario = cell({verify_only(1, "")});
+  const auto& software = scenario.params.runtime.software;
+  const double sign = static_cast<double>(software.at(Functionality::kRsaCrt4096).cycles_per_block);
+  EXPECT_EQ(software.at(Functionality::kRsaVerify4096).cycles_per_block,
+            static_cast<std::uint64_t>(std::llround(sign * 80 / 5003)));
+  EXPECT_EQ(software.at(Functionality::kRsaVerify4096).cycles_per_request, 0u);
+}
+
+TEST(Cell, ProcessesVerifyingForTheSameTimeShareThePpuAtItsSmtThroughput) {
+  // 15 processes verify in software for 3 s from 50 ms on, 8 on one hardware thread and 7 on the other: as
+  // openssl speed measures them (each over its own window from its first issue, summed), together they do
+  // what both threads do, smt_throughput times one thread's verifications.
+  EXPECT_NEAR(software_verify_rate_over_capacity(R"(,"requests":1000000,"duration_ms":3000,"start_us":50000)",
+                                                 "cell_window"),
+              1, 0.005);
+}
+
+TEST(Cell, AFixedCountPerProcessOverstatesTheSharedRate) {
+  // The same 15 processes with 60 verifications each instead of a fixed time: the 7 sharing a thread finish
+  // first, the other 8 then have the whole core; each measured over its own run, their sum overstates what
+  // the two threads do together (by 4 %).
+  EXPECT_GT(software_verify_rate_over_capacity(R"(,"requests":60)", "cell_fixed_count"), 1.02);
+}
