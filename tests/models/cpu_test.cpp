@@ -53,6 +53,28 @@ TEST(ModelSoftCpu, ComputeAdvancesExactlyTheCycles) {
   EXPECT_EQ(cpu.cycles(3), ns(30));
 }
 
+TEST(ModelSoftCpu, BusyWaitStallsOnTheDeviceUntilItsTime) {
+  // A polling loop on a device (a UART's transmit flag): the thread's time moves to the given time, counted as
+  // device time (io) with its cycles; a time already passed changes nothing.
+  test::set_quantum(sc_core::SC_ZERO_TIME);
+  LoneCpu lone(CpuParams{ns(10), 1, 1, 1024});
+  SoftCpu& cpu = lone.cpu;
+  test::TestThread th("th", [&] {
+    CpuThread& c = cpu.thread(0);
+    c.compute(10);  // 100 ns
+    c.busy_wait(ns(1000));
+    EXPECT_EQ(c.now(), ns(1000));
+    EXPECT_EQ(c.io_time(), ns(900));
+    EXPECT_EQ(c.compute_time(), ns(100));
+    EXPECT_EQ(c.cycles(), 100u);
+    c.busy_wait(ns(500));  // already past
+    EXPECT_EQ(c.now(), ns(1000));
+    EXPECT_EQ(c.io_time(), ns(900));
+  });
+  sc_core::sc_start();
+  EXPECT_TRUE(th.finished());
+}
+
 TEST(ModelSoftCpu, KernelTimeLagsWithinTheQuantum) {
   test::set_quantum(ns(1000));
   LoneCpu lone(CpuParams{ns(10), 1, 1, 1024});
