@@ -310,7 +310,7 @@ std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& 
         setup_modulus(cpu, *a, h);
       }
       for (const ModexpHalf* a : {&half_p, &half_q}) {
-        cpu.compute(costs.cycles_per_block);
+        cpu.compute(costs.cycles_per_block + costs.cycles_per_cipher_block);  // one message
         setup_calculation(cpu, *a, h, blinded);
       }
       driver_.wait_status(p, half_p.base, done);
@@ -321,7 +321,7 @@ std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& 
       for (const ModexpHalf* a : {&half_p, &half_q}) {
         cpu.compute(costs.cycles_per_request);
         setup_modulus(cpu, *a, h);
-        cpu.compute(costs.cycles_per_block);
+        cpu.compute(costs.cycles_per_block + costs.cycles_per_cipher_block);  // one message
         setup_calculation(cpu, *a, h, blinded);
         driver_.wait_status(p, a->base, done);
         (a == &half_p ? out : second) = read_result(cpu, *a, h);

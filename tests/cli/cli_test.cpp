@@ -129,9 +129,10 @@ TEST(Cli, CrossoverWritesBothTablesAndPrintsTheSummary) {
             "functionality  crossover_blocks  analytic_crossover_blocks\naes128                       40     "
             "                    40\n");
   const std::string csv = slurp(dir / "x" / "crossover.csv");
-  EXPECT_EQ(
-      csv.rfind("functionality,blocks,sw_ms,hw_cold_ms,hw_cached_ms,sw_kBps,hw_cold_kBps,hw_cached_kBps,", 0),
-      0u);
+  EXPECT_EQ(csv.rfind("functionality,blocks,unit_bytes,sw_ms,hw_cold_ms,hw_cached_ms,sw_kBps,hw_cold_kBps,"
+                      "hw_cached_kBps,",
+                      0),
+            0u);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 61);
   EXPECT_EQ(slurp(dir / "x" / "crossover_summary.csv")
                 .rfind("functionality,crossover_blocks,analytic_crossover_blocks", 0),
@@ -164,7 +165,7 @@ TEST(Cli, RunEndsWithTheBusiestResourceAndWritesWhereTheTimeWent) {
   std::string row;
   std::getline(csv, row);
   EXPECT_EQ(row,
-            "id,app,functionality,blocks,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
+            "id,app,functionality,blocks,bytes,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
             "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,rsoc_version,scenario_sha256,seed");
   std::getline(csv, row);  // the request that configures the slot, to the picosecond
   EXPECT_NE(row.find(",0.000000000,0.000000000,0.000000000,153.600100000,"), std::string::npos) << row;

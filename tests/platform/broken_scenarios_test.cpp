@@ -104,6 +104,11 @@ const Case kCases[] = {
       "(10.0)",
       "timeline_window_backwards.json: /outputs/vcd/end_ms: end_ms (2.0) must be greater than start_ms "
       "(2.0)"}},
+    {"unit_not_whole_cipher_blocks.json",
+     {"unit_not_whole_cipher_blocks.json: /runtime/unit_bytes/aes128: 1000 is not a whole number of aes128 "
+      "cipher blocks; expected a multiple of 16 bytes",
+      "unit_not_whole_cipher_blocks.json: /runtime/unit_bytes/modexp1024: 200 is not a whole number of "
+      "modexp1024 messages; expected a multiple of 128 bytes"}},
     {"several_errors.json",
      {"several_errors.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a number (MHz) > 0 and "
       "<= "
