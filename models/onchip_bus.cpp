@@ -46,12 +46,14 @@ void OnChipBus::replay(tlm::tlm_generic_payload& trans, const AddressRange& rang
                        const PioReplayExtension& pio, sc_core::sc_time& delay) {
   const sc_core::sc_time now = kernel_time();
   const auto [first, last] = pio.recording->entries_of(this);
+  std::uint64_t words = 0;
   for (const PioRecording::Entry* e = first; e != last; ++e) {
     const sc_core::sc_time start = calendar_.reserve(e->at + pio.shift, e->length, now);
-    ++transactions_;
-    words_ += e->words;
+    words += e->words;
     if (observed()) report_transfer(trans, start, start + e->length, e->words, now);
   }
+  transactions_ += static_cast<std::uint64_t>(last - first);
+  words_ += words;
   forward(trans, range, delay);
 }
 
