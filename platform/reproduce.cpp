@@ -36,7 +36,9 @@ double kbps(const CrossoverRow& row, double seconds) {
 // crossover experiment (1 to 200 blocks, software / hardware with reconfiguration / hardware cached) gives
 // every figure: the crossovers, the cached throughputs (at 100 blocks; they are constant in size), one
 // reconfiguration (hardware with minus without it, 1 AES block), and the software throughput with its
-// variation over sizes.
+// variation over sizes. A block is the scenario's unit (runtime.unit_bytes, an assumption the published
+// figures cannot fix): the software throughput in kB/s is a prediction that depends on it
+// (scenarios/os_aes_des.md).
 std::vector<ReproducedFigure> reproduce_soc(const fs::path& scenarios, const fs::path& out) {
   const Scenario scenario = load_scenario_file((scenarios / "os_aes_des.json").string());
   CrossoverOptions options;

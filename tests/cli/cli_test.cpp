@@ -410,7 +410,7 @@ TEST(Cli, CrossoverSweepAndSlurmJobArray) {
                        "aes128.analytic_crossover_blocks,rsoc_version"),
             std::string::npos)
       << table;
-  EXPECT_NE(table.find("\n0,ok,,5,14,14,"), std::string::npos) << table;
+  EXPECT_NE(table.find("\n0,ok,,5,23,23,"), std::string::npos) << table;
   EXPECT_NE(table.find("\n1,ok,,25,3,3,"), std::string::npos) << table;
   EXPECT_TRUE(fs::exists(dir / "x" / "points" / "0000" / "crossover.csv"));
   // The same grid for a Slurm cluster: one array task per point, each `rsoc point DIR INDEX`.

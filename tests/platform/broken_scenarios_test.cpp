@@ -193,6 +193,46 @@ TEST(ScenarioOverrides, SetAndSeedApplyWithValidation) {
   }
 }
 
+TEST(ScenarioUnits, TheExecutionUnitAndItsCostsAreCheckedAndResolved) {
+  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = {"runtime.unit_bytes={\"des\":4,\"aes\":16,\"3des\":2000000}",
+                   "software.des.cycles_per_byte=-1", "runtime.driver.pio_timing=words"};
+  try {
+    rsoc::platform::load_scenario_file(reference, opt);
+    FAIL() << "five problems must be reported";
+  } catch (const ScenarioError& e) {
+    std::vector<std::string> got;
+    for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
+    EXPECT_EQ(got,
+              (std::vector<std::string>{
+                  "/software/des/cycles_per_byte: -1 is out of range; expected a number (cycles) >= 0 and "
+                  "<= 1000000",
+                  "/runtime/unit_bytes/des: 4 is out of range; expected an integer (bytes) >= 8 and <= "
+                  "1048576",
+                  "/runtime/unit_bytes/aes: unknown key \"aes\"; did you mean \"des\"?",
+                  "/runtime/unit_bytes/3des: 2000000 is out of range; expected an integer (bytes) >= 8 and "
+                  "<= 1048576",
+                  "/runtime/driver/pio_timing: \"words\" is not one of \"burst\", \"word\"; did you "
+                  "mean \"word\"?"}));
+  }
+  // Resolved: the reference's 4 KiB blocks, one cipher block for the functionalities it does not set; the
+  // software's cost per block and per byte; the driver's per block and per cipher block; word timing.
+  opt.overrides = {"runtime.unit_bytes.3des=64", "runtime.driver.pio_timing=word"};
+  const auto p = rsoc::platform::load_scenario_file(reference, opt).params;
+  using rsoc::runtime::Functionality;
+  EXPECT_EQ(rsoc::runtime::unit_bytes(p.runtime.unit_bytes, Functionality::kAes128), 4096u);
+  EXPECT_EQ(rsoc::runtime::unit_bytes(p.runtime.unit_bytes, Functionality::kTripleDes), 64u);
+  EXPECT_EQ(rsoc::runtime::unit_bytes(p.runtime.unit_bytes, Functionality::kModexp2048), 256u);
+  const auto& des = p.runtime.software.at(Functionality::kDes);
+  EXPECT_EQ(des.cycles_per_block, 20000u);
+  EXPECT_EQ(des.cycles_per_byte, 447.72);
+  EXPECT_EQ(des.block_cycles(4096, 8), 20000u + 1833861u);  // 4,096 x 447.72 = 1,833,861.12
+  EXPECT_EQ(p.runtime.driver.cycles_per_block, 0u);
+  EXPECT_EQ(p.runtime.driver.cycles_per_cipher_block, 2630u);
+  EXPECT_EQ(p.runtime.driver.pio_timing, rsoc::runtime::PioTiming::kWord);
+}
+
 TEST(ScenarioSlots, CountStandsForNamedSlotsInConsecutiveWindows) {
   const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
   rsoc::platform::LoadOptions opt;
