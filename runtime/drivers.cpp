@@ -6,6 +6,7 @@
 #include "models/address_map.h"
 #include "models/config_port.h"
 #include "models/ip_core.h"
+#include "models/pio_replay.h"
 
 namespace rsoc::runtime {
 
@@ -139,6 +140,9 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
                                unsigned cipher_block_bytes, const std::uint8_t* in, std::uint8_t* out,
                                std::uint64_t bytes) {
   models::CpuThread& cpu = p.cpu();
+  // This block's own (other processes may run blocks between its cipher blocks).
+  models::PioRecording recording;
+  std::vector<std::uint32_t> words;  // a replayed cipher block in, its result out
   bool replaying = false;
   sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
   std::uint64_t polls = 0;                            // and its status reads
@@ -146,15 +150,14 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
     if (off > 0) p.preemption_point();
     if (replaying) {
       const unsigned in_words = core.block.bytes / 4, out_words = core.result.bytes / 4;
-      words_.resize(std::max(in_words, out_words));
-      for (unsigned i = 0; i < in_words; ++i) words_[i] = be32(in + off + byte_of_word(core.block, i));
-      const auto status = cpu.replay(base + core.block.offset, words_.data(),
-                                     static_cast<unsigned>(4 * words_.size()), recording_);
+      words.resize(std::max(in_words, out_words));
+      for (unsigned i = 0; i < in_words; ++i) words[i] = be32(in + off + byte_of_word(core.block, i));
+      const auto status = cpu.replay(base + core.block.offset, words.data(),
+                                     static_cast<unsigned>(4 * words.size()), recording);
       if (status != tlm::TLM_OK_RESPONSE)
         throw DriverError("PIO replay to the core at " + models::hex(base) + " failed: response " +
                           std::to_string(static_cast<int>(status)));
-      for (unsigned i = 0; i < out_words; ++i)
-        store_be32(out + off + byte_of_word(core.result, i), words_[i]);
+      for (unsigned i = 0; i < out_words; ++i) store_be32(out + off + byte_of_word(core.result, i), words[i]);
       if (core_wait != sc_core::SC_ZERO_TIME) p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, core_wait);
       polls_ += polls;
       continue;
@@ -165,7 +168,7 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
     const std::uint64_t polls_before = polls_;
     if (record) {
       before = p.spent();
-      cpu.begin_recording(recording_);
+      cpu.begin_recording(recording);
     }
     try {
       if (costs_.cycles_per_cipher_block) cpu.compute(costs_.cycles_per_cipher_block);
@@ -181,8 +184,8 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
     cpu.end_recording();
     // Replayable when every model on the path could note it and nothing else ran meanwhile; else the next
     // cipher block is recorded again.
-    replaying = recording_.replayable() &&
-                own_work_only(before, p.spent(), recording_.initiator.duration, &core_wait);
+    replaying =
+        recording.replayable() && own_work_only(before, p.spent(), recording.initiator.duration, &core_wait);
     polls = polls_ - polls_before;
   }
 }

@@ -11,7 +11,6 @@
 
 #include "models/dma_engine.h"
 #include "models/ip_core.h"
-#include "models/pio_replay.h"
 #include "models/soft_cpu.h"
 #include "runtime/functionality.h"
 #include "runtime/scheduler.h"
@@ -136,8 +135,6 @@ class CoreDriver {
   DriverCosts costs_;
   DataPath path_;
   std::uint64_t polls_ = 0;
-  models::PioRecording recording_;    // kBurst: the first cipher block of the block being run
-  std::vector<std::uint32_t> words_;  // a replayed cipher block in, its result out
   // What each core holds: the driver loads the key, the direction and runs INIT only when they change.
   std::map<std::uint64_t, Loaded> loaded_;
 };
