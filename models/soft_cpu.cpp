@@ -127,19 +127,21 @@ void CpuThread::begin_recording(PioRecording& r) {
   pio_->recording = &r;
 }
 
-void CpuThread::end_recording() {
-  PioRecording* r = pio_->recording;
+void CpuThread::end_recording(PioRecording& r) {
+  if (pio_->recording != &r) {
+    r.refuse();
+    return;
+  }
   pio_->recording = nullptr;
-  if (!r) return;
   const Snapshot& s = recording_from_;
-  PioRecording::InitiatorCost& c = r->initiator;
+  PioRecording::InitiatorCost& c = r.initiator;
   c.duration = now() - s.now;
   c.compute = compute_time_ - s.compute;
   c.io = io_time_ - s.io;
   c.accesses = accesses_ - s.accesses;
   c.cycles = cycles_ - s.cycles;
-  if (r->target_accesses() != c.accesses) r->refuse();  // an access no target could replay
-  r->end();
+  if (r.target_accesses() != c.accesses) r.refuse();  // an access no target could replay
+  r.end();
 }
 
 tlm::tlm_response_status CpuThread::replay(std::uint64_t address, void* data, unsigned length,

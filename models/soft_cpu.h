@@ -86,11 +86,12 @@ class CpuThread {
                                        std::uint64_t words, unsigned cycles_per_word,
                                        std::string* bottleneck = nullptr);
 
-  // PIO record and replay (models/pio_replay.h). Between begin_recording() and end_recording() every access
+  // PIO record and replay (models/pio_replay.h). Between begin_recording(r) and end_recording(r) every access
   // of this thread is noted in `r` by the models on its path; end_recording() notes in `r` what the
-  // accesses and computations in between cost the thread.
+  // accesses and computations in between cost the thread. A recording that another one replaced in between
+  // (another process recorded on this thread) is refused.
   void begin_recording(PioRecording& r);
-  void end_recording();
+  void end_recording(PioRecording& r);
   // One more repetition of what `r` recorded, with `data` (`length` bytes: the new input, replaced by the
   // result): one payload to `address`, then the thread charged what the recorded repetition cost it.
   tlm::tlm_response_status replay(std::uint64_t address, void* data, unsigned length, PioRecording& r);

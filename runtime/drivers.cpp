@@ -177,11 +177,11 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
       read_field(cpu, base, core.result, out + off);
     } catch (...) {
-      if (record) cpu.end_recording();
+      if (record) cpu.end_recording(recording);
       throw;
     }
     if (!record) continue;
-    cpu.end_recording();
+    cpu.end_recording(recording);
     // Replayable when every model on the path could note it and nothing else ran meanwhile; else the next
     // cipher block is recorded again.
     replaying =

@@ -139,7 +139,7 @@ TEST(ModelPioReplay, AReplayGivesWhatTheAccessesItStandsForGive) {
     PioRecording recording;
     t.begin_recording(recording);
     replay_out.push_back(cipher_block(t, kSlotB, input(0)));
-    t.end_recording();
+    t.end_recording(recording);
     replayable = recording.replayable();
     for (int i = 1; i < kBlocks; ++i) {
       std::array<std::uint32_t, 4> w = input(i);
@@ -186,30 +186,39 @@ TEST(ModelPioReplay, WhatCannotBeReplayedIsRefused) {
   c.preload(1);
   bench.bus.add_target(fmc.target, 0x60000000, 0x10000, "fmc");
   fmc.add_target(c.target, 0, 0x2000, "c");
-  bool alone = false, with_ram = true, through_fmc = true;
+  bool alone = false, with_ram = true, through_fmc = true, replaced = true;
   test::TestThread th("th", [&] {
     CpuThread& t = bench.cpu.thread(0);
     load_key(t, kSlotA);
     PioRecording r;
     t.begin_recording(r);
     cipher_block(t, kSlotA, input(0));
-    t.end_recording();
+    t.end_recording(r);
     alone = r.replayable();
     t.begin_recording(r);  // the same, and a word of RAM: the memory notes nothing
     cipher_block(t, kSlotA, input(1));
     t.read32(kRam);
-    t.end_recording();
+    t.end_recording(r);
     with_ram = r.replayable();
     load_key(t, 0x60000000);
     t.begin_recording(r);
     cipher_block(t, 0x60000000, input(2));
-    t.end_recording();
+    t.end_recording(r);
     through_fmc = r.replayable();
+    PioRecording other;  // a recording begun inside this one replaces it
+    t.begin_recording(r);
+    cipher_block(t, kSlotA, input(3));
+    t.begin_recording(other);
+    cipher_block(t, kSlotA, input(4));
+    t.end_recording(other);
+    t.end_recording(r);
+    replaced = r.replayable();
   });
   sc_core::sc_start();
   EXPECT_TRUE(alone);
   EXPECT_FALSE(with_ram);
   EXPECT_FALSE(through_fmc);
+  EXPECT_FALSE(replaced);
 }
 
 }  // namespace
