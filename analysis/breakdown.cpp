@@ -37,7 +37,7 @@ void BreakdownLog::open_csv(const std::string& path) {
   path_ = path;
   file_.open(path);
   if (!file_) throw std::runtime_error(path + ": cannot write");
-  std::vector<std::string> columns{"id", "app", "functionality", "blocks", "decision", "latency_ms"};
+  std::vector<std::string> columns{"id", "app", "functionality", "blocks", "bytes", "decision", "latency_ms"};
   for (const auto& n : kNames) columns.push_back(std::string(n.column) + "_ms");
   for (const char* c : {"rsoc_version", "scenario_sha256", "seed"}) columns.push_back(c);
   csv_ = std::make_unique<CsvWriter>(file_, std::move(columns));
@@ -48,7 +48,8 @@ void BreakdownLog::add(const runtime::RequestRecord& r) {
   for (std::size_t i = 0; i < kRequestTimeUses; ++i) totals_.ps[i] += r.breakdown.ps[i];
   latency_total_ps_ += latency;
   if (!csv_) return;
-  csv_->cell(r.id).cell(r.app).cell(r.functionality).cell(r.blocks).cell(r.decision).cell(exact_ms(latency));
+  csv_->cell(r.id).cell(r.app).cell(r.functionality).cell(r.blocks).cell(r.bytes).cell(r.decision);
+  csv_->cell(exact_ms(latency));
   for (std::uint64_t part : r.breakdown.ps) csv_->cell(exact_ms(part));
   csv_->cell(provenance_.version).cell(provenance_.scenario_sha256).cell(provenance_.seed);
   csv_->end_row();

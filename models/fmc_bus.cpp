@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "models/kernel_time.h"
+#include "models/pio_replay.h"
 
 namespace rsoc::models {
 
@@ -45,6 +46,13 @@ bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& ran
 }
 
 void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_time& delay) {
+  if (PioReplayExtension* pio = pio_of(trans)) {  // the CPU polls NWAIT per word: no replay
+    if (pio->replaying) {
+      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      return;
+    }
+    pio->recording->refuse();
+  }
   if (trans.get_data_length() % 4 != 0 || trans.get_address() % 4 != 0) {
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // the FMC moves whole aligned 32-bit words
     return;

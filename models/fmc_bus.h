@@ -7,7 +7,8 @@
 // than max_polls fails the access. With double_read a read is done twice, each followed by its polls.
 // Software byte swapping adds byteswap_cycles CPU cycles per word. Synchronous mode: sync_latency_cycles +
 // NWAIT, no polling. Timelines: every word's booked bus interval (phases and NWAIT, not the CPU's polls)
-// goes to an attached ActivitySink.
+// goes to an attached ActivitySink. PIO recordings (models/pio_replay.h) through this bus are refused: the
+// CPU's NWAIT polling is per word.
 
 #include <systemc>
 

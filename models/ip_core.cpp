@@ -158,6 +158,52 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+void IpCore::pio_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_time& latency,
+                        PioReplayExtension& pio) {
+  if (pio.replaying) return replay(trans, pio);
+  PioRecording& recording = *pio.recording;
+  if (trans.get_address() >= reg::kStreamIn) {  // the streaming windows are not replayed
+    recording.refuse();
+    return stream_access(trans, at, latency);
+  }
+  const sc_time before = latency;
+  register_access(trans, at, latency);
+  PioRecording::Entry e;
+  e.owner = this;
+  e.at = at + (latency - before);  // when the registers took it
+  e.address = trans.get_address();
+  e.words = (trans.get_data_length() + 3) / 4;
+  e.write = trans.is_write();
+  if (e.write && e.words == 1) {
+    std::memcpy(&e.value, trans.get_data_ptr(), 4);
+  } else if (e.write && !regs_.holds(block_, e.address)) {
+    recording.refuse();  // a burst written elsewhere than the block bank is not kept
+  }
+  recording.add_target_access(e);
+}
+
+void IpCore::replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& pio) {
+  const unsigned in = block_words(), out = result_words();
+  if (trans.get_data_length() < 4 * std::max(in, out)) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  unsigned char* data = trans.get_data_ptr();
+  std::memcpy(regs_.bank(block_).data(), data, 4 * in);
+  const auto [first, last] = pio.recording->entries_of(this);
+  for (const PioRecording::Entry* e = first; e != last; ++e) {
+    if (!e->write) {
+      words_read_ += e->words;
+      status_reads_ += e->address == reg::kStatus;
+      continue;
+    }
+    words_written_ += e->words;
+    if (!regs_.holds(block_, e->address)) regs_.write_word(e->address, e->value, e->at + pio.shift);
+  }
+  std::memcpy(data, result_.data(), 4 * out);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
 void IpCore::add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words) {
   result_.assign(words, 0);
   previous_result_.assign(words, 0);

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "models/activity.h"
+#include "models/pio_replay.h"
 #include "models/register_file.h"
 
 namespace rsoc::models {
@@ -85,20 +86,14 @@ class IpCore {
   IpCore(const IpCore&) = delete;
   IpCore& operator=(const IpCore&) = delete;
 
-  // A timed register access arriving at `at`; adds the access latency to `latency`.
+  // A timed register access arriving at `at`; adds the access latency to `latency`. An access that belongs
+  // to a PIO recording is noted in it; a PIO replay (models/pio_replay.h) repeats what this core's recorded
+  // accesses did with the payload's words in the block bank, returns the result bank in the payload and
+  // annotates nothing.
   void access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency) {
+    if (PioReplayExtension* pio = pio_of(trans)) return pio_access(trans, at, latency, *pio);
     if (trans.get_address() >= reg::kStreamIn) return stream_access(trans, at, latency);
-    const unsigned words = (trans.get_data_length() + 3) / 4;
-    if (trans.is_write()) {
-      words_written_ += words;
-    } else {
-      words_read_ += words;
-      status_reads_ += trans.get_address() == reg::kStatus;
-    }
-    const sc_core::sc_time cost =
-        words == 1 ? word_access_ : params_.clock_period * static_cast<double>(params_.access_cycles * words);
-    trans.set_response_status(regs_.access(trans, at + cost));
-    latency += cost;
+    register_access(trans, at, latency);
   }
   unsigned debug(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
   // Back to reset values (a fresh configuration).
@@ -144,6 +139,24 @@ class IpCore {
   RegisterFile::Id block_{};   // the bank CTRL.NEXT takes its block from (set by the subclasses)
 
  private:
+  void register_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at,
+                       sc_core::sc_time& latency) {
+    const unsigned words = (trans.get_data_length() + 3) / 4;
+    if (trans.is_write()) {
+      words_written_ += words;
+    } else {
+      words_read_ += words;
+      status_reads_ += trans.get_address() == reg::kStatus;
+    }
+    const sc_core::sc_time cost =
+        words == 1 ? word_access_ : params_.clock_period * static_cast<double>(params_.access_cycles * words);
+    trans.set_response_status(regs_.access(trans, at + cost));
+    latency += cost;
+  }
+  // An access recorded (noted in the recording after it is done) or replayed.
+  void pio_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency,
+                  PioReplayExtension& pio);
+  void replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& pio);
   void control(std::uint32_t value, const sc_core::sc_time& at);
   std::uint64_t next();  // CTRL.NEXT: computes the block in the block bank and publishes its result
   void stream_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency);

@@ -1,6 +1,7 @@
 #include "models/onchip_bus.h"
 
 #include "models/kernel_time.h"
+#include "models/pio_replay.h"
 #include "models/stream.h"
 
 namespace rsoc::models {
@@ -13,6 +14,8 @@ OnChipBus::OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams&
 
 void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& range,
                           sc_core::sc_time& delay) {
+  PioReplayExtension* pio = pio_of(trans);
+  if (pio && pio->replaying) return replay(trans, range, *pio, delay);
   const std::uint64_t w = words_of(trans);
   const sc_core::sc_time occupancy =
       w == 1
@@ -35,6 +38,22 @@ void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& r
     delay = start + occupancy - now;
   }
   if (observed()) report_transfer(trans, start, start + occupancy, w, now);
+  if (pio) pio->recording->add(PioRecording::Entry{this, start, occupancy, 0, static_cast<std::uint32_t>(w)});
+  forward(trans, range, delay);
+}
+
+void OnChipBus::replay(tlm::tlm_generic_payload& trans, const AddressRange& range,
+                       const PioReplayExtension& pio, sc_core::sc_time& delay) {
+  const sc_core::sc_time now = kernel_time();
+  const auto [first, last] = pio.recording->entries_of(this);
+  std::uint64_t words = 0;
+  for (const PioRecording::Entry* e = first; e != last; ++e) {
+    const sc_core::sc_time start = calendar_.reserve(e->at + pio.shift, e->length, now);
+    words += e->words;
+    if (observed()) report_transfer(trans, start, start + e->length, e->words, now);
+  }
+  transactions_ += static_cast<std::uint64_t>(last - first);
+  words_ += words;
   forward(trans, range, delay);
 }
 

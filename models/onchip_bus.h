@@ -3,10 +3,12 @@
 // Timing contract: an access of w 32-bit words occupies the bus for (latency_cycles + w * cycles_per_word)
 // bus clock cycles, granted at the first free slot at or after its arrival (ResourceCalendar: contention
 // costs the waiting time); the target's own latency follows. Streamed chunks report the occupancy as their
-// bus stage. Timelines: every transaction's booked interval goes to an attached ActivitySink.
+// bus stage. Timelines: every transaction's booked interval goes to an attached ActivitySink. PIO replays
+// (models/pio_replay.h): the bookings this bus made for the recorded accesses, made again shifted, counted.
 
 #include <string>
 
+#include "models/pio_replay.h"
 #include "models/resource_calendar.h"
 #include "models/routing_bus.h"
 
@@ -32,6 +34,8 @@ class OnChipBus : public RoutingBus {
                  sc_core::sc_time& delay) override;
 
  private:
+  void replay(tlm::tlm_generic_payload& trans, const AddressRange& range, const PioReplayExtension& pio,
+              sc_core::sc_time& delay);
   OnChipBusParams params_;
   sc_core::sc_time word_occupancy_;  // of a one-word access
   ResourceCalendar calendar_;

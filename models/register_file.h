@@ -49,6 +49,19 @@ class RegisterFile {
   }
   // Debug access: no hooks, read-only registers writable, write-only readable.
   unsigned debug(tlm::tlm_generic_payload& trans);
+  // One word written at `offset` at time `at`, as an access would (hooks, access rules).
+  tlm::tlm_response_status write_word(std::uint64_t offset, std::uint32_t value, const sc_core::sc_time& at) {
+    Register* r = nullptr;
+    std::uint32_t index = 0;
+    const tlm::tlm_response_status status = lookup(offset, true, &r, &index);
+    if (status == tlm::TLM_OK_RESPONSE) apply(*r, index, true, reinterpret_cast<unsigned char*>(&value), at);
+    return status;
+  }
+  // Whether the word at `offset` belongs to register `id`.
+  bool holds(Id id, std::uint64_t offset) const {
+    const RegisterSpec& spec = regs_[static_cast<std::size_t>(id)].spec;
+    return offset >= spec.offset && offset < spec.offset + 4ull * spec.words;
+  }
 
   std::uint32_t& at(const std::string& name, std::uint32_t index = 0);
   const std::vector<std::uint32_t>& bank(const std::string& name) const;

@@ -42,9 +42,16 @@ bool CpuThread::has_extension(const std::string& name) const {
 CpuThread::CpuThread(SoftCpu& cpu, unsigned index)
     : cpu_(cpu), index_(index), issue_(cpu.cycles(cpu.params().mmio_cycles)) {
   qk_.reset();
+  // The payloads own their extensions (a payload frees its extensions when it is destroyed).
+  pio_ = new PioReplayExtension;
+  trans_.set_extension(pio_);
+  replay_ = new PioReplayExtension;
+  replay_->replaying = true;
+  replay_trans_.set_extension(replay_);
 }
 
 void CpuThread::keep(const sc_time& local, const sc_time& kernel_now) {
+  if (pio_->recording) pio_->recording->initiator.steps.push_back(kernel_now + local - recording_from_.now);
   qk_.set(local);
   if (qk_.need_sync_at(kernel_now)) qk_.sync();
 }
@@ -120,6 +127,63 @@ void CpuThread::fail(const char* access, std::uint64_t address, tlm::tlm_respons
   throw BusError(std::string(cpu_.name()) + ": " + access + " at " + hex(address) +
                      " failed: " + trans_.get_response_string(),
                  address, status);
+}
+
+void CpuThread::begin_recording(PioRecording& r) {
+  r.begin(now());
+  recording_from_ = Snapshot{now(), compute_time_, io_time_, accesses_, cycles_};
+  pio_->recording = &r;
+}
+
+void CpuThread::end_recording(PioRecording& r) {
+  if (pio_->recording != &r) {
+    r.refuse();
+    return;
+  }
+  pio_->recording = nullptr;
+  const Snapshot& s = recording_from_;
+  PioRecording::InitiatorCost& c = r.initiator;
+  c.duration = now() - s.now;
+  c.compute = compute_time_ - s.compute;
+  c.io = io_time_ - s.io;
+  c.accesses = accesses_ - s.accesses;
+  c.cycles = cycles_ - s.cycles;
+  if (r.target_accesses() != c.accesses) r.refuse();  // an access no target could replay
+  r.end();
+}
+
+tlm::tlm_response_status CpuThread::replay(std::uint64_t address, void* data, unsigned length,
+                                           PioRecording& r) {
+  replay_->recording = &r;
+  replay_->shift = now() - r.start();
+  replay_trans_.set_command(tlm::TLM_WRITE_COMMAND);
+  replay_trans_.set_address(address);
+  replay_trans_.set_data_ptr(static_cast<unsigned char*>(data));
+  replay_trans_.set_data_length(length);
+  replay_trans_.set_streaming_width(length);
+  replay_trans_.set_byte_enable_ptr(nullptr);
+  replay_trans_.set_dmi_allowed(false);
+  replay_trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = qk_.get_local_time();  // the models annotate nothing for a replay
+  cpu_.initiator->b_transport(replay_trans_, delay);
+  replay_->recording = nullptr;
+  const PioRecording::InitiatorCost& c = r.initiator;
+  cycles_ += c.cycles;
+  accesses_ += c.accesses;
+  compute_time_ += c.compute;
+  io_time_ += c.io;
+  // The local time moves as the recorded accesses moved it, so that the thread synchronises at the same
+  // times; with no synchronisation due before the end, one step does the same.
+  const sc_time start = now();
+  if (start + c.duration < qk_.next_sync_point()) {
+    qk_.set(qk_.get_local_time() + c.duration);
+  } else {
+    for (const sc_time& step : c.steps) {
+      const sc_time kernel_now = kernel_time();
+      keep(start + step - kernel_now, kernel_now);
+    }
+  }
+  return replay_trans_.get_response_status();
 }
 
 namespace {

@@ -22,6 +22,7 @@
 
 #include "models/extension_unit.h"
 #include "models/kernel_time.h"
+#include "models/pio_replay.h"
 
 namespace rsoc::models {
 
@@ -89,6 +90,16 @@ class CpuThread {
                                        std::uint64_t words, unsigned cycles_per_word,
                                        std::string* bottleneck = nullptr);
 
+  // PIO record and replay (models/pio_replay.h). Between begin_recording(r) and end_recording(r) every access
+  // of this thread is noted in `r` by the models on its path; end_recording() notes in `r` what the
+  // accesses and computations in between cost the thread. A recording that another one replaced in between
+  // (another process recorded on this thread) is refused.
+  void begin_recording(PioRecording& r);
+  void end_recording(PioRecording& r);
+  // One more repetition of what `r` recorded, with `data` (`length` bytes: the new input, replaced by the
+  // result): one payload to `address`, then the thread charged what the recorded repetition cost it.
+  tlm::tlm_response_status replay(std::uint64_t address, void* data, unsigned length, PioRecording& r);
+
   // Untimed debug access through the buses (TLM transport_dbg): data software already holds in memory, placed
   // or taken at no simulated cost. Returns the bytes moved.
   unsigned debug_write(std::uint64_t address, const void* data, unsigned length);
@@ -129,6 +140,7 @@ class CpuThread {
     bool need_sync_at(const sc_core::sc_time& kernel_now) const {
       return kernel_now + m_local_time >= m_next_sync_point;
     }
+    const sc_core::sc_time& next_sync_point() const { return m_next_sync_point; }
     void reset() override {
       m_local_time = sc_core::SC_ZERO_TIME;
       m_next_sync_point = kernel_time() + compute_local_quantum();
@@ -155,7 +167,15 @@ class CpuThread {
   bool active_ = false;
   sc_core::sc_time issue_;  // mmio_cycles: issuing one load/store
   QuantumKeeper qk_;
-  tlm::tlm_generic_payload trans_;
+  tlm::tlm_generic_payload trans_;         // every access; carries pio_ (inactive unless recording)
+  tlm::tlm_generic_payload replay_trans_;  // replays; carries replay_
+  PioReplayExtension* pio_ = nullptr;      // owned by trans_
+  PioReplayExtension* replay_ = nullptr;   // owned by replay_trans_
+  // A recording's start: the thread's counters then.
+  struct Snapshot {
+    sc_core::sc_time now, compute, io;
+    std::uint64_t accesses = 0, cycles = 0;
+  } recording_from_;
   std::uint64_t cycles_ = 0, accesses_ = 0;
   sc_core::sc_time compute_time_{sc_core::SC_ZERO_TIME}, io_time_{sc_core::SC_ZERO_TIME};
 };

@@ -64,17 +64,18 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
     std::mt19937_64 rng(p.seed);
     for (Functionality f : chosen) {
       const auto& fi = runtime::info(f);
+      const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, f);
       std::vector<std::uint8_t> key(fi.key_bytes);
       for (auto& b : key) b = static_cast<std::uint8_t>(rng());
       runtime::shape_key(f, key);
       for (std::uint64_t n = 1; n <= options.max_blocks && failure.empty(); ++n) {
-        std::vector<std::uint8_t> data(n * fi.block_bytes);  // whole blocks: a multiple of 8 bytes
+        std::vector<std::uint8_t> data(n * unit);  // whole cipher blocks: a multiple of 8 bytes
         for (std::size_t i = 0; i < data.size(); i += 8) {
           const std::uint64_t r = rng();
           std::memcpy(&data[i], &r, 8);
         }
         runtime::shape_data(f, data);
-        CrossoverRow row{f, n};
+        CrossoverRow row{f, n, unit};
         auto measure = [&](bool hardware, const char* mode) {
           const auto record =
               manager.request(proc, "crossover", f, key, data, true, std::nullopt, hardware).record;
@@ -90,6 +91,7 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
         result.rows.push_back(row);
         result.experiments += 3;
         result.blocks += 3 * n;
+        result.cipher_blocks += 3 * n * (unit / fi.block_bytes);
       }
     }
     sc_core::sc_pause();
@@ -131,13 +133,14 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario,
   };
   {
     std::ofstream f(out.file("crossover.csv"));
-    std::vector<std::string> columns{"functionality", "blocks",  "sw_ms",        "hw_cold_ms",
-                                     "hw_cached_ms",  "sw_kBps", "hw_cold_kBps", "hw_cached_kBps"};
+    std::vector<std::string> columns{"functionality", "blocks",       "unit_bytes",
+                                     "sw_ms",         "hw_cold_ms",   "hw_cached_ms",
+                                     "sw_kBps",       "hw_cold_kBps", "hw_cached_kBps"};
     columns.insert(columns.end(), provenance_columns.begin(), provenance_columns.end());
     analysis::CsvWriter csv(f, columns);
     for (const auto& r : result.rows) {
-      const double bytes = static_cast<double>(r.blocks * runtime::info(r.functionality).block_bytes);
-      csv.cell(runtime::info(r.functionality).name).cell(r.blocks);
+      const double bytes = static_cast<double>(r.blocks * r.unit_bytes);
+      csv.cell(runtime::info(r.functionality).name).cell(r.blocks).cell(r.unit_bytes);
       csv.cell(r.sw_s * 1e3, 6).cell(r.hw_cold_s * 1e3, 6).cell(r.hw_cached_s * 1e3, 6);
       csv.cell(bytes / r.sw_s / 1e3, 3)
           .cell(bytes / r.hw_cold_s / 1e3, 3)
@@ -165,6 +168,7 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario,
   host["wall_seconds_simulating"] = result.wall_s;
   host["experiments"] = result.experiments;
   host["blocks"] = result.blocks;
+  host["cipher_blocks"] = result.cipher_blocks;
   host["rsoc_version"] = kVersion;
   host["scenario_file"] = scenario.file;
   write_text(out.file("host.json"), host.dump(2) + "\n");

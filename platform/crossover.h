@@ -1,5 +1,6 @@
 #pragma once
-// Crossover experiments: for each functionality and block count, one request in software, one in hardware
+// Crossover experiments: for each functionality and block count (blocks of the functionality's unit,
+// runtime.unit_bytes), one request in software, one in hardware
 // with the core not resident (reconfiguration included) and one in hardware with the core cached — all inside
 // one simulation, one after the other, on the scenario's platform with its background load. The crossover is
 // the smallest block count at which hardware with reconfiguration is faster than software; beside it, the
@@ -23,6 +24,7 @@ struct CrossoverOptions {
 struct CrossoverRow {
   runtime::Functionality functionality;
   std::uint64_t blocks = 0;
+  std::uint64_t unit_bytes = 0;  // of a block
   double sw_s = 0, hw_cold_s = 0, hw_cached_s = 0;
 };
 
@@ -34,9 +36,9 @@ struct CrossoverSummary {
 struct CrossoverResult {
   std::vector<CrossoverRow> rows;
   std::vector<CrossoverSummary> summary;
-  std::uint64_t experiments = 0, blocks = 0;
-  double wall_s = 0;       // simulating (elaboration excluded)
-  double simulated_s = 0;  // simulated time
+  std::uint64_t experiments = 0, blocks = 0, cipher_blocks = 0;  // simulated, over the three modes
+  double wall_s = 0;                                             // simulating (elaboration excluded)
+  double simulated_s = 0;                                        // simulated time
 };
 
 // Runs the experiments in this process (one elaboration). Throws ScenarioError when a functionality has no

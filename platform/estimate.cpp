@@ -90,9 +90,9 @@ double stream_word_s(const ScenarioParams& p, const MemorySpec* mem, const std::
   return stage;
 }
 
-// One block over the DMA data path: its words streamed in (the core's stage: the larger of the access and its
-// share of the compute) and out, plus its share of each piece's two DMA programmings (four register writes,
-// one status read, the engine's set-up).
+// One cipher block over the DMA data path: its words streamed in (the core's stage: the larger of the access
+// and its share of the compute) and out, plus its share of each piece's two DMA programmings (four register
+// writes, one status read, the engine's set-up).
 double dma_block_s(const ScenarioParams& p, const SlotSpec& slot, const models::CoreParams& core,
                    double words, double core_block_s) {
   const DataPathSpec& path = *p.data_dma;
@@ -144,6 +144,7 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
   runtime::CostModelParams m;
   m.cpu_hz = 1.0 / sec(p.cpus.front().params.clock_period);
   m.software = p.runtime.software;
+  m.unit_bytes = p.runtime.unit_bytes;
   const double cpu = sec(p.cpus.front().params.clock_period);
   const auto& drv = p.runtime.driver;
   for (const auto& name : runtime::functionality_names()) {
@@ -167,7 +168,9 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
         return 1 + (busy_s > a.read_s ? std::ceil((busy_s - a.read_s) / poll) : 0);
       };
       const runtime::CoreInterface core = runtime::core_interface(f, true);
-      const double words = fi.block_bytes / 4.0;
+      const double words = fi.block_bytes / 4.0;  // of a cipher block
+      const double cipher_blocks =
+          static_cast<double>(runtime::unit_bytes(p.runtime.unit_bytes, f) / fi.block_bytes);  // per block
       const double core_block =
           sec(c.params.clock_period) * static_cast<double>(runtime::core_cycles_per_block(f, c.params));
       runtime::HardwareCost hw;
@@ -176,13 +179,15 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
       hw.request_s = cpu * (drv.cycles_per_request + drv.prepare_cycles_per_request) +
                      setup_writes * a.write_s +
                      polls(sec(c.params.clock_period) * c.params.key_setup_cycles) * poll;
+      // A block: the driver's work per block, and per cipher block its work and the words moved.
+      double cipher_block_s = cpu * drv.cycles_per_cipher_block;
       if (p.data_dma) {
-        hw.block_s = cpu * drv.cycles_per_block + dma_block_s(p, p.slots[slot], c.params, words, core_block);
+        cipher_block_s += dma_block_s(p, p.slots[slot], c.params, words, core_block);
         hw.request_s += a.read_s;  // FIFO_WORDS
       } else {
-        hw.block_s = cpu * drv.cycles_per_block + (words + 1) * a.write_s + polls(core_block) * poll +
-                     words * a.read_s;
+        cipher_block_s += (words + 1) * a.write_s + polls(core_block) * poll + words * a.read_s;
       }
+      hw.block_s = cpu * drv.cycles_per_block + cipher_blocks * cipher_block_s;
       m.hardware[f] = hw;
       m.reconfiguration_s[f] = p.slots[slot].params.reconfigurable ? estimate_reconfiguration_s(p, c) : 0;
       break;

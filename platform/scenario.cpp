@@ -501,6 +501,18 @@ class Resolver {
                                                : runtime::PolicyKind::kCostModel;
     for (const auto& [name, blocks] : rt["thresholds"].items())
       p.runtime.thresholds[*runtime::functionality_from_name(name)] = u64(blocks);
+    for (const auto& [name, bytes] : rt["unit_bytes"].items()) {
+      const runtime::Functionality f = *runtime::functionality_from_name(name);
+      const auto& fi = runtime::info(f);
+      if (u64(bytes) % fi.block_bytes != 0) {
+        issues_.add("/runtime/unit_bytes/" + name, bytes.dump() + " is not a whole number of " + name +
+                                                       (fi.operand_bits ? " messages" : " cipher blocks") +
+                                                       "; expected a multiple of " +
+                                                       std::to_string(fi.block_bytes) + " bytes");
+        continue;
+      }
+      p.runtime.unit_bytes[f] = u64(bytes);
+    }
     p.runtime.caching = rt["caching"].get<bool>();
     const std::string repl = rt["replacement"];
     p.runtime.replacement = repl == "lfu"    ? runtime::Replacement::kLfu
@@ -511,8 +523,11 @@ class Resolver {
     p.runtime.driver.cycles_per_request = u64(d["cycles_per_request"]);
     p.runtime.driver.prepare_cycles_per_request = u64(d["prepare_cycles_per_request"]);
     p.runtime.driver.cycles_per_block = u64(d["cycles_per_block"]);
+    p.runtime.driver.cycles_per_cipher_block = u64(d["cycles_per_cipher_block"]);
     p.runtime.driver.poll_loop_cycles = u64(d["poll_loop_cycles"]);
     p.runtime.driver.max_polls = u64(d["max_polls"]);
+    p.runtime.driver.pio_timing =
+        d["pio_timing"] == "word" ? runtime::PioTiming::kWord : runtime::PioTiming::kBurst;
     data_path(d, p);
     const json& s = rt["scheduler"];
     p.scheduler.mode = s["mode"] == "cooperative" ? runtime::SchedulingMode::kCooperative
@@ -524,6 +539,7 @@ class Resolver {
       const auto f = runtime::functionality_from_name(name);
       if (!f) continue;  // the schema restricts the keys
       runtime::SoftwareCost sw{u64(cost["cycles_per_request"]), u64(cost["cycles_per_block"]), std::nullopt};
+      sw.cycles_per_byte = cost["cycles_per_byte"].get<double>();
       if (const json& x = cost["extension"]; !x.is_null()) {
         const std::string ptr = "/software/" + name + "/extension";
         runtime::ExtensionSoftware e;
@@ -542,7 +558,7 @@ class Resolver {
                       "the CPU" + (p.cpus.empty() ? std::string() : " \"" + p.cpus.front().name + "\"") +
                           " has no desrnd extension (declare /platform/cpus/0/extensions/desrnd)");
         } else {
-          sw.cycles_per_block += runtime::extension_cycles_per_block(*f, e, *p.cpus.front().desrnd);
+          sw.cycles_per_cipher_block = runtime::extension_cycles_per_block(*f, e, *p.cpus.front().desrnd);
           sw.extension = e;
         }
       }

@@ -233,11 +233,17 @@ Schema build() {
   Schema sw_cost = Schema::object({
       {"cycles_per_request", cycles(0, 1000000000000LL).doc("CPU cycles per request (call, setup, OS work)")},
       {"cycles_per_block",
-       cycles(0, 1000000000000LL).doc("CPU cycles per block (with an extension: besides its instructions)")},
+       cycles(0, 1000000000000LL)
+           .doc("CPU cycles per block, whatever its size: one execution's call and OS work (with an "
+                "extension: besides its instructions)")},
+      {"cycles_per_byte",
+       Schema::number().unit("cycles").min(0).max(1000000).default_value(0.0).doc(
+           "CPU cycles per byte of a block: the cipher's work (a block costs cycles_per_block + "
+           "runtime.unit_bytes x cycles_per_byte, rounded to whole cycles)")},
       {"extension",
        sw_extension.nullable().default_value(nullptr).doc(
-           "des/3des computed on a CPU extension unit; the routine's instruction mix is added to "
-           "cycles_per_block; null: plain software")},
+           "des/3des computed on a CPU extension unit; the routine's instruction mix per cipher block is "
+           "added for every cipher block of a block; null: plain software")},
       {"scaled_from",
        Schema::enumeration(runtime::functionality_names())
            .nullable()
@@ -255,10 +261,22 @@ Schema build() {
        cycles(0, 1000000000000LL)
            .doc("CPU cycles preparing a hardware request before it takes a slot "
                 "(padding, number conversion: work that needs no core)")},
-      {"cycles_per_block", cycles(0, 1000000000000LL).doc("CPU cycles of driver work per block")},
+      {"cycles_per_block",
+       cycles(0, 1000000000000LL)
+           .doc("CPU cycles of driver work per block (one execution, whatever its size)")},
+      {"cycles_per_cipher_block",
+       cycles(0, 1000000000000LL)
+           .doc("CPU cycles of driver work per cipher block (modexp, RSA: per message) of a block: the PIO "
+                "loop's work around its register accesses, or placing it in the DMA buffer")},
       {"poll_loop_cycles", cycles(0, 1000000).doc("CPU cycles around each core status read")},
       {"max_polls",
        Schema::integer().min(1).max(1e12).default_value(1000000).doc("status reads before a request fails")},
+      {"pio_timing",
+       Schema::enumeration({"burst", "word"})
+           .default_value("burst")
+           .doc("pio: word puts every cipher block's words through the bus models; burst the first of each "
+                "block, and replays it for the others (the same times and counts unless something else uses "
+                "the path meanwhile; through an FMC bus always word by word)")},
       {"data_path", Schema::enumeration({"pio", "dma"})
                         .default_value("pio")
                         .doc("how blocks reach the cores: the CPU writes and reads the core's registers "
@@ -306,6 +324,16 @@ Schema build() {
            .key_name("functionality")
            .default_value(nlohmann::json::object())
            .doc("policy threshold: block count from which hardware is chosen, by functionality")},
+      {"unit_bytes",
+       Schema::map(Schema::integer().unit("bytes").min(8).max(1048576).doc(
+                       "bytes of one block: a whole number of the functionality's cipher blocks (modexp, "
+                       "RSA: of its messages)"))
+           .key_enum(runtime::functionality_names())
+           .key_name("functionality")
+           .default_value(nlohmann::json::object())
+           .doc("the execution unit, by functionality: a request is a number of blocks, each one execution "
+                "on this many bytes; absent: one cipher block (aes128 16, des and 3des 8) or message "
+                "(modexp, RSA)")},
       {"caching", Schema::boolean().default_value(true).doc(
                       "module caching: a configured core stays in its slot after its request")},
       {"replacement", Schema::enumeration({"lru", "lfu", "fifo"})
@@ -335,7 +363,8 @@ Schema build() {
       {"priority",
        Schema::integer().min(0).max(99).default_value(10).doc("process priority (higher runs first)")},
       {"blocks", Schema::integer().unit("blocks").min(1).max(1e9).nullable().default_value(nullptr).doc(
-                     "cipher blocks per request (one of blocks, blocks_list, blocks_distribution)")},
+                     "blocks (of runtime.unit_bytes) per request (one of blocks, blocks_list, "
+                     "blocks_distribution)")},
       {"blocks_list", Schema::array(Schema::integer().unit("blocks").min(1).max(1e9).doc("block count"))
                           .min_items(1)
                           .nullable()

@@ -172,7 +172,6 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
     schedulers[app.hw_thread]->spawn(
         app.name, app.priority,
         [&p, &manager, &app, a, app_done, ends](runtime::Process& proc) {
-          const auto& fi = runtime::info(app.functionality);
           std::mt19937_64 sizes((p.seed + 17) * 0xD1B54A32D192ED03ull ^ a);
           std::mt19937_64 arrivals((p.seed + 29) * 0x94D049BB133111EBull ^ a);
           sc_time next_arrival = app.start;
@@ -201,7 +200,8 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
             if (r == 0) first_issued = issued;
             if (app.duration && issued > first_issued + *app.duration) break;
             std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);
-            std::vector<std::uint8_t> data(blocks_of(app.blocks, r, sizes) * fi.block_bytes);
+            std::vector<std::uint8_t> data(blocks_of(app.blocks, r, sizes) *
+                                           runtime::unit_bytes(p.runtime.unit_bytes, app.functionality));
             for (auto& b : data) b = static_cast<std::uint8_t>(rng());
             runtime::shape_data(app.functionality, data);
             manager.request(proc, app.name, app.functionality, app.key, data, app.encrypt, issued);

@@ -2,11 +2,16 @@
 
 namespace rsoc::runtime {
 
+std::uint64_t unit_bytes(const std::map<Functionality, std::uint64_t>& units, Functionality f) {
+  const auto it = units.find(f);
+  return it == units.end() ? info(f).block_bytes : it->second;
+}
+
 double CostModel::software_s(Functionality f, std::uint64_t blocks) const {
   const auto it = params_.software.find(f);
   if (it == params_.software.end()) return 0;
-  return static_cast<double>(it->second.cycles_per_request + blocks * it->second.cycles_per_block) /
-         params_.cpu_hz;
+  const std::uint64_t block = it->second.block_cycles(unit_bytes(params_.unit_bytes, f), info(f).block_bytes);
+  return static_cast<double>(it->second.cycles_per_request + blocks * block) / params_.cpu_hz;
 }
 
 double CostModel::reconfiguration_s(Functionality f) const {

@@ -1,11 +1,13 @@
 #pragma once
 // CostModel: predicted latency of a request in software and in hardware, from the platform's parameters
-// (plain C++, seconds). Software: (cycles_per_request + blocks * cycles_per_block) / f_cpu. Hardware:
-// reconfiguration (when the core is not resident) + waiting for a slot + driver request cost + blocks * the
-// per-block cost of the driver, the bus path and the core. The platform derives the hardware terms from its
-// models' parameters (platform/estimate.cpp); the `cost_model` policy and `rsoc crossover`'s analytic column
-// use them.
+// (plain C++, seconds). A request is a number of blocks, each one execution on a unit of unit_bytes (a whole
+// number of cipher blocks). Software: (cycles_per_request + blocks * SoftwareCost::block_cycles) / f_cpu.
+// Hardware: reconfiguration (when the core is not resident) + waiting for a slot + driver request cost +
+// blocks * the per-block cost of the driver, the bus path and the core (its cipher blocks included). The
+// platform derives the hardware terms from its models' parameters (platform/estimate.cpp); the `cost_model`
+// policy and `rsoc crossover`'s analytic column use them.
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -23,14 +25,24 @@ struct SoftwareCost {
                std::optional<ExtensionSoftware> ext = std::nullopt)
       : cycles_per_request(request), cycles_per_block(block), extension(std::move(ext)) {}
   std::uint64_t cycles_per_request = 0;
-  std::uint64_t cycles_per_block = 0;  // with an extension: its routine's cycles included
+  std::uint64_t cycles_per_block = 0;         // per block (one execution), whatever its size
+  double cycles_per_byte = 0;                 // per byte of a block: the cipher's work
+  std::uint64_t cycles_per_cipher_block = 0;  // with an extension: its routine's instruction mix
   // Software that computes on a CPU extension unit (the output comes from the unit of the process's thread).
   std::optional<ExtensionSoftware> extension;
+
+  // CPU cycles of one block of `unit_bytes` bytes, made of cipher blocks of `cipher_block_bytes` (the
+  // per-byte part rounded to whole cycles).
+  std::uint64_t block_cycles(std::uint64_t unit_bytes, std::uint64_t cipher_block_bytes) const {
+    return cycles_per_block +
+           static_cast<std::uint64_t>(std::llround(static_cast<double>(unit_bytes) * cycles_per_byte)) +
+           unit_bytes / cipher_block_bytes * cycles_per_cipher_block;
+  }
 };
 
 struct HardwareCost {
   double request_s = 0;  // driver set-up, key load, core init
-  double block_s = 0;    // one block: driver work, words over the bus, polls, core
+  double block_s = 0;    // one block: driver work, words over the bus, polls, core, for all its cipher blocks
 };
 
 struct CostModelParams {
@@ -38,7 +50,11 @@ struct CostModelParams {
   std::map<Functionality, SoftwareCost> software;
   std::map<Functionality, HardwareCost> hardware;
   std::map<Functionality, double> reconfiguration_s;  // configuring the core of the functionality
+  std::map<Functionality, std::uint64_t> unit_bytes;  // bytes of a block (absent: one cipher block)
 };
+
+// Bytes of one block of `f` (one execution) under `units` (absent: one cipher block or message).
+std::uint64_t unit_bytes(const std::map<Functionality, std::uint64_t>& units, Functionality f);
 
 class CostModel {
  public:

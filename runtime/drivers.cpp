@@ -1,11 +1,13 @@
 #include "runtime/drivers.h"
 
 #include <algorithm>
+#include <string>
 
 #include "models/address_map.h"
 #include "models/config_port.h"
 #include "models/crypto/bytes.h"
 #include "models/ip_core.h"
+#include "models/pio_replay.h"
 
 namespace rsoc::runtime {
 
@@ -32,6 +34,26 @@ void write_field(models::CpuThread& cpu, std::uint64_t base, const BankField& fi
 void read_field(models::CpuThread& cpu, std::uint64_t base, const BankField& field, std::uint8_t* bytes) {
   for (unsigned i = 0; i < field.bytes / 4; ++i)
     store_be32(bytes + byte_of_word(field, i), cpu.read32(base + field.offset + 4 * i));
+}
+
+// Whether, between two readings of a process's ledger, the process did its own work only (computing, its
+// device accesses, waiting for a core) for exactly `duration`: nothing else ran on its CPU meanwhile.
+// `core_wait` gets the part it waited for the core.
+bool own_work_only(const Process::Ledger& before, const Process::Ledger& after,
+                   const sc_core::sc_time& duration, sc_core::sc_time* core_wait) {
+  std::uint64_t own = 0;
+  for (std::size_t u = 0; u < before.size(); ++u) {
+    const std::uint64_t spent = after[u] - before[u];
+    const auto use = static_cast<TimeUse>(u);
+    if (use == TimeUse::kCpuCompute || use == TimeUse::kCpuIo || use == TimeUse::kCoreCompute) {
+      own += spent;
+    } else if (spent != 0) {
+      return false;
+    }
+  }
+  constexpr auto kCore = static_cast<std::size_t>(TimeUse::kCoreCompute);
+  *core_wait = sc_core::sc_time::from_value(after[kCore] - before[kCore]);
+  return own == duration.value();
 }
 }  // namespace
 
@@ -71,7 +93,7 @@ void CoreDriver::start(Process& p, std::uint64_t base, Functionality f, const st
   models::CpuThread& cpu = p.cpu();
   cpu.compute(costs_.cycles_per_request);
   load(p, base, f, key, encrypt);
-  cpu.compute(costs_.cycles_per_block);
+  cpu.compute(costs_.cycles_per_block + costs_.cycles_per_cipher_block);
   write_field(cpu, base, core_interface(f, encrypt).block, block.data());
   cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
 }
@@ -86,8 +108,12 @@ std::vector<std::uint8_t> CoreDriver::finish(Process& p, std::uint64_t base, Fun
 std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functionality f,
                                           const std::vector<std::uint8_t>& key,
                                           const std::vector<std::uint8_t>& data, bool encrypt,
-                                          const models::IpCore* core_model) {
+                                          const models::IpCore* core_model, std::uint64_t unit_bytes) {
   const FunctionalityInfo& fi = info(f);
+  const std::uint64_t unit = unit_bytes ? unit_bytes : fi.block_bytes;
+  if (unit % fi.block_bytes != 0 || data.size() % unit != 0)
+    throw DriverError(std::to_string(data.size()) + " bytes are not whole blocks of " + std::to_string(unit) +
+                      " bytes (whole " + fi.name + " cipher blocks)");
   const CoreInterface core = core_interface(f, encrypt);
   models::CpuThread& cpu = p.cpu();
   cpu.compute(costs_.cycles_per_request);
@@ -95,23 +121,75 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
 
   std::vector<std::uint8_t> out(data.size());
   if (!path_.engines.empty()) {
-    run_dma(p, base, fi, core, data, out, core_model);
+    run_dma(p, base, fi, core, data, out, core_model, unit);
     return out;
   }
-  for (std::size_t off = 0; off < data.size(); off += fi.block_bytes) {
+  for (std::size_t off = 0; off < data.size(); off += unit) {
     if (off > 0) p.preemption_point();
     cpu.compute(costs_.cycles_per_block);
-    write_field(cpu, base, core.block, &data[off]);
-    cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
-    wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
-    read_field(cpu, base, core.result, &out[off]);
+    run_pio_block(p, base, core, fi.block_bytes, &data[off], &out[off], unit);
   }
   return out;
 }
 
+void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core,
+                               unsigned cipher_block_bytes, const std::uint8_t* in, std::uint8_t* out,
+                               std::uint64_t bytes) {
+  models::CpuThread& cpu = p.cpu();
+  // This block's own (other processes may run blocks between its cipher blocks).
+  models::PioRecording recording;
+  std::vector<std::uint32_t> words;  // a replayed cipher block in, its result out
+  bool replaying = false;
+  sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
+  std::uint64_t polls = 0;                            // and its status reads
+  for (std::uint64_t off = 0; off < bytes; off += cipher_block_bytes) {
+    if (off > 0) p.preemption_point();
+    if (replaying) {
+      const unsigned in_words = core.block.bytes / 4, out_words = core.result.bytes / 4;
+      words.resize(std::max(in_words, out_words));
+      for (unsigned i = 0; i < in_words; ++i) words[i] = be32(in + off + byte_of_word(core.block, i));
+      const auto status = cpu.replay(base + core.block.offset, words.data(),
+                                     static_cast<unsigned>(4 * words.size()), recording);
+      if (status != tlm::TLM_OK_RESPONSE)
+        throw DriverError("PIO replay to the core at " + models::hex(base) + " failed: response " +
+                          std::to_string(static_cast<int>(status)));
+      for (unsigned i = 0; i < out_words; ++i) store_be32(out + off + byte_of_word(core.result, i), words[i]);
+      if (core_wait != sc_core::SC_ZERO_TIME) p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, core_wait);
+      polls_ += polls;
+      continue;
+    }
+    // In burst timing, a cipher block that others follow is recorded, to replay them from it.
+    const bool record = costs_.pio_timing == PioTiming::kBurst && off + cipher_block_bytes < bytes;
+    Process::Ledger before{};
+    const std::uint64_t polls_before = polls_;
+    if (record) {
+      before = p.spent();
+      cpu.begin_recording(recording);
+    }
+    try {
+      if (costs_.cycles_per_cipher_block) cpu.compute(costs_.cycles_per_cipher_block);
+      write_field(cpu, base, core.block, in + off);
+      cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
+      wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
+      read_field(cpu, base, core.result, out + off);
+    } catch (...) {
+      if (record) cpu.end_recording(recording);
+      throw;
+    }
+    if (!record) continue;
+    cpu.end_recording(recording);
+    // Replayable when every model on the path could note it and nothing else ran meanwhile; else the next
+    // cipher block is recorded again.
+    replaying =
+        recording.replayable() && own_work_only(before, p.spent(), recording.initiator.duration, &core_wait);
+    polls = polls_ - polls_before;
+  }
+}
+
 void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi,
                          const CoreInterface& core, const std::vector<std::uint8_t>& data,
-                         std::vector<std::uint8_t>& out, const models::IpCore* core_model) {
+                         std::vector<std::uint8_t>& out, const models::IpCore* core_model,
+                         std::uint64_t unit_bytes) {
   models::CpuThread& cpu = p.cpu();
   const unsigned block_words = fi.block_bytes / 4;
   const std::uint64_t fifo_words = cpu.read32(base + reg::kFifoWords);
@@ -128,12 +206,16 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
     throw DriverError("DMA data path: a " + std::string(fi.name) + " block does not fit the core's FIFO (" +
                       std::to_string(fifo_words) + " words) or its share of the buffer (" +
                       std::to_string(share) + " bytes)");
-  const std::uint64_t blocks = data.size() / fi.block_bytes;
+  const std::uint64_t blocks = data.size() / fi.block_bytes;  // cipher blocks
+  const std::uint64_t per_unit = unit_bytes / fi.block_bytes;
+  auto units_begun_before = [&](std::uint64_t b) { return (b + per_unit - 1) / per_unit; };
   std::vector<std::uint32_t> words;
   for (std::uint64_t first = 0; first < blocks; first += blocks_per_piece) {
     if (first > 0) p.preemption_point();
     const std::uint64_t n = std::min(blocks_per_piece, blocks - first);
-    cpu.compute(costs_.cycles_per_block * n);
+    // Every block that begins in the piece, and every cipher block of it.
+    cpu.compute(costs_.cycles_per_block * (units_begun_before(first + n) - units_begun_before(first)) +
+                costs_.cycles_per_cipher_block * n);
     words.resize(n * block_words);
     for (std::uint64_t b = 0; b < n; ++b)
       for (unsigned i = 0; i < block_words; ++i)

@@ -1,7 +1,8 @@
 #pragma once
 // Drivers of the modeled OS: code that runs on a CPU hardware thread and moves data to and from devices over
 // TLM. Their cost is what they do: every MMIO word goes through the bus models, every status poll is a read,
-// and the per-request / per-block software overhead is charged as CPU cycles.
+// and the per-request / per-block / per-cipher-block software overhead is charged as CPU cycles. A block is
+// one execution of the functionality on a unit of data (runtime.unit_bytes: one or more cipher blocks).
 
 #include <cstdint>
 #include <map>
@@ -16,14 +17,23 @@
 
 namespace rsoc::runtime {
 
+// How the PIO loop over the cipher blocks of a block is simulated: kWord puts every cipher block's words
+// through the bus models; kBurst the first of each block, recorded, and replays it for the others
+// (models/pio_replay.h: the same times, counters and bus bookings when nothing else uses the path meanwhile
+// and the recorded cipher block was not interrupted; otherwise that one is re-recorded, and contention the
+// replayed accesses would have met is not felt).
+enum class PioTiming { kBurst, kWord };
+
 struct DriverCosts {                     // CPU cycles
   std::uint64_t cycles_per_request = 0;  // system call, locking, setup
   // Before a hardware request takes a slot: preparing operands for the core (padding, number conversion),
   // work that needs no core. Charged by the manager, under the scheduler.
   std::uint64_t prepare_cycles_per_request = 0;
-  std::uint64_t cycles_per_block = 0;  // loop, buffer handling per block
-  std::uint64_t poll_loop_cycles = 0;  // software around each status read
-  std::uint64_t max_polls = 1000000;   // a core that never answers fails the request
+  std::uint64_t cycles_per_block = 0;         // per block (one execution): call, buffer handling
+  std::uint64_t cycles_per_cipher_block = 0;  // per cipher block (modexp: message): the PIO loop's work
+  std::uint64_t poll_loop_cycles = 0;         // software around each status read
+  std::uint64_t max_polls = 1000000;          // a core that never answers fails the request
+  PioTiming pio_timing = PioTiming::kBurst;
 };
 
 class DriverError : public std::runtime_error {
@@ -75,22 +85,27 @@ struct DataPath {
 
 // Driver of the cores (register maps in models/ip_core.h, programmed as core_interface() of the
 // functionality says): loads the key and runs INIT when the core holds another key or direction. Then, by
-// PIO, for every block: cycles_per_block, write the block, CTRL.NEXT, poll STATUS, read the result. By DMA,
-// in pieces the core's FIFO_WORDS and the buffer hold: cycles_per_block per block, the input placed in the
-// buffer, one DMA transfer into STREAM_IN and one out of STREAM_OUT, the process asleep during each.
+// PIO, for every block: cycles_per_block, and for each of its cipher blocks: cycles_per_cipher_block, write
+// the cipher block, CTRL.NEXT, poll STATUS, read the result (pio_timing says how it is simulated). By DMA,
+// in pieces of cipher blocks the core's FIFO_WORDS and the buffer hold: cycles_per_block per block begun in
+// the piece and cycles_per_cipher_block per cipher block, the input placed in the buffer, one DMA transfer
+// into STREAM_IN and one out of STREAM_OUT, the process asleep during each.
 class CoreDriver {
  public:
   explicit CoreDriver(const DriverCosts& costs, const DataPath& path = {}) : costs_(costs), path_(path) {}
-  // Processes `data` (whole blocks) on the core at `base` for process `p`; returns the output. Between blocks
-  // and between status polls the scheduler may run another process. Throws BusError or DriverError.
-  // A status read that finds the core busy counts as kCoreCompute in the process's ledger, and so does the
-  // part of a DMA transfer the core took (its stream wait time) when `core_model` is the core at `base`.
+  // Processes `data` (whole blocks of `unit_bytes`, a multiple of the cipher block; 0: one cipher block) on
+  // the core at `base` for process `p`; returns the output. Between cipher blocks and between status polls
+  // the scheduler may run another process. Throws BusError or DriverError. A status read that finds the core
+  // busy counts as kCoreCompute in the process's ledger, and so does the part of a DMA transfer the core
+  // took (its stream wait time) when `core_model` is the core at `base`.
   std::vector<std::uint8_t> run(Process& p, std::uint64_t base, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
-                                bool encrypt, const models::IpCore* core_model = nullptr);
-  // One block in two halves, so that a process can keep several cores busy at once: start() loads the key if
-  // needed, writes the block and starts the core (cycles_per_request + cycles_per_block); finish() polls
-  // until the result is valid and reads it.
+                                bool encrypt, const models::IpCore* core_model = nullptr,
+                                std::uint64_t unit_bytes = 0);
+  // One cipher block in two halves (a block of one cipher block), so that a process can keep several cores
+  // busy at once: start() loads the key if needed, writes the cipher block and starts the core
+  // (cycles_per_request + cycles_per_block + cycles_per_cipher_block); finish() polls until the result is
+  // valid and reads it.
   void start(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
              const std::vector<std::uint8_t>& block, bool encrypt);
   std::vector<std::uint8_t> finish(Process& p, std::uint64_t base, Functionality f);
@@ -111,9 +126,12 @@ class CoreDriver {
   // Loads the key, the set-up registers and runs INIT when the core holds another key or direction.
   void load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
             bool encrypt);
+  // The cipher blocks of one block of `bytes` bytes at `in`, results to `out`, by PIO.
+  void run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core, unsigned cipher_block_bytes,
+                     const std::uint8_t* in, std::uint8_t* out, std::uint64_t bytes);
   void run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi, const CoreInterface& core,
                const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out,
-               const models::IpCore* core_model);
+               const models::IpCore* core_model, std::uint64_t unit_bytes);
   DriverCosts costs_;
   DataPath path_;
   std::uint64_t polls_ = 0;

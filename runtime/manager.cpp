@@ -114,13 +114,15 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   r.id = next_id();
   r.app = app;
   r.functionality = info(f).name;
+  const std::uint64_t unit_size = unit_bytes(params_.unit_bytes, f);
   r.bytes = data.size();
-  r.blocks = data.size() / info(f).block_bytes;
+  r.blocks = data.size() / unit_size;
   r.issue_ps = ps(issued ? *issued : cpu.now());
   RequestScope scope(p, r);
   std::string problem = key_problem(f, key);
-  if (problem.empty() && data.size() % info(f).block_bytes != 0)
-    problem = std::to_string(data.size()) + " bytes of data are not whole " + info(f).name + " blocks";
+  if (problem.empty() && data.size() % unit_size != 0)
+    problem = std::to_string(data.size()) + " bytes of data are not whole " + info(f).name + " blocks (" +
+              std::to_string(unit_size) + " bytes each)";
   if (!problem.empty()) {  // nothing runs
     scope.fail(problem);
     r.decision = "none";
@@ -211,13 +213,13 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         ++hits_;
       }
       const sc_time t1 = cpu.now();
-      out.output = driver_.run(p, view.base, f, key, data, encrypt, view.slot->core());
+      out.output = driver_.run(p, view.base, f, key, data, encrypt, view.slot->core(), unit_size);
       r.exec_ps = ps(cpu.now() - t1);
     } else {
       r.decision = "software";
       const SoftwareCost cost = params_.software.count(f) ? params_.software.at(f) : SoftwareCost{};
       const sc_time t1 = cpu.now();
-      p.compute(cost.cycles_per_request + r.blocks * cost.cycles_per_block);
+      p.compute(cost.cycles_per_request + r.blocks * cost.block_cycles(unit_size, info(f).block_bytes));
       if (cost.extension) {  // the values the extension instructions compute on this thread's unit
         auto* unit = dynamic_cast<models::DesrndExtension*>(&cpu.extension(cost.extension->unit));
         if (!unit) throw DriverError("extension \"" + cost.extension->unit + "\" is not a desrnd unit");

@@ -4,9 +4,12 @@
 // bitstreams). For every request a selection policy chooses; the manager keeps the slots (module caching: a
 // configured core stays until it must make room; the victim among idle slots by LRU, LFU or FIFO; a core in
 // use is never evicted), serialises the configuration port, waits for a slot or falls back to software, runs
-// the driver, and records the request. Timing contract: software costs cycles_per_request + blocks *
-// cycles_per_block CPU cycles under the scheduler; hardware costs the configuration (when the core is not
-// resident) plus what the drivers do over the bus models.
+// the driver, and records the request. A request is a number of blocks of the functionality's unit
+// (runtime.unit_bytes, a whole number of cipher blocks; one cipher block unless set), each one execution.
+// Timing contract: software costs cycles_per_request + blocks * (cycles_per_block + unit_bytes *
+// cycles_per_byte + cipher blocks per unit * an extension routine's cycles per cipher block) CPU cycles under
+// the scheduler; hardware costs the configuration (when the core is not resident) plus what the drivers do
+// over the bus models.
 
 #include <functional>
 #include <map>
@@ -55,6 +58,7 @@ struct RuntimeParams {
   bool wait_for_slot = true;  // false: fall back to software when no slot is usable
   DriverCosts driver;
   std::map<Functionality, SoftwareCost> software;
+  std::map<Functionality, std::uint64_t> unit_bytes;  // bytes of a block (absent: one cipher block)
 };
 
 // A core a process holds outside the manager's requests (a core library's allocation, see take_core()).

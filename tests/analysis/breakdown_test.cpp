@@ -81,6 +81,7 @@ TEST(AnalysisBreakdown, RowsAreExactAndCarryProvenanceTotalsFeedTheStats) {
   r.app = "app";
   r.functionality = "aes128";
   r.blocks = 40;
+  r.bytes = 40 * 4096;
   r.decision = "hardware";
   r.issue_ps = 1000;
   r.end_ps = 1000 + 300000000001;
@@ -99,11 +100,11 @@ TEST(AnalysisBreakdown, RowsAreExactAndCarryProvenanceTotalsFeedTheStats) {
   text << in.rdbuf();
   EXPECT_EQ(
       text.str(),
-      "id,app,functionality,blocks,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
+      "id,app,functionality,blocks,bytes,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
       "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,host_ms,rsoc_version,scenario_sha256,seed\n"
-      "3,app,aes128,40,hardware,300.000000001,0.000000001,0.000000000,150.000000000,0.000000000,"
+      "3,app,aes128,40,163840,hardware,300.000000001,0.000000001,0.000000000,150.000000000,0.000000000,"
       "0.000000000,150.000000000,0.000000000,0.000000000,9.9,abc,7\n"
-      "4,app,aes128,40,hardware,0.000000002,0.000000000,0.000000002,0.000000000,0.000000000,"
+      "4,app,aes128,40,163840,hardware,0.000000002,0.000000000,0.000000002,0.000000000,0.000000000,"
       "0.000000000,0.000000000,0.000000000,0.000000000,9.9,abc,7\n");
   std::filesystem::remove_all(dir);
   EXPECT_EQ(log.latency_total_ps(), 300000000003u);

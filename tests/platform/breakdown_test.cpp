@@ -60,9 +60,11 @@ runtime::LatencyBreakdown expect_exact(const Outcome& run) {
   return sum;
 }
 
-// CPU cycles per block of the reference's software implementations at 100 MHz.
+// CPU cycles per block (4 KiB) of the reference's software implementations at 100 MHz: 20,000 per execution
+// and the bytes at 316.8 (AES) or 447.72 (DES) cycles each, rounded: 20,000 + 1,297,613 or 20,000 +
+// 1,833,861.
 sc_time reference_software_block(const std::string& functionality) {
-  return sc_time(10, SC_NS) * (functionality == "aes128" ? 381000.0 : 190700.0);
+  return sc_time(10, SC_NS) * (functionality == "aes128" ? 1317613.0 : 1853861.0);
 }
 
 }  // namespace
@@ -159,9 +161,10 @@ TEST(Breakdown, DmaDataPathIsBusTransferAndCoreCompute) {
       {"platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]",
        "runtime.driver.data_path=dma",
        "runtime.driver.dma={\"engine\":\"dma\",\"memory\":\"ddr\",\"address\":\"0x02000000\",\"size_kib\":4}",
-       "runtime.policy=hardware", "workload.background=[]", "workload.apps.0.blocks_list=null",
-       "workload.apps.0.blocks=300", "workload.apps.0.requests=3", "workload.apps.1.blocks_list=null",
-       "workload.apps.1.blocks=300", "workload.apps.1.requests=3", "workload.apps.1.start_us=1000000"});
+       "runtime.driver.cycles_per_block=1000", "runtime.policy=hardware", "workload.background=[]",
+       "workload.apps.0.blocks_list=null", "workload.apps.0.blocks=3", "workload.apps.0.requests=3",
+       "workload.apps.1.blocks_list=null", "workload.apps.1.blocks=3", "workload.apps.1.requests=3",
+       "workload.apps.1.start_us=1000000"});
   expect_exact(r);
   ASSERT_EQ(r.records.size(), 6u);
   for (const auto& x : r.records) {
@@ -169,11 +172,15 @@ TEST(Breakdown, DmaDataPathIsBusTransferAndCoreCompute) {
     EXPECT_EQ(x.breakdown[TimeUse::kSlotWait], 0u);  // one request at a time: the engine is free
     if (x.reconfigured) continue;
     // Pieces of 2 KiB (half the buffer) stream in through the bus twice (2 + n cycles each way) while the
-    // core computes; the core's excess over the bus is waiting for it. AES: 128-block pieces, 128 x 11 cycles
-    // against 2 x (2 + 512): 380 cycles; the last 44 blocks: 484 against 2 x (2 + 176): 128 cycles.
-    // DES: 256-block pieces, 256 x 16 against 2 x (2 + 512): 3,068 cycles; the last 44: 704 against 180: 524.
-    const double cycles = x.functionality == "aes128" ? 380 + 380 + 128 : 3068 + 524;
+    // core computes; the core's excess over the bus is waiting for it. Three 4 KiB blocks are 768 AES cipher
+    // blocks: six 128-block pieces, each 128 x 11 cycles against 2 x (2 + 512): 380 cycles. DES: 1,536 cipher
+    // blocks, six 256-block pieces, 256 x 16 against 2 x (2 + 512): 3,068 cycles.
+    const double cycles = x.functionality == "aes128" ? 6 * 380 : 6 * 3068;
     EXPECT_EQ(x.breakdown[TimeUse::kCoreCompute], ps(sc_time(10, SC_NS) * cycles)) << x.functionality;
+    // The driver computes 1,000 cycles per block and 2,630 per cipher block placed in the buffer.
+    const double cipher_blocks = x.functionality == "aes128" ? 768 : 1536;
+    EXPECT_EQ(x.breakdown[TimeUse::kCpuCompute], ps(sc_time(10, SC_NS) * (3 * 1000 + cipher_blocks * 2630)))
+        << x.functionality;
   }
 }
 
@@ -187,9 +194,10 @@ TEST(Breakdown, FmcNwaitPollingAndByteSwappingAreCpuIo) {
 }
 
 TEST(Breakdown, CooperativeProcessesYieldWhileTheyPoll) {
-  // The reference with an AES core slow enough (20 us a block) for status reads to find it busy.
-  const Outcome r =
-      run("os_aes_des.json", {"runtime.scheduler.mode=cooperative", "platform.cores.0.block_cycles=2000"});
+  // The reference in hardware with an AES core slow enough (20 us a cipher block) for status reads to find
+  // it busy.
+  const Outcome r = run("os_aes_des.json", {"runtime.scheduler.mode=cooperative", "runtime.policy=hardware",
+                                            "platform.cores.0.block_cycles=2000"});
   const auto sum = expect_exact(r);
   EXPECT_GT(sum[TimeUse::kCoreCompute], 0u);
   // A poll that finds the core busy yields to the daemon or the other application: waiting for the CPU after

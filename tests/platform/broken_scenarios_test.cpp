@@ -34,6 +34,19 @@ std::vector<std::string> issues_of(const std::string& name) {
   return {};
 }
 
+// "pointer: message" of every issue loading `path` with `overrides` gives (none when it loads).
+std::vector<std::string> issues_with(const std::string& path, const std::vector<std::string>& overrides) {
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = overrides;
+  std::vector<std::string> out;
+  try {
+    rsoc::platform::load_scenario_file(path, opt);
+  } catch (const ScenarioError& e) {
+    for (const auto& i : e.issues()) out.push_back(i.pointer + ": " + i.message);
+  }
+  return out;
+}
+
 struct Case {
   const char* file;
   std::vector<std::string> messages;
@@ -104,6 +117,11 @@ const Case kCases[] = {
       "(10.0)",
       "timeline_window_backwards.json: /outputs/vcd/end_ms: end_ms (2.0) must be greater than start_ms "
       "(2.0)"}},
+    {"unit_not_whole_cipher_blocks.json",
+     {"unit_not_whole_cipher_blocks.json: /runtime/unit_bytes/aes128: 1000 is not a whole number of aes128 "
+      "cipher blocks; expected a multiple of 16 bytes",
+      "unit_not_whole_cipher_blocks.json: /runtime/unit_bytes/modexp1024: 200 is not a whole number of "
+      "modexp1024 messages; expected a multiple of 128 bytes"}},
     {"several_errors.json",
      {"several_errors.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a number (MHz) > 0 and "
       "<= "
@@ -186,6 +204,37 @@ TEST(ScenarioOverrides, SetAndSeedApplyWithValidation) {
     ASSERT_EQ(e.issues().size(), 1u);
     EXPECT_EQ(e.issues()[0].pointer, "/platform/cores/0/bitstream/size_kib");
   }
+}
+
+TEST(ScenarioUnits, TheExecutionUnitAndItsCostsAreCheckedAndResolved) {
+  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  EXPECT_EQ(issues_with(reference, {"runtime.unit_bytes={\"des\":4,\"aes\":16,\"3des\":2000000}",
+                                    "software.des.cycles_per_byte=-1", "runtime.driver.pio_timing=words"}),
+            (std::vector<std::string>{
+                "/software/des/cycles_per_byte: -1 is out of range; expected a number (cycles) >= 0 and <= "
+                "1000000",
+                "/runtime/unit_bytes/des: 4 is out of range; expected an integer (bytes) >= 8 and <= 1048576",
+                "/runtime/unit_bytes/aes: unknown key \"aes\"; did you mean \"des\"?",
+                "/runtime/unit_bytes/3des: 2000000 is out of range; expected an integer (bytes) >= 8 and <= "
+                "1048576",
+                "/runtime/driver/pio_timing: \"words\" is not one of \"burst\", \"word\"; did you mean "
+                "\"word\"?"}));
+  // Resolved: the reference's 4 KiB blocks, one cipher block for the functionalities it does not set; the
+  // software's cost per block and per byte; the driver's per block and per cipher block; word timing.
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = {"runtime.unit_bytes.3des=64", "runtime.driver.pio_timing=word"};
+  const auto p = rsoc::platform::load_scenario_file(reference, opt).params;
+  using rsoc::runtime::Functionality;
+  EXPECT_EQ(rsoc::runtime::unit_bytes(p.runtime.unit_bytes, Functionality::kAes128), 4096u);
+  EXPECT_EQ(rsoc::runtime::unit_bytes(p.runtime.unit_bytes, Functionality::kTripleDes), 64u);
+  EXPECT_EQ(rsoc::runtime::unit_bytes(p.runtime.unit_bytes, Functionality::kModexp2048), 256u);
+  const auto& des = p.runtime.software.at(Functionality::kDes);
+  EXPECT_EQ(des.cycles_per_block, 20000u);
+  EXPECT_EQ(des.cycles_per_byte, 447.72);
+  EXPECT_EQ(des.block_cycles(4096, 8), 20000u + 1833861u);  // 4,096 x 447.72 = 1,833,861.12
+  EXPECT_EQ(p.runtime.driver.cycles_per_block, 0u);
+  EXPECT_EQ(p.runtime.driver.cycles_per_cipher_block, 2630u);
+  EXPECT_EQ(p.runtime.driver.pio_timing, rsoc::runtime::PioTiming::kWord);
 }
 
 TEST(ScenarioSlots, CountStandsForNamedSlotsInConsecutiveWindows) {

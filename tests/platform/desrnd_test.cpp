@@ -80,9 +80,11 @@ TEST(ScenarioDesrnd, ExtensionSoftwareNeedsACipherTheUnitRunsAndACpuThatHasIt) {
                   "/software/des/extension/unit: the CPU \"arc\" has no desrnd extension (declare "
                   "/platform/cpus/0/extensions/desrnd)"}));
   }
-  // The unit's configuration changes the cost: one round per instruction, DES 23 + 4 cycles per block.
-  EXPECT_EQ(load("desrnd_3des.json", {"platform.cpus.0.extensions.desrnd.rounds_per_instruction=1"})
-                .params.runtime.software.at(runtime::Functionality::kDes)
-                .cycles_per_block,
-            27u);
+  // The unit's configuration changes the cost: one round per instruction, DES 23 + 4 cycles per cipher
+  // block, for each cipher block of a block.
+  const auto des = load("desrnd_3des.json", {"platform.cpus.0.extensions.desrnd.rounds_per_instruction=1"})
+                       .params.runtime.software.at(runtime::Functionality::kDes);
+  EXPECT_EQ(des.cycles_per_cipher_block, 27u);
+  EXPECT_EQ(des.block_cycles(8, 8), des.cycles_per_block + 27u);
+  EXPECT_EQ(des.block_cycles(64, 8), des.cycles_per_block + 8 * 27u);
 }
