@@ -328,9 +328,11 @@ const std::string kGrid =
 
 TEST(Cli, SweepTableIsTheSameWhateverTheJobsAndThroughGnuParallel) {
   const fs::path dir = scratch("sweep_jobs");
-  Result one = rsoc("sweep " + kReference + kGrid + " --jobs 1 --out one", dir);
+  // The reference with 5 requests per application (each point then simulates in a fraction of a second).
+  const std::string small = kReference + " --set workload.apps.0.requests=5 --set workload.apps.1.requests=5";
+  Result one = rsoc("sweep " + small + kGrid + " --jobs 1 --out one", dir);
   ASSERT_EQ(one.code, 0) << one.err;
-  Result two = rsoc("sweep " + kReference + kGrid + " --jobs 2 --out two", dir);
+  Result two = rsoc("sweep " + small + kGrid + " --jobs 2 --out two", dir);
   ASSERT_EQ(two.code, 0) << two.err;
   const std::string table = slurp(dir / "one" / "sweep.csv");
   EXPECT_EQ(table, slurp(dir / "two" / "sweep.csv"));
@@ -343,7 +345,7 @@ TEST(Cli, SweepTableIsTheSameWhateverTheJobsAndThroughGnuParallel) {
   // One slot for two functionalities: every request evicts the other core; two slots keep both.
   EXPECT_NE(table.find("\n0,ok,,1,25,"), std::string::npos);
   // The same sweep as a GNU Parallel job list, run for real, then merged.
-  Result emit = rsoc("sweep " + kReference + kGrid + " --emit parallel --out par", dir);
+  Result emit = rsoc("sweep " + small + kGrid + " --emit parallel --out par", dir);
   ASSERT_EQ(emit.code, 0) << emit.err;
   EXPECT_NE(emit.out.find("parallel --jobs"), std::string::npos);
   ASSERT_FALSE(fs::exists(dir / "par" / "sweep.csv"));
