@@ -266,41 +266,25 @@ TEST(ScenarioSlots, CountStandsForNamedSlotsInConsecutiveWindows) {
 }
 
 TEST(ScenarioHsm, CrossFieldProblemsAreReportedWithTheirPointers) {
-  rsoc::platform::LoadOptions opt;
-  opt.overrides = {"workload.hsm.key_bits=3000", "workload.hsm.uart=uart0",
-                   "workload.hsm.key_record_bytes=100", "workload.hsm.keystore_address=0x2002FFF0"};
-  try {
-    rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json", opt);
-    FAIL() << "four problems must be reported";
-  } catch (const ScenarioError& e) {
-    std::vector<std::string> got;
-    for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
-    EXPECT_EQ(got,
-              (std::vector<std::string>{
-                  "/workload/hsm/uart: unknown UART \"uart0\" (known: uart_user)",
-                  "/workload/hsm/key_bits: expected 2048 or 4096 (the modexp cores take the message "
-                  "unreduced, at most 4096 bits), got 3000",
-                  "/workload/hsm/key_record_bytes: a 3000-bit key needs a record of at least 2464 bytes, "
-                  "got 100",
-                  "/workload/hsm/keystore_address: the wrapped key [0x2002fff0, 0x20030060) lies outside "
-                  "memory \"sram\""}));
-  }
+  EXPECT_EQ(
+      issues_with(std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json",
+                  {"workload.hsm.key_bits=3000", "workload.hsm.uart=uart0",
+                   "workload.hsm.key_record_bytes=100", "workload.hsm.keystore_address=0x2002FFF0"}),
+      (std::vector<std::string>{
+          "/workload/hsm/uart: unknown UART \"uart0\" (known: uart_user)",
+          "/workload/hsm/key_bits: expected 2048 or 4096 (the modexp cores take the message unreduced, at "
+          "most 4096 bits), got 3000",
+          "/workload/hsm/key_record_bytes: a 3000-bit key needs a record of at least 2464 bytes, got 100",
+          "/workload/hsm/keystore_address: the wrapped key [0x2002fff0, 0x20030060) lies outside memory "
+          "\"sram\""}));
 }
 
 // The firmware's core library takes the platform's static cores: the CRT pair needs two modexp cores that
 // take the unreduced message, the unwrap an AES core.
 TEST(ScenarioHsm, TheFirmwareNeedsAnAesCoreAndTwoModexpCoresThatTakeTheUnreducedMessage) {
   const std::string file = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
-  const auto problems = [&](std::vector<std::string> overrides) {
-    rsoc::platform::LoadOptions opt;
-    opt.overrides = std::move(overrides);
-    std::vector<std::string> got;
-    try {
-      rsoc::platform::load_scenario_file(file, opt);
-    } catch (const ScenarioError& e) {
-      for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
-    }
-    return got;
+  const auto problems = [&](const std::vector<std::string>& overrides) {
+    return issues_with(file, overrides);
   };
   EXPECT_EQ(
       problems({"platform.cores.1.max_operand_bits=1024"}),
