@@ -36,8 +36,49 @@ std::pair<int, int> Position(std::string_view text, std::size_t byte) {
   return {line, static_cast<int>(offset - line_start) + 1};
 }
 
+// Containers may nest this deep: scenarios need a handful of levels; far deeper text is refused before it is
+// parsed (it would only exhaust the stack or memory of whatever walks it).
+constexpr std::size_t kMaxDepth = 256;
+
+// Refuses text nested deeper than kMaxDepth, at the bracket that goes too deep.
+void CheckDepth(std::string_view text, const std::string& name) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) {
+        const auto [line, column] = Position(text, i + 1);
+        throw ScenarioError({ScenarioIssue{
+            name, "", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels", line, column}});
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+// Where `token` (a number nlohmann could not hold) first stands in `text`, as a 1-based line and column.
+std::pair<int, int> TokenPosition(std::string_view text, const std::string& token) {
+  const std::size_t at = token.empty() ? std::string_view::npos : text.find(token);
+  return at == std::string_view::npos ? std::pair<int, int>{0, 0} : Position(text, at + 1);
+}
+
 template <typename J>
 J Parse(std::string_view text, const std::string& name) {
+  CheckDepth(text, name);
   struct Frame {
     bool object = false;
     std::set<std::string> keys;  // keys seen so far (objects)
@@ -95,6 +136,17 @@ J Parse(std::string_view text, const std::string& name) {
     const auto [line, column] = Position(text, error.byte);
     throw ScenarioError(
         {ScenarioIssue{name, "", "malformed JSON: " + ParseErrorReason(error.what()), line, column}});
+  } catch (const typename J::out_of_range& error) {  // a number no double holds (1e400)
+    const std::string what = error.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    const std::string token =
+        open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "";
+    const auto [line, column] = TokenPosition(text, token);
+    throw ScenarioError({ScenarioIssue{name, "",
+                                       "number " + token +
+                                           " is out of range (beyond what a double holds: about "
+                                           "1.8e308)",
+                                       line, column}});
   }
   issues.throw_if_any();
   return doc;

@@ -20,6 +20,13 @@ using sc_core::sc_time;
 
 namespace {
 
+// Applications a workload may expand to (its entries times their counts): each is a process with its own
+// state; far more would only exhaust memory.
+constexpr std::uint64_t kMaxApplications = 4096;
+// Data of one request (its blocks times the functionality's unit): every byte is really encrypted, held in
+// memory with its result and its reference.
+constexpr std::uint64_t kMaxRequestBytes = std::uint64_t{256} << 20;
+
 sc_time period_of(double mhz) {
   return sc_time(1.0 / (mhz * 1e6), sc_core::SC_SEC);
 }
@@ -99,7 +106,7 @@ class Resolver {
   }
 
  private:
-  std::set<std::string> expanded_slots_;                        // names made by a slot's count
+  std::set<std::string> expanded_slots_, expanded_dmas_;        // names made by a slot's or an engine's count
   std::map<std::string, std::vector<std::string>> dma_groups_;  // a DMA entry's name -> the engines it made
 
   struct Device {
@@ -284,6 +291,13 @@ class Resolver {
           copy.base += k * models::dma_reg::kSize;
           names_["dmas"].insert(copy.name);
         }
+        // Clashes between plain names are reported with the other duplicates (collect_names).
+        const bool clash = std::any_of(p.dmas.begin(), p.dmas.end(),
+                                       [&](const DmaSpec& other) { return other.name == copy.name; });
+        if (clash && (count > 1 || expanded_dmas_.count(copy.name)))
+          issues_.add("/platform/dmas/" + std::to_string(i) + "/name",
+                      "DMA engine name \"" + copy.name + "\" is taken by another DMA engine");
+        if (count > 1) expanded_dmas_.insert(copy.name);
         dma_groups_[s.name].push_back(copy.name);
         device(copy.name, copy.bus, "/platform/dmas/" + std::to_string(i), copy.base, models::dma_reg::kSize);
         p.dmas.push_back(copy);
@@ -741,7 +755,8 @@ class Resolver {
 
   void apps(ScenarioParams& p) {
     const json& list = doc_["workload"]["apps"];
-    std::set<std::string> names;
+    std::set<std::string> names;                       // the entries' names
+    std::set<std::string> final_names, expanded_apps;  // every application's, and those made by a count
     std::map<std::string, std::pair<std::size_t, std::uint64_t>> entries;  // name -> first copy, count
     for (std::size_t i = 0; i < list.size(); ++i) {
       const json& a = list[i];
@@ -754,6 +769,17 @@ class Resolver {
       const auto& fi = runtime::info(s.functionality);
       s.priority = static_cast<int>(a["priority"].get<std::int64_t>());
       block_counts(a, ptr, &s.blocks);
+      {  // every byte of a request is really computed: its data must fit in memory, comfortably
+        const std::uint64_t largest =
+            s.blocks.kind == BlockCounts::Kind::kFixed || s.blocks.kind == BlockCounts::Kind::kList
+                ? *std::max_element(s.blocks.list.begin(), s.blocks.list.end())
+                : s.blocks.max;
+        const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, s.functionality);
+        if (largest > kMaxRequestBytes / unit)
+          issues_.add(ptr, "a request of " + std::to_string(largest) + " blocks of " + std::to_string(unit) +
+                               " bytes is " + std::to_string(largest * unit) + " bytes of data; at most " +
+                               std::to_string(kMaxRequestBytes) + " (every byte is really computed)");
+      }
       s.requests = u64(a["requests"]);
       s.poisson = a["arrival"] == "poisson";
       s.think = sc_time(a["think_us"].get<double>(), sc_core::SC_US);
@@ -814,12 +840,26 @@ class Resolver {
       }
       entries[s.name] = {p.apps.size(), count};
       const unsigned threads = p.cpus.empty() ? 1 : p.cpus.front().params.hw_threads;
+      if (p.apps.size() + count > kMaxApplications) {
+        issues_.add(ptr + "/count", "the workload would have " + std::to_string(p.apps.size() + count) +
+                                        " applications; at most " + std::to_string(kMaxApplications));
+        continue;
+      }
       for (std::uint64_t k = 0; k < count; ++k) {
         AppSpec copy = s;
         if (count > 1) {
           copy.name += std::to_string(k);
           copy.hw_thread = static_cast<unsigned>((s.hw_thread + k) % threads);
+          if (names.count(copy.name) || !final_names.insert(copy.name).second)
+            issues_.add(ptr + "/name", "application name \"" + copy.name + "\" (copy " + std::to_string(k) +
+                                           " of \"" + s.name + "\") is taken by another application");
+        } else if (!final_names.insert(copy.name).second && !expanded_apps.count(copy.name)) {
+          // a plain duplicate: reported above
+        } else if (expanded_apps.count(copy.name)) {
+          issues_.add(ptr + "/name",
+                      "application name \"" + copy.name + "\" is taken by a copy of another application");
         }
+        if (count > 1) expanded_apps.insert(copy.name);
         if (first_followed) copy.after = *first_followed + k;
         p.apps.push_back(copy);
       }
@@ -829,7 +869,7 @@ class Resolver {
       const json& b = bg[i];
       BackgroundSpec s;
       s.name = b["name"];
-      if (!names.insert(s.name).second)
+      if (!names.insert(s.name).second || expanded_apps.count(s.name))
         issues_.add("/workload/background/" + std::to_string(i) + "/name",
                     "duplicate name \"" + s.name + "\" in /workload (apps and background share names)");
       s.priority = static_cast<int>(b["priority"].get<std::int64_t>());

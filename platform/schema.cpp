@@ -964,31 +964,39 @@ std::vector<std::string> undocumented_paths(const Schema& schema) {
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  // Optimal string alignment: insertions, deletions, substitutions and adjacent transpositions.
-  const std::size_t n = a.size();
+  // Optimal string alignment: insertions, deletions, substitutions and adjacent transpositions. Three rows of
+  // the table at a time: memory O(|b|).
   const std::size_t m = b.size();
-  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1, 0));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= n; ++i) {
+  std::vector<std::size_t> before(m + 1), previous(m + 1), current(m + 1);
+  for (std::size_t j = 0; j <= m; ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
     for (std::size_t j = 1; j <= m; ++j) {
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        current[j] = std::min(current[j], before[j - 2] + 1);
     }
+    std::swap(before, previous);
+    std::swap(previous, current);
   }
-  return d[n][m];
+  return previous[m];
 }
 
 std::optional<std::string> nearest_match(std::string_view word, const std::vector<std::string>& candidates) {
+  // A suggestion is for a typo: none for words longer than any name one types (and no quadratic work on
+  // them).
+  constexpr std::size_t kLongest = 256;
+  if (word.size() > kLongest) return std::nullopt;
   const std::string lower_word = Lower(word);
   const std::size_t threshold = std::max<std::size_t>(2, word.size() / 3);
   std::optional<std::string> best;
   std::size_t best_distance = 0;
   for (const std::string& candidate : candidates) {
+    const std::size_t longer = std::max(word.size(), candidate.size());
+    if (longer - std::min(word.size(), candidate.size()) > threshold) continue;  // too far by length alone
     const std::size_t distance = edit_distance(lower_word, Lower(candidate));
-    if (distance > threshold || distance >= std::max(word.size(), candidate.size())) continue;
+    if (distance > threshold || distance >= longer) continue;
     if (!best || distance < best_distance) {
       best = candidate;
       best_distance = distance;

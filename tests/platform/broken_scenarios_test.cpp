@@ -352,3 +352,47 @@ TEST(ScenarioSoftware, ScaledFromNeedsCountedWorkAndACalibratedCost) {
       (std::vector<std::string>{"/software/rsa4096_verify/scaled_from: expected a functionality with its "
                                 "own software cost (define /software/rsa4096_crt)"}));
 }
+
+// Names made by a count (<name>0, <name>1, ...) must not collide with declared ones or with each other: a DMA
+// engine or an application named twice would be bound twice or merged in the statistics.
+TEST(ScenarioNames, CountsMakeNamesThatMustNotCollide) {
+  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  EXPECT_EQ(
+      issues_with(smoke, {"platform.dmas=[{\"name\":\"d\",\"count\":2,\"bus\":\"plb\",\"base\":"
+                          "\"0x40100000\"},{\"name\":\"d0\",\"bus\":\"plb\",\"base\":\"0x40200000\"}]"}),
+      (std::vector<std::string>{
+          "/platform/dmas/1/name: DMA engine name \"d0\" is taken by another DMA engine"}));
+  EXPECT_EQ(
+      issues_with(reference, {"workload.apps.0.count=2", "workload.apps.1.name=\"aes_app0\""}),
+      (std::vector<std::string>{
+          "/workload/apps/1/name: application name \"aes_app0\" is taken by a copy of another application"}));
+  EXPECT_EQ(issues_with(reference, {"workload.apps.1.count=2", "workload.apps.0.name=\"des_app1\""}),
+            (std::vector<std::string>{"/workload/apps/1/name: application name \"des_app1\" (copy 1 of "
+                                      "\"des_app\") is taken by another application"}));
+  EXPECT_EQ(
+      issues_with(reference, {"workload.apps.0.count=3", "workload.background.0.name=\"aes_app2\""}),
+      (std::vector<std::string>{"/workload/background/0/name: duplicate name \"aes_app2\" in /workload (apps "
+                                "and background share names)"}));
+  EXPECT_TRUE(issues_with(reference, {"workload.apps.0.count=3", "workload.apps.1.count=2"}).empty());
+}
+
+// Bounds that keep a valid scenario within memory: applications after counts, and the data of one request
+// (every byte is really computed).
+TEST(ScenarioLimits, ExpandedApplicationsAndRequestDataAreBounded) {
+  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  EXPECT_EQ(issues_with(reference, {"workload.apps.0.count=4096"}),
+            (std::vector<std::string>{
+                "/workload/apps/1/count: the workload would have 4097 applications; at most 4096"}));
+  EXPECT_EQ(
+      issues_with(reference, {"workload.apps.0.blocks_list=[1,100000]"}),
+      (std::vector<std::string>{"/workload/apps/0: a request of 100000 blocks of 4096 bytes is 409600000 "
+                                "bytes of data; at most 268435456 (every byte is really computed)"}));
+  EXPECT_EQ(
+      issues_with(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json",
+                  {"workload.apps.0.blocks_distribution={\"kind\":\"uniform\",\"max\":100000000}",
+                   "workload.apps.0.blocks=null"}),
+      (std::vector<std::string>{"/workload/apps/0: a request of 100000000 blocks of 16 bytes is 1600000000 "
+                                "bytes of data; at most 268435456 (every byte is really computed)"}));
+  EXPECT_TRUE(issues_with(reference, {"workload.apps.0.blocks_list=[65536]"}).empty());
+}

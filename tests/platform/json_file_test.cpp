@@ -95,6 +95,25 @@ TEST(JsonFile, MalformedTextPositions) {
             "'2,<U+000A> x'");
 }
 
+TEST(JsonFile, DeepNestingIsRefusedAtTheBracketThatGoesTooDeep) {
+  // A million levels would exhaust the stack of whatever walks the document: refused before parsing, with the
+  // position of the 257th opening bracket; brackets inside strings do not count.
+  const std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+  EXPECT_EQ(ErrorOf([&] { parse_json_text(deep, "deep.json"); }),
+            "deep.json:1:257: JSON nested deeper than 256 levels");
+  std::string nested = "{\"s\": \"" + std::string(1000, '[') + "\",\n \"a\": ";
+  for (int i = 0; i < 300; ++i) nested += "{\"a\": ";
+  EXPECT_EQ(ErrorOf([&] { parse_json_text(nested, "objects.json"); }),
+            "objects.json:2:" + std::to_string(7 + 6 * 255) + ": JSON nested deeper than 256 levels");
+  const std::string fine = std::string(256, '[') + std::string(256, ']');
+  EXPECT_EQ(ErrorOf([&] { parse_json_text(fine, "fine.json"); }), "");
+}
+
+TEST(JsonFile, ANumberNoDoubleHoldsIsAScenarioErrorAtItsPosition) {
+  EXPECT_EQ(ErrorOf([] { parse_json_text("{\n  \"seed\": 1,\n  \"x\": 1e400\n}", "big.json"); }),
+            "big.json:3:8: number 1e400 is out of range (beyond what a double holds: about 1.8e308)");
+}
+
 TEST(JsonFile, DuplicateKeyNamesItsObject) {
   const TempFile file(
       R"({"platform": {"cpus": [{"name": "a"}, {"clock_mhz": 1, "name": "b", "clock_mhz": 2}]}})");

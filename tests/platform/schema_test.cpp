@@ -451,6 +451,8 @@ TEST(SchemaSuggestion, EditDistance) {
   EXPECT_EQ(edit_distance("clokc", "clock"), 1u);  // transposition
   EXPECT_EQ(edit_distance("", "abc"), 3u);
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("abcdef", "badcfe"), 3u);  // three transpositions
+  EXPECT_EQ(edit_distance("ca", "abc"), 3u);         // optimal string alignment, not Damerau's 2
 }
 
 TEST(SchemaSuggestion, NearestMatchOnlyWhenClose) {
@@ -460,6 +462,18 @@ TEST(SchemaSuggestion, NearestMatchOnlyWhenClose) {
   EXPECT_EQ(nearest_match("frequency", keys), std::nullopt);
   EXPECT_EQ(nearest_match("xy", {"ab"}), std::nullopt);  // a complete rewrite is no suggestion
   EXPECT_EQ(nearest_match("a", {}), std::nullopt);
+}
+
+TEST(SchemaSuggestion, HugeNamesGetNoSuggestionAndCostNoQuadraticMemory) {
+  // Two names of a million characters one edit apart: no suggestion (nobody types such a name), at once; the
+  // distance itself keeps three rows of the table, not the whole 10^12 of it.
+  const std::string a(1000000, 'a');
+  std::string b = a;
+  b[500000] = 'b';
+  EXPECT_EQ(nearest_match(a, {b}), std::nullopt);
+  EXPECT_EQ(nearest_match("bus_name_that_is_long_x", {"bus_name_that_is_long_y", std::string(100000, 'z')}),
+            std::optional<std::string>("bus_name_that_is_long_y"));
+  EXPECT_EQ(edit_distance(std::string(3000, 'a'), std::string(3000, 'a') + "b"), 1u);
 }
 
 // --- overrides
