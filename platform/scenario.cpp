@@ -770,10 +770,12 @@ class Resolver {
       s.priority = static_cast<int>(a["priority"].get<std::int64_t>());
       block_counts(a, ptr, &s.blocks);
       {  // every byte of a request is really computed: its data must fit in memory, comfortably
-        const std::uint64_t largest =
-            s.blocks.kind == BlockCounts::Kind::kFixed || s.blocks.kind == BlockCounts::Kind::kList
-                ? *std::max_element(s.blocks.list.begin(), s.blocks.list.end())
-                : s.blocks.max;
+        const bool listed =
+            s.blocks.kind == BlockCounts::Kind::kFixed || s.blocks.kind == BlockCounts::Kind::kList;
+        const std::uint64_t largest = !listed ? s.blocks.max
+                                      : s.blocks.list.empty()
+                                          ? 0  // no block count: reported above
+                                          : *std::max_element(s.blocks.list.begin(), s.blocks.list.end());
         const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, s.functionality);
         if (largest > kMaxRequestBytes / unit)
           issues_.add(ptr, "a request of " + std::to_string(largest) + " blocks of " + std::to_string(unit) +
