@@ -163,7 +163,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         table_.start(choice->slot, index_of(design), configure);
         break;
       }
-      if (!params_.wait_for_slot) {
+      if (!params_.wait_for_slot && params_.software.count(f)) {
         hardware = false;
         ++fallbacks_;
         reason += "; no slot free: software instead";
@@ -217,7 +217,10 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       r.exec_ps = ps(cpu.now() - t1);
     } else {
       r.decision = "software";
-      const SoftwareCost cost = params_.software.count(f) ? params_.software.at(f) : SoftwareCost{};
+      if (!params_.software.count(f))  // a policy may not know; the request fails rather than take no time
+        throw DriverError(std::string("no software implementation of ") + info(f).name + " (/software/" +
+                          info(f).name + " is not defined)");
+      const SoftwareCost& cost = params_.software.at(f);
       const sc_time t1 = cpu.now();
       p.compute(cost.cycles_per_request + r.blocks * cost.block_cycles(unit_size, info(f).block_bytes));
       if (cost.extension) {  // the values the extension instructions compute on this thread's unit

@@ -55,7 +55,10 @@ class ThresholdPolicy : public SelectionPolicy {
     if (!v.has_hardware)
       return {false, "threshold: no core implements " + std::string(info(v.functionality).name)};
     if (it == thresholds_.end())
-      return {false, "threshold: none set for " + std::string(info(v.functionality).name)};
+      return v.has_software
+                 ? Decision{false, "threshold: none set for " + std::string(info(v.functionality).name)}
+                 : Decision{true, "threshold: none set for " + std::string(info(v.functionality).name) +
+                                      ", and no software implementation"};
     const bool hw = v.blocks >= it->second || !v.has_software;
     return {hw, "threshold: " + std::to_string(v.blocks) + (hw ? " >= " : " < ") +
                     std::to_string(it->second) + " blocks"};

@@ -432,6 +432,31 @@ TEST(RuntimeManager, TakeCoreHandsOutTheLeastRecentlyUsedIdleCoreAndRequestsWait
   EXPECT_GE(r.breakdown[runtime::TimeUse::kSlotWait], (given_back - sc_time(10, sc_core::SC_US)).value());
 }
 
+TEST(RuntimeManager, SoftwareThatDoesNotExistIsNeverRunInNoTime) {
+  // No software for modexp4096 and no core that takes 4096-bit operands: the request fails with the reason,
+  // it does not "run in software" in 0 ms. With a core but no software (DES here) and no threshold for it,
+  // the threshold policy chooses the core.
+  Bench bench(1);
+  auto hw = bench.manager(bench.params(runtime::PolicyKind::kHardware));
+  auto no_des_software = bench.params(runtime::PolicyKind::kThreshold);
+  no_des_software.software.erase(Functionality::kDes);
+  auto threshold = bench.manager(no_des_software);
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    const auto none = ask(*hw, p, Functionality::kModexp4096, 1);
+    EXPECT_FALSE(none.record.ok);
+    EXPECT_EQ(none.record.error,
+              "no software implementation of modexp4096 (/software/modexp4096 is not defined)");
+    const auto des = ask(*threshold, p, Functionality::kDes, 1);
+    EXPECT_TRUE(des.record.ok) << des.record.error;
+    EXPECT_EQ(des.record.decision, "hardware");
+    EXPECT_NE(des.record.reason.find("threshold: none set for des, and no software implementation"),
+              std::string::npos)
+        << des.record.reason;
+  });
+  sc_core::sc_start();
+  ASSERT_EQ(bench.log.size(), 2u);
+}
+
 TEST(RuntimeManager, WithoutAFreeSlotTheRequestCanFallBackToSoftware) {
   Bench bench(1);
   auto params = bench.params(runtime::PolicyKind::kHardware);
