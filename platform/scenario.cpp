@@ -23,6 +23,21 @@ namespace {
 // Applications a workload may expand to (its entries times their counts): each is a process with its own
 // state; far more would only exhaust memory.
 constexpr std::uint64_t kMaxApplications = 4096;
+
+// Whether [base, base + size) lies inside [outer, outer + outer_size), without computing an end that wraps
+// past 2^64.
+bool inside(std::uint64_t base, std::uint64_t size, std::uint64_t outer, std::uint64_t outer_size) {
+  return base >= outer && size <= outer_size && base - outer <= outer_size - size;
+}
+// Whether [base, base + size) ends past the last address of the 64-bit space.
+bool wraps(std::uint64_t base, std::uint64_t size) {
+  return size > 0 && base > ~std::uint64_t{0} - (size - 1);
+}
+// "[base, end)", or "[base, beyond 2^64)" when the end does not fit in 64 bits.
+std::string span(std::uint64_t base, std::uint64_t size) {
+  return "[" + models::hex(base) + ", " +
+         (wraps(base, size) ? std::string("beyond 2^64") : models::hex(base + size)) + ")";
+}
 // Data of one request (its blocks times the functionality's unit): every byte is really encrypted, held in
 // memory with its result and its reference.
 constexpr std::uint64_t kMaxRequestBytes = std::uint64_t{256} << 20;
@@ -159,6 +174,12 @@ class Resolver {
 
   void device(const std::string& name, const std::string& bus, const std::string& pointer, std::uint64_t base,
               std::uint64_t size) {
+    if (wraps(base, size)) {
+      issues_.add(pointer + "/base", "\"" + name + "\" at " + models::hex(base) + " (" +
+                                         std::to_string(size) +
+                                         " bytes) ends past the last address of the 64-bit address space");
+      return;
+    }
     if (known("buses", bus, pointer + "/bus", "bus"))
       devices_.push_back(Device{name, bus, pointer, base, size});
   }
@@ -194,7 +215,7 @@ class Resolver {
         if (s.parent == s.name) {
           issues_.add(ptr + "/window/parent", "a bus cannot hang from itself");
         } else if (known("buses", s.parent, ptr + "/window/parent", "bus")) {
-          devices_.push_back(Device{s.name, s.parent, ptr + "/window", s.window_base, s.window_bytes});
+          device(s.name, s.parent, ptr + "/window", s.window_base, s.window_bytes);
         }
       }
       p.buses.push_back(s);
@@ -336,13 +357,10 @@ class Resolver {
         const MemorySpec* m = nullptr;
         for (const auto& mm : p.memories)
           if (mm.name == s.memory) m = &mm;
-        if (m && (s.bitstream_address < m->base ||
-                  s.bitstream_address + s.bitstream_bytes > m->base + m->params.size_bytes)) {
-          issues_.add(ptr + "/bitstream/address", "bitstream [" + models::hex(s.bitstream_address) + ", " +
-                                                      models::hex(s.bitstream_address + s.bitstream_bytes) +
-                                                      ") lies outside memory \"" + m->name + "\" [" +
-                                                      models::hex(m->base) + ", " +
-                                                      models::hex(m->base + m->params.size_bytes) + ")");
+        if (m && !inside(s.bitstream_address, s.bitstream_bytes, m->base, m->params.size_bytes)) {
+          issues_.add(ptr + "/bitstream/address",
+                      "bitstream " + span(s.bitstream_address, s.bitstream_bytes) +
+                          " lies outside memory \"" + m->name + "\" " + span(m->base, m->params.size_bytes));
         } else if (m) {
           for (const auto& [other, d] : images) {
             if (s.bitstream_address < d.base + d.size && d.base < s.bitstream_address + s.bitstream_bytes)
@@ -453,13 +471,10 @@ class Resolver {
     for (const auto& d : devices_) {
       const BusSpec* b = bus(p, d.bus);
       if (!b) continue;
-      if (!b->parent.empty() &&
-          (d.base < b->window_base || d.base + d.size > b->window_base + b->window_bytes)) {
-        issues_.add(d.pointer + "/base", "\"" + d.name + "\" [" + models::hex(d.base) + ", " +
-                                             models::hex(d.base + d.size) +
-                                             ") lies outside the window of bus \"" + b->name + "\" [" +
-                                             models::hex(b->window_base) + ", " +
-                                             models::hex(b->window_base + b->window_bytes) + ")");
+      if (!b->parent.empty() && !inside(d.base, d.size, b->window_base, b->window_bytes)) {
+        issues_.add(d.pointer + "/base", "\"" + d.name + "\" " + span(d.base, d.size) +
+                                             " lies outside the window of bus \"" + b->name + "\" " +
+                                             span(b->window_base, b->window_bytes));
         continue;
       }
       auto it = maps.try_emplace(d.bus, "bus \"" + d.bus + "\"").first;
@@ -491,12 +506,10 @@ class Resolver {
     s.buffer_bytes = kib_bytes(dma["size_kib"]);
     if (known("memories", s.memory, ptr + "/memory", "memory")) {
       for (const auto& m : p.memories)
-        if (m.name == s.memory &&
-            (s.buffer < m.base || s.buffer + s.buffer_bytes > m.base + m.params.size_bytes))
-          issues_.add(ptr + "/address",
-                      "buffer [" + models::hex(s.buffer) + ", " + models::hex(s.buffer + s.buffer_bytes) +
-                          ") lies outside memory \"" + m.name + "\" [" + models::hex(m.base) + ", " +
-                          models::hex(m.base + m.params.size_bytes) + ")");
+        if (m.name == s.memory && !inside(s.buffer, s.buffer_bytes, m.base, m.params.size_bytes))
+          issues_.add(ptr + "/address", "buffer " + span(s.buffer, s.buffer_bytes) +
+                                            " lies outside memory \"" + m.name + "\" " +
+                                            span(m.base, m.params.size_bytes));
       for (const auto& c : p.cores)
         if (c.memory == s.memory && s.buffer < c.bitstream_address + c.bitstream_bytes &&
             c.bitstream_address < s.buffer + s.buffer_bytes)
@@ -745,11 +758,9 @@ class Resolver {
     hp.blob_address = u64(h["keystore_address"]);
     if (known("memories", memory, ptr + "/keystore_memory", "memory"))
       for (const auto& m : p.memories)
-        if (m.name == memory &&
-            (hp.blob_address < m.base || hp.blob_address + blob > m.base + m.params.size_bytes))
-          issues_.add(ptr + "/keystore_address", "the wrapped key [" + models::hex(hp.blob_address) + ", " +
-                                                     models::hex(hp.blob_address + blob) +
-                                                     ") lies outside memory \"" + memory + "\"");
+        if (m.name == memory && !inside(hp.blob_address, blob, m.base, m.params.size_bytes))
+          issues_.add(ptr + "/keystore_address", "the wrapped key " + span(hp.blob_address, blob) +
+                                                     " lies outside memory \"" + memory + "\"");
     p.hsm = s;
   }
 

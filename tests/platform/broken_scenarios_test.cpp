@@ -396,3 +396,28 @@ TEST(ScenarioLimits, ExpandedApplicationsAndRequestDataAreBounded) {
                                 "bytes of data; at most 268435456 (every byte is really computed)"}));
   EXPECT_TRUE(issues_with(reference, {"workload.apps.0.blocks_list=[65536]"}).empty());
 }
+
+// Ranges whose end would wrap past 2^64 are refused where they are given, not compared as if they ended low.
+TEST(ScenarioAddresses, RangesThatEndPastTheAddressSpaceAreRefused) {
+  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  const std::string hsm = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  EXPECT_EQ(
+      issues_with(smoke, {"platform.memories.0.base=\"0xFFFFFFFFFFFF0000\""}),
+      (std::vector<std::string>{
+          "/platform/memories/0/base: \"ddr\" at 0xffffffffffff0000 (67108864 bytes) ends past the last "
+          "address of the 64-bit address space",
+          "/platform/cores/0/bitstream/address: bitstream [0x1000000, 0x107d000) lies outside memory \"ddr\" "
+          "[0xffffffffffff0000, beyond 2^64)"}));
+  EXPECT_EQ(
+      issues_with(hsm, {"workload.hsm.keystore_address=\"0xFFFFFFFFFFFFFFF0\""}),
+      (std::vector<std::string>{"/workload/hsm/keystore_address: the wrapped key [0xfffffffffffffff0, beyond "
+                                "2^64) lies outside memory \"sram\""}));
+  EXPECT_EQ(
+      issues_with(smoke, {"platform.cores.0.bitstream.address=\"0xFFFFFFFFFFFFFF00\""}),
+      (std::vector<std::string>{"/platform/cores/0/bitstream/address: bitstream [0xffffffffffffff00, beyond "
+                                "2^64) lies outside memory \"ddr\" [0x0, 0x4000000)"}));
+  EXPECT_EQ(
+      issues_with(hsm, {"platform.buses.1.window.base=\"0xFFFFFFFFFFFFF000\""}).front(),
+      "/platform/buses/1/window/base: \"fmc\" at 0xfffffffffffff000 (67108864 bytes) ends past the last "
+      "address of the 64-bit address space");
+}
