@@ -68,7 +68,7 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
   std::uint64_t cycles = 0;
   if (value & reg::kCtrlInit) cycles += on_init(at);
   if (value & reg::kCtrlNext) cycles += next();
-  const sc_time busy = params_.clock_period * static_cast<double>(cycles);
+  const sc_time busy = periods(params_.clock_period, static_cast<double>(cycles), "a core's operation");
   done_at_ = at + busy;
   busy_ += busy;
   ++operations_;
@@ -147,7 +147,7 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
     stream_in_.clear();
     for (unsigned r = 0; r < result_words(); ++r) stream_out_.emplace_back(out[r], sc_core::SC_ZERO_TIME);
   }
-  const sc_time compute_time = params_.clock_period * static_cast<double>(cycles);
+  const sc_time compute_time = periods(params_.clock_period, static_cast<double>(cycles), "a core's operation");
   const sc_time start = std::max(at, done_at_);
   occupy(trans, at, done_at_, access, compute_time, latency);
   done_at_ = start + std::max(access, compute_time);

@@ -2,6 +2,8 @@
 // The kernel's current time for models that read it on every access.
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <systemc>
 
 namespace rsoc::models {
@@ -16,6 +18,17 @@ inline const sc_core::sc_time& kernel_time() {
 // records models hand out (models/activity.h).
 inline std::uint64_t to_ps(const sc_core::sc_time& t) {
   return t.value();
+}
+
+// `count` periods of `period`: a clock's cycles as a time. Simulated time is counted in 64-bit picoseconds;
+// a duration of 2^57 ps (about 40 hours) or more in one piece is refused (std::overflow_error naming
+// `what`) rather than left to wrap, leaving room for the runtime's sums and for slower shared cores.
+inline sc_core::sc_time periods(const sc_core::sc_time& period, double count, const char* what) {
+  constexpr double kLongestPs = 144115188075855872.0;  // 2^57
+  if (static_cast<double>(period.value()) * count >= kLongestPs)
+    throw std::overflow_error(std::string(what) + ": " + std::to_string(count) + " cycles of " +
+                              period.to_string() + " would last 2^57 ps (about 40 hours) or more in one piece");
+  return period * count;
 }
 
 }  // namespace rsoc::models

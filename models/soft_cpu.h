@@ -190,7 +190,10 @@ class SoftCpu : public sc_core::sc_module {
   // Adds an extension unit: every hardware thread gets its own context, prototype.new_context(). Throws
   // ElaborationError when the CPU already has an extension of that name.
   void attach_extension(const ExtensionUnit& prototype);
-  sc_core::sc_time cycles(std::uint64_t n) const { return params_.clock_period * static_cast<double>(n); }
+  // The time of n cycles (models/kernel_time.h periods(): std::overflow_error rather than a wrapped time).
+  sc_core::sc_time cycles(std::uint64_t n) const {
+    return periods(params_.clock_period, static_cast<double>(n), "a computation on the CPU");
+  }
   CpuThread& thread(unsigned i) { return *threads_.at(i); }
   unsigned thread_count() const { return static_cast<unsigned>(threads_.size()); }
   // How much longer a computation takes on a thread while `active` threads (itself included) are active.

@@ -94,7 +94,7 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
         result.cipher_blocks += 3 * n * (unit / fi.block_bytes);
       }
     }
-    sc_core::sc_pause();
+    sim.finish();
   });
   const auto t0 = std::chrono::steady_clock::now();
   sim.run();

@@ -117,6 +117,8 @@ class Resolver {
     if (p.trace) p.trace_bus_merge_gap = sc_time(trace["bus_merge_gap_us"].get<double>(), sc_core::SC_US);
     p.vcd = window(doc_["outputs"]["vcd"], "/outputs/vcd");
     p.breakdown_csv = doc_["outputs"]["breakdown_csv"].get<bool>();
+    p.limits.simulated = sc_time(doc_["limits"]["simulated_s"].get<double>(), sc_core::SC_SEC);
+    p.limits.events = u64(doc_["limits"]["events"]);
     return p;
   }
 

@@ -153,6 +153,10 @@ struct ScenarioParams {
   std::vector<AppSpec> apps;
   std::vector<BackgroundSpec> background;
   bool requests_csv = true, stats_json = true, breakdown_csv = true;
+  struct Limits {  // limits: a run fails when it passes either before its workload is done
+    sc_core::sc_time simulated{86400, sc_core::SC_SEC};
+    std::uint64_t events = 1000000000;
+  } limits;
   std::optional<TimeWindow> trace;  // outputs.trace: trace.json of this window
   sc_core::sc_time trace_bus_merge_gap;
   std::optional<TimeWindow> vcd;  // outputs.vcd: timeline.vcd of this window

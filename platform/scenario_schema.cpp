@@ -189,7 +189,7 @@ Schema build() {
   });
 
   Schema platform = Schema::object({
-      {"quantum_ns", Schema::number().unit("ns").exclusive_min(0).max(1e9).default_value(10000.0).doc(
+      {"quantum_ns", Schema::number().unit("ns").min(1).max(1e9).default_value(10000.0).doc(
                          "global TLM quantum: how far an initiator may run ahead of the kernel")},
       {"cpus", Schema::array(cpu).min_items(1).max_items(16).doc("soft CPUs")},
       {"buses", Schema::array(bus).min_items(1).max_items(64).doc("on-chip and external buses")},
@@ -304,7 +304,7 @@ Schema build() {
            .default_value("preemptive")
            .doc("preemptive: priorities and round-robin time slices; cooperative: a process runs until it "
                 "yields, sleeps or waits (and yields while it polls a core)")},
-      {"time_slice_us", Schema::number().unit("us").exclusive_min(0).max(1e9).default_value(10000.0).doc(
+      {"time_slice_us", Schema::number().unit("us").min(1).max(1e9).default_value(10000.0).doc(
                             "round-robin slice among processes of equal priority")},
       {"context_switch_cycles", cycles(0, 100000000).doc("CPU cycles of one switch between processes")},
       {"yield_cycles",
@@ -391,7 +391,7 @@ Schema build() {
            .doc("closed: next request think_us after the previous completes; poisson: open arrivals "
                 "at rate_per_s, queued")},
       {"think_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("closed loop: pause")},
-      {"rate_per_s", Schema::number().unit("1/s").exclusive_min(0).max(1e9).default_value(10.0).doc(
+      {"rate_per_s", Schema::number().unit("1/s").min(1e-6).max(1e9).default_value(10.0).doc(
                          "poisson: mean arrival rate")},
       {"operation",
        Schema::enumeration({"encrypt", "decrypt"}).default_value("encrypt").doc("cipher direction")},
@@ -408,7 +408,7 @@ Schema build() {
   Schema background = Schema::object({
       {"name", name_field("background process")},
       {"priority", Schema::integer().min(0).max(99).default_value(0).doc("process priority")},
-      {"busy_us", Schema::number().unit("us").exclusive_min(0).max(1e12).doc("CPU time per activation")},
+      {"busy_us", Schema::number().unit("us").min(1).max(1e12).doc("CPU time per activation")},
       {"idle_us",
        Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("sleep between activations")},
       {"hw_thread", Schema::integer().min(0).max(63).default_value(0).doc("CPU hardware thread it runs on")},
@@ -547,6 +547,16 @@ Schema build() {
       {"runtime", runtime.doc("the OS runtime on the CPU")},
       {"workload", workload.doc("what the applications ask for")},
       {"outputs", outputs.doc("which result files are written")},
+      {"limits",
+       Schema::object({
+           {"simulated_s",
+            Schema::number().unit("s").min(1e-6).max(9e6).default_value(86400.0).doc(
+                "the run fails when its simulated time passes this before the workload is done (at most 9e6 s: "
+                "simulated time is counted in 64-bit picoseconds)")},
+           {"events", Schema::integer().min(1000).max(1e13).default_value(1000000000).doc(
+                          "the run fails after this many kernel evaluation cycles (SystemC delta cycles, at least "
+                          "one per timed wait) before the workload is done: a bound on the work of one run")},
+       }).doc("bounds of one simulation, so that no scenario runs forever")},
   });
 }
 

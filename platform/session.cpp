@@ -1,6 +1,10 @@
 #include "platform/session.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <systemc>
@@ -50,7 +54,32 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   if (p.trace || p.vcd) timeline = std::make_unique<Timeline>(p, sim, out, provenance);
   sim.spawn_background();
   sim.spawn_apps();
-  sim.run();
+  // A long run says how far it is, on a terminal: requests done of those the workload issues (when it says
+  // how many) and the time left at the pace so far.
+  std::uint64_t expected = p.hsm ? p.hsm->params.clients * p.hsm->params.signatures_per_client : 0;
+  for (const auto& app : p.apps) expected += app.requests;
+  if (std::any_of(p.apps.begin(), p.apps.end(), [](const AppSpec& a) { return a.duration.has_value(); }))
+    expected = 0;
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  bool progressed = false;
+  sim.run([&](const sc_core::sc_time& now) {
+    if (!tty) return;
+    const std::uint64_t done = log.completed() + log.failed();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    char line[160];
+    if (expected > 0 && done > 0) {
+      std::snprintf(line, sizeof line, "\rrsoc: %.3f s simulated, %llu of %llu requests, about %.0f s left ",
+                    now.to_seconds(), static_cast<unsigned long long>(done),
+                    static_cast<unsigned long long>(expected),
+                    wall * static_cast<double>(expected - std::min(done, expected)) / static_cast<double>(done));
+    } else {
+      std::snprintf(line, sizeof line, "\rrsoc: %.3f s simulated, %llu requests ", now.to_seconds(),
+                    static_cast<unsigned long long>(done));
+    }
+    std::fputs(line, stderr);
+    progressed = true;
+  });
+  if (progressed) std::fputs("\n", stderr);
   if (timeline) timeline->finish();
 
   const double end_ms = ms(sc_core::sc_time_stamp());

@@ -4,6 +4,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <random>
 
@@ -402,9 +403,10 @@ Simulation::~Simulation() = default;
 void Simulation::spawn_apps() {
   // The simulation stops when the applications and the HSM's clients are all done.
   auto left = std::make_shared<std::size_t>(p_.apps.size() + (hsm_ ? 1 : 0));
-  auto one_done = [left] {
-    if (--*left == 0) sc_core::sc_pause();  // background processes may still be running
+  auto one_done = [this, left] {
+    if (--*left == 0) finish();  // background processes may still be running
   };
+  workload_spawned_ = true;
   spawn_workload(p_, *manager_, schedulers_, hsm_.get(), one_done);
 }
 
@@ -412,9 +414,48 @@ void Simulation::spawn_background() {
   spawn_background_processes(p_, schedulers_);
 }
 
-void Simulation::run() {
+void Simulation::finish() {
+  finished_ = true;
+  sc_core::sc_pause();
+}
+
+void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progress) {
+  using Clock = std::chrono::steady_clock;
+  const std::uint64_t first_event = sc_core::sc_delta_count();
+  const auto started = Clock::now();
+  auto reported = started;
+  // Slices of simulated time: each returns to this loop within a fraction of a second of wall time however
+  // dense the events are (doubled while fast, halved while slow), so that the limits are checked often.
+  sc_time slice(1, sc_core::SC_US);
+  const sc_time shortest(1, sc_core::SC_NS), longest(1, sc_core::SC_SEC);
+  const auto at = [] { return std::to_string(sc_core::sc_time_stamp().to_seconds() * 1e3) + " ms"; };
   try {
-    sc_core::sc_start();
+    while (!finished_) {
+      const sc_time now = sc_core::sc_time_stamp();
+      if (now >= p_.limits.simulated)
+        throw SimulationError("the workload is not done after " +
+                              std::to_string(p_.limits.simulated.to_seconds()) +
+                              " s of simulated time (limits.simulated_s); raise it if the run needs longer");
+      const auto t0 = Clock::now();
+      sc_core::sc_start(std::min(slice, p_.limits.simulated - now));
+      if (finished_) break;
+      const auto wall = Clock::now() - t0;
+      if (sc_core::sc_delta_count() - first_event >= p_.limits.events)
+        throw SimulationError("the workload is not done after " + std::to_string(p_.limits.events) +
+                              " kernel evaluation cycles (limits.events), at " + at() +
+                              " of simulated time; raise it if the run needs more");
+      if (!sc_core::sc_pending_activity()) {
+        if (!workload_spawned_) break;  // processes a caller spawned itself: they are all done
+        throw SimulationError("nothing is left to simulate at " + at() +
+                              ", but the workload is not done: a process waits for something that never happens");
+      }
+      if (wall < std::chrono::milliseconds(20) && slice < longest) slice = slice * 2;
+      if (wall > std::chrono::milliseconds(200) && slice > shortest) slice = slice / 2;
+      if (progress && Clock::now() - reported >= std::chrono::seconds(2)) {
+        reported = Clock::now();
+        progress(sc_core::sc_time_stamp());
+      }
+    }
   } catch (const sc_core::sc_report& e) {
     throw SimulationError(std::string("simulation failed: ") + e.what());
   }

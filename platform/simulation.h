@@ -3,6 +3,7 @@
 // OS runtime (schedulers, manager with its cost model) and lets callers spawn the scenario's processes or
 // their own (experiments). One per process: SystemC cannot be elaborated twice.
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,8 +36,15 @@ class Simulation {
   void spawn_apps();
   // The scenario's background processes (they run until the simulation stops).
   void spawn_background();
-  // Runs to the end; throws SimulationError on a SystemC error.
-  void run();
+  // The workload is done (the last application, or an experiment's process): run() returns, although
+  // background processes may still be running.
+  void finish();
+  // Runs until finish(), in slices of simulated time sized to a fraction of a second of wall time each;
+  // `progress`, when given, is called about every 2 s of wall time with the simulated time. Throws
+  // SimulationError on a SystemC error, and when the run passes its limits (limits.simulated_s,
+  // limits.events), or has nothing left to do before the workload of spawn_apps() is done (processes a caller
+  // spawned itself end the run when nothing is left).
+  void run(const std::function<void(const sc_core::sc_time&)>& progress = {});
 
   runtime::Manager& manager() { return *manager_; }
   runtime::HsmFirmware* hsm() { return hsm_.get(); }  // the scenario's HSM firmware, if it has one
@@ -58,6 +66,7 @@ class Simulation {
   std::unique_ptr<runtime::Manager> manager_;
   std::vector<std::unique_ptr<runtime::Scheduler>> schedulers_;
   std::unique_ptr<runtime::HsmFirmware> hsm_;
+  bool finished_ = false, workload_spawned_ = false;
 };
 
 }  // namespace rsoc::platform

@@ -83,7 +83,7 @@ TEST(Cell, AVerifyIsMToTheEModNOnAnSpuAndOnThePpu) {
   sim.scheduler(0).spawn("probe", 10, [&](runtime::Process& p) {
     spu = sim.manager().request(p, "probe", f, key, data, true, std::nullopt, true);
     ppu = sim.manager().request(p, "probe", f, key, data, true, std::nullopt, false);
-    sc_core::sc_pause();
+    sim.finish();
   });
   sim.run();
   ASSERT_TRUE(spu.record.ok) << spu.record.error;

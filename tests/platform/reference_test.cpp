@@ -84,7 +84,7 @@ TEST(Reference, SoftwareThroughputIsNearlyConstantFrom1To1000Blocks) {
       EXPECT_EQ(out.record.blocks, n);
       kBps[n] = kbps(n, static_cast<double>(out.record.end_ps - out.record.issue_ps) * 1e-12);
     }
-    sc_core::sc_pause();
+    sim.finish();
   });
   sim.run();
   double lo = 1e9, hi = 0;
@@ -221,7 +221,7 @@ Quiet quiet_reference(const std::string& timing) {
             sim.manager().request(p, "probe", f, key, data, true, std::nullopt, hardware).record);
       }
     }
-    sc_core::sc_pause();
+    sim.finish();
   });
   sim.run();
   q.stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
