@@ -338,11 +338,21 @@ def safe_name(text):
 
 
 def output_dir(requested, input_path):
+    """The folder the figures go to: --out (created when missing), else the input's own folder. Checked
+    before any figure is drawn: a UserError when it is not a folder or cannot be written."""
     outdir = requested if requested is not None else (os.path.dirname(input_path) or ".")
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        raise UserError(outdir, "not a folder: cannot write figures into it")
     try:
         os.makedirs(outdir, exist_ok=True)
     except OSError as e:
         raise UserError(outdir, f"cannot create the output folder: {e.strerror}") from None
+    try:  # os.access says yes to root on a read-only file system: try the real thing
+        fd, probe = tempfile.mkstemp(prefix=".plot-write-test.", suffix=".tmp", dir=outdir)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise UserError(outdir, f"cannot write into the output folder: {e.strerror}") from None
     return outdir
 
 
@@ -464,6 +474,7 @@ def input_path(path, file_name):
 def cmd_crossover(args):
     path = input_path(args.input, "crossover.csv")
     table = Table(path)
+    outdir = output_dir(args.out, path)
     series = load_crossover(table)
     wanted = args.functionality or list(series)
     unknown = [f for f in wanted if f not in series]
@@ -471,7 +482,6 @@ def cmd_crossover(args):
         raise UserError(path, f"no functionality {', '.join(unknown)} (has: {', '.join(series)})")
     summary_path = os.path.join(os.path.dirname(path), "crossover_summary.csv")
     summary = load_summary(summary_path) if os.path.exists(summary_path) else {}
-    outdir = output_dir(args.out, path)
     for functionality in dict.fromkeys(wanted):
         s = series[functionality]
         crossover, estimate = summary.get(functionality, (simulated_crossover(s), None))
@@ -689,9 +699,9 @@ def coupling_figure(functionality, series, styles, footer):
 def cmd_coupling(args):
     path = input_path(args.input, "coupling.csv")
     table = Table(path)
+    outdir = output_dir(args.out, path)
     series, order, rows = load_coupling(table, args.functionality)
     styles = implementation_styles(order)
-    outdir = output_dir(args.out, path)
     for functionality in series:  # those with rows left to plot
         footer = table.provenance([r for r in rows if r[1]["functionality"] == functionality])
         fig = coupling_figure(functionality, series[functionality], styles, footer)
@@ -921,8 +931,8 @@ def tornado_figure(metric, bars, footer):
 def cmd_sensitivity(args):
     path = input_path(args.input, "sensitivity.csv")
     table = Table(path)
-    bars, rows = load_sensitivity(table, args.metric)
     outdir = output_dir(args.out, path)
+    bars, rows = load_sensitivity(table, args.metric)
     for metric, metric_bars in bars.items():
         footer = table.provenance([r for r in rows if r[1]["metric"] == metric])
         save(tornado_figure(metric, metric_bars, footer), outdir, f"sensitivity_{safe_name(metric)}")

@@ -422,6 +422,37 @@ class PlotTestCase(unittest.TestCase):
                           f"plot.py: {empty}: no rows to plot (1 row: 1 with an empty at_base)")
         self.assertEqual(sorted(os.listdir(self.tmp)), ["bad.csv", "empty.csv", "nothing"])
 
+    # --------------------------------------------------------------------------------------- output
+
+    def test_an_output_folder_that_cannot_be_written_is_refused_before_anything_is_drawn(self):
+        a_file = os.path.join(self.tmp, "figures")
+        with open(a_file, "w") as f:
+            f.write("not a folder")
+        under_a_file = os.path.join(a_file, "sub")
+        # /proc takes no new files, not even from root.
+        cases = [(a_file, "not a folder: cannot write figures into it"),
+                 (under_a_file, "cannot create the output folder: Not a directory"),
+                 ("/proc", "cannot write into the output folder: ")]
+        if os.geteuid() != 0:  # root writes into any folder whatever its mode
+            read_only = os.path.join(self.tmp, "read_only")
+            os.mkdir(read_only, 0o555)
+            cases.append((read_only, "cannot write into the output folder: Permission denied"))
+        commands = (["coupling", FIXTURES], ["crossover", FIXTURES], ["sensitivity", FIXTURES],
+                    ["sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests"],
+                    ["heatmap", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "platform.slots_count",
+                     "--z", "requests"])
+        # Every case with one command, one case with every command (each run starts matplotlib).
+        for command, (outdir, message) in [(commands[0], case) for case in cases[1:]] + \
+                                          [(command, cases[0]) for command in commands]:
+            with self.subTest(command=command[0], outdir=outdir):
+                result = run(*command, "--out", outdir)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                # One line: the refusal comes before the input's rows are looked at (and a note made).
+                self.assertEqual(result.stderr.splitlines(), [result.stderr.strip()], result.stderr)
+                self.assertTrue(result.stderr.startswith(f"plot.py: {outdir}: {message}"), result.stderr)
+                self.assertEqual(result.stdout, "")
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["figures"] + (["read_only"] if len(cases) > 3 else []))
+
     def test_help(self):
         for command in ("crossover", "coupling", "sweep", "heatmap", "sensitivity"):
             result = run(command, "--help")
