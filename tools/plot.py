@@ -215,45 +215,70 @@ class Categories:
         return len(self.keys)
 
 
-def usable_rows(table, columns, checks=None, among=None):
+class Usable:
+    """The rows of a table that a figure can show (`rows`), and those it cannot: `skipped`, a list of
+    (line, row, why) where why sorts the reasons in a fixed order, and `noun` ("row", "point") for
+    sentences."""
+
+    def __init__(self, table, among, noun):
+        self.table, self.among, self.noun = table, among, noun
+        self.rows, self.skipped = [], []
+
+    def summary(self, keep=None):
+        """'2 of 12 points: 1 failed, 1 with an empty aes128.crossover_blocks' over the rows for which
+        keep(row) is true (all when None); None when none of those was skipped."""
+        keep = keep or (lambda row: True)
+        skipped = [why for _, row, why in self.skipped if keep(row)]
+        if not skipped:
+            return None
+        total = sum(1 for _, row in self.among if keep(row))
+        reasons = [f"{skipped.count(why)} {why[-1]}" for why in sorted(set(skipped))]
+        return f"{len(skipped)} of {count(total, self.noun)}: {', '.join(reasons)}"
+
+    def figure_note(self, keep=None):
+        """The line a figure shows when rows are missing from it (None when none is)."""
+        summary = self.summary(keep)
+        return f"Not shown: {summary}" if summary else None
+
+
+def usable_rows(table, columns, checks=None, among=None, extra=(), noun="row"):
     """The rows with status ok (when the table has a status column) and every one of `columns` filled,
     among the table's rows or those given. `checks` maps columns to (test, what): their value must also
     be a number that passes test(value), else the row is skipped as one 'with a non-numeric COLUMN' or
-    'with COLUMN what'. Reports the others on stderr; a UserError when none is left."""
+    'with COLUMN what'. `extra` holds further (keep(row), why) filters, applied last. Reports the others on
+    stderr; a UserError when none is left. Returns a Usable."""
     checks = checks or {}
     among = table.rows if among is None else among
     has_status = "status" in table.columns
-    rows, failed = [], 0
-    empty, non_numeric, invalid = ({c: 0 for c in columns} for _ in range(3))
+    usable = Usable(table, among, noun)
     for line, row in among:
+        why = None
         if has_status and row["status"] != "ok":
-            failed += 1
-            continue
+            why = (0, "failed")
         blank = [c for c in columns if row[c] == ""]
-        if blank:
-            empty[blank[0]] += 1
-            continue
+        if why is None and blank:
+            why = (1, columns.index(blank[0]), f"with an empty {blank[0]}")
         values = {c: to_float(row[c]) for c in checks}
         wrong = [c for c in checks if values[c] is None]
-        if wrong:
-            non_numeric[wrong[0]] += 1
-            continue
-        wrong = [c for c, (test, _) in checks.items() if not test(values[c])]
-        if wrong:
-            invalid[wrong[0]] += 1
-            continue
-        rows.append((line, row))
-    reasons = ([f"{failed} failed"] if failed else []) + \
-              [f"{n} with an empty {c}" for c, n in empty.items() if n] + \
-              [f"{n} with a non-numeric {c}" for c, n in non_numeric.items() if n] + \
-              [f"{n} with {c} {checks[c][1]}" for c, n in invalid.items() if n]
-    if not rows:
-        detail = f": {', '.join(reasons)}" if reasons else ""
-        raise UserError(table.path, f"no rows to plot ({count(len(among), 'row')}{detail})")
-    if reasons:
-        skipped = len(among) - len(rows)
-        note(table.path, f"skipped {skipped} of {count(len(among), 'row')}: {', '.join(reasons)}")
-    return rows
+        if why is None and wrong:
+            why = (2, list(checks).index(wrong[0]), f"with a non-numeric {wrong[0]}")
+        wrong = [c for c, (test, _) in checks.items() if values[c] is not None and not test(values[c])]
+        if why is None and wrong:
+            why = (3, list(checks).index(wrong[0]), f"with {wrong[0]} {checks[wrong[0]][1]}")
+        for k, (keep, text) in enumerate(extra):
+            if why is None and not keep(row):
+                why = (4, k, text)
+        if why is None:
+            usable.rows.append((line, row))
+        else:
+            usable.skipped.append((line, row, why))
+    if not usable.rows:
+        summary = usable.summary()
+        detail = f": {summary.split(': ', 1)[1]}" if summary else ""
+        raise UserError(table.path, f"no {noun}s to plot ({count(len(among), noun)}{detail})")
+    if usable.skipped:
+        note(table.path, f"skipped {usable.summary()}")
+    return usable
 
 
 # ------------------------------------------------------------------------------------- presentation
@@ -327,10 +352,26 @@ def set_labels(fig, ax, title, xlabel, ylabel):
     ax.set_ylabel(fit(ylabel, 0.75 * height, plt.rcParams["font.size"]))
 
 
-def finish(fig, footer):
+NOTE_COLOUR = "#a01c1c"  # dark red: what the figure leaves out, or hides
+NOTE_SIZE = 8.5
+
+
+def finish(fig, footer, notes=()):
+    """The provenance footer in the bottom right corner; above it, on the left, the notes (None entries are
+    left out) that the reader must see: rows not shown and why, lines hidden under others. Then the layout,
+    leaving them room."""
+    width, height = fig.get_size_inches()
+    bottom = 0.0
     if footer:
         fig.text(0.995, 0.005, footer, ha="right", va="bottom", fontsize=7, color="0.45")
-    fig.tight_layout(rect=(0, 0.02 if footer else 0, 1, 1))
+        bottom = 0.14 / height
+    notes = [n for n in notes if n]
+    if notes:
+        text = "\n".join(fit(n, 0.95 * width, NOTE_SIZE) for n in notes)
+        fig.text(0.006, bottom, text, ha="left", va="bottom", fontsize=NOTE_SIZE, color=NOTE_COLOUR,
+                 linespacing=1.3)
+        bottom += ((text.count("\n") + 1) * NOTE_SIZE * 1.3 / 72 + 0.06) / height
+    fig.tight_layout(rect=(0, bottom, 1, 1))
 
 
 def safe_name(text):
@@ -533,7 +574,8 @@ def load_coupling(table, wanted):
     if unknown:
         raise UserError(table.path, f"no functionality {', '.join(unknown)} (has: {', '.join(present)})")
     among = [(line, row) for line, row in table.rows if wanted is None or row["functionality"] in wanted]
-    rows = usable_rows(table, COUPLING_COLUMNS, COUPLING_CHECKS, among)
+    usable = usable_rows(table, COUPLING_COLUMNS, COUPLING_CHECKS, among)
+    rows = usable.rows
     values = COUPLING_COLUMNS[3:]
     points = {}
     for line, row in rows:
@@ -556,7 +598,7 @@ def load_coupling(table, wanted):
         if functionality not in series:
             note(table.path, f"no figure for {functionality}: none of its rows is usable")
     order = list(dict.fromkeys(row["implementation"] for _, row in rows))
-    return series, order, rows
+    return series, order, usable
 
 
 def implementation_styles(order):
@@ -625,7 +667,7 @@ def log_blocks_axis(ax, blocks):
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
 
 
-def coupling_figure(functionality, series, styles, footer):
+def coupling_figure(functionality, series, styles, footer, notes=()):
     implementations = list(series)
     blocks = sorted({b for s in series.values() for b in s["blocks"]})
     crossovers = [(challenger, baseline, beats_from(series[baseline], series[challenger]))
@@ -692,7 +734,7 @@ def coupling_figure(functionality, series, styles, footer):
                        fontweight="bold" if marked_here else "normal")
     fig.suptitle(f"{functionality}: latency, throughput and free CPU against request size",
                  fontsize=13, fontweight="bold")
-    finish(fig, footer)
+    finish(fig, footer, notes)
     return fig
 
 
@@ -700,11 +742,14 @@ def cmd_coupling(args):
     path = input_path(args.input, "coupling.csv")
     table = Table(path)
     outdir = output_dir(args.out, path)
-    series, order, rows = load_coupling(table, args.functionality)
+    series, order, usable = load_coupling(table, args.functionality)
     styles = implementation_styles(order)
     for functionality in series:  # those with rows left to plot
-        footer = table.provenance([r for r in rows if r[1]["functionality"] == functionality])
-        fig = coupling_figure(functionality, series[functionality], styles, footer)
+        def this_one(row):
+            return row["functionality"] == functionality
+        footer = table.provenance([r for r in usable.rows if this_one(r[1])])
+        fig = coupling_figure(functionality, series[functionality], styles, footer,
+                              [usable.figure_note(this_one)])
         save(fig, outdir, f"coupling_{safe_name(functionality)}")
 
 
@@ -728,7 +773,8 @@ def cmd_sweep(args):
     columns = [args.x, args.y] + ([args.group] if args.group else [])
     table.require(*columns)
     outdir = output_dir(args.out, args.input)
-    rows = usable_rows(table, columns)
+    usable = usable_rows(table, columns, noun="point")
+    rows = usable.rows
     ys = [table.number(line, row, args.y) for line, row in rows]
     xcat = Categories([row[args.x] for _, row in rows])
     gcat = Categories([row[args.group] for _, row in rows]) if args.group else None
@@ -765,7 +811,7 @@ def cmd_sweep(args):
         ax.legend(title=axis_label(args.group))
     elif averaged:
         ax.legend()
-    finish(fig, table.provenance(rows))
+    finish(fig, table.provenance(rows), [usable.figure_note()])
     by_name = f"_by_{args.group}" if args.group else ""
     save(fig, outdir, args.name or safe_name(f"sweep_{args.y}_vs_{args.x}{by_name}"))
 
@@ -777,13 +823,19 @@ def cmd_heatmap(args):
     table = Table(args.input)
     table.require(args.x, args.y, args.z)
     outdir = output_dir(args.out, args.input)
-    # Failed rows and empty z still place their x and y on the grid, so their cell shows as n/a.
+    # Failed rows and empty z still place their x and y on the grid, so their cell shows as failed or n/a.
     placed = [(line, row) for line, row in table.rows if row[args.x] != "" and row[args.y] != ""]
     if not placed:
-        raise UserError(table.path, f"no rows to plot (no row has both {args.x} and {args.y})")
-    rows = usable_rows(table, [args.x, args.y, args.z])
+        raise UserError(table.path, f"no points to plot (no row has both {args.x} and {args.y})")
+    usable = usable_rows(table, [args.x, args.y, args.z], noun="point")
+    rows = usable.rows
     xcat = Categories([row[args.x] for _, row in placed])
     ycat = Categories([row[args.y] for _, row in placed])
+    # A cell whose every point failed says so; one without a value otherwise (or without a point) is n/a.
+    failed = {(ycat.position(row[args.y]), xcat.position(row[args.x])) for _, row in placed
+              if row.get("status", "ok") != "ok"}
+    failed -= {(ycat.position(row[args.y]), xcat.position(row[args.x])) for _, row in placed
+               if row.get("status", "ok") == "ok"}
     means, averaged = mean_by_key(((ycat.position(row[args.y]), xcat.position(row[args.x])),
                                    table.number(line, row, args.z)) for line, row in rows)
     if averaged:
@@ -805,8 +857,8 @@ def cmd_heatmap(args):
             if np.isnan(value):
                 ax.add_patch(Rectangle((i - 0.5, j - 0.5), 1, 1, facecolor="0.93", edgecolor="0.6",
                                        hatch="///", linewidth=0))
-                ax.text(i, j, "n/a", ha="center", va="center", fontsize=fontsize, color="0.3",
-                        bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1})
+                ax.text(i, j, "failed" if (j, i) in failed else "n/a", ha="center", va="center",
+                        fontsize=fontsize, color="0.3", bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1})
             else:
                 r, g, b, _ = image.cmap(image.norm(value))
                 dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
@@ -816,7 +868,7 @@ def cmd_heatmap(args):
     categorical_ticks(ax, "y", ycat)
     set_labels(fig, ax, f"{title_name(args.z)} over {title_name(args.x)} × {title_name(args.y)}",
                axis_label(args.x), axis_label(args.y))
-    finish(fig, table.provenance(rows))
+    finish(fig, table.provenance(rows), [usable.figure_note()])
     save(fig, outdir, args.name or safe_name(f"heatmap_{args.z}_over_{args.x}_x_{args.y}"))
 
 
@@ -850,7 +902,8 @@ def load_sensitivity(table, wanted):
     if unknown:
         raise UserError(table.path, f"no metric {', '.join(unknown)} (has: {', '.join(metrics)})")
     wanted = wanted or metrics
-    rows = usable_rows(table, ["at_base"], among=[(n, r) for n, r in table.rows if r["metric"] in wanted])
+    usable = usable_rows(table, ["at_base"], among=[(n, r) for n, r in table.rows if r["metric"] in wanted])
+    rows = usable.rows
     bars = {}
     for line, row in rows:
         bars.setdefault(row["metric"], []).append(
@@ -859,10 +912,10 @@ def load_sensitivity(table, wanted):
     for metric in wanted:
         if metric not in bars:
             note(table.path, f"{metric}: no row with a base value: not drawn")
-    return {m: sorted(bars[m], key=swing_key) for m in wanted if m in bars}, rows
+    return {m: sorted(bars[m], key=swing_key) for m in wanted if m in bars}, usable
 
 
-def tornado_figure(metric, bars, footer):
+def tornado_figure(metric, bars, footer, notes=()):
     # A compound assumption's inputs one a line: its bar gets the height of its label.
     labels = [" +\n".join(parameter.split("+")) for parameter, *_ in bars]
     heights = [max(1.0, 0.45 * (label.count("\n") + 1) + 0.3) for label in labels]
@@ -924,7 +977,7 @@ def tornado_figure(metric, bars, footer):
     ax.legend(handles, ["towards the low end", "towards the high end", f"base: {format_number(base)}"],
               loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=below, ncol=3, fontsize=8,
               frameon=False)
-    finish(fig, footer)
+    finish(fig, footer, notes)
     return fig
 
 
@@ -932,10 +985,13 @@ def cmd_sensitivity(args):
     path = input_path(args.input, "sensitivity.csv")
     table = Table(path)
     outdir = output_dir(args.out, path)
-    bars, rows = load_sensitivity(table, args.metric)
+    bars, usable = load_sensitivity(table, args.metric)
     for metric, metric_bars in bars.items():
-        footer = table.provenance([r for r in rows if r[1]["metric"] == metric])
-        save(tornado_figure(metric, metric_bars, footer), outdir, f"sensitivity_{safe_name(metric)}")
+        def this_one(row):
+            return row["metric"] == metric
+        footer = table.provenance([r for r in usable.rows if this_one(r[1])])
+        fig = tornado_figure(metric, metric_bars, footer, [usable.figure_note(this_one)])
+        save(fig, outdir, f"sensitivity_{safe_name(metric)}")
 
 
 # --------------------------------------------------------------------------------------------- main

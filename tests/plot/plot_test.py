@@ -158,6 +158,9 @@ class PlotTestCase(unittest.TestCase):
         }
         for f, lines in crossovers.items():
             texts = svg_texts(os.path.join(self.tmp, f"coupling_{f}.svg"))
+            # The skipped row on the figure it is missing from, not on the other.
+            self.assertEqual([t for t in texts if t.startswith("Not shown")],
+                             ["Not shown: 1 of 25 rows: 1 with an empty latency_ms"] if f == "des" else [])
             self.assertIn(f"{f}: latency, throughput and free CPU against request size", texts)
             for text in ("Latency (ms)", "Throughput (kB/s)", "CPU left (% of the request's duration)",
                          "Latency of one request", "Throughput of one request",
@@ -257,8 +260,10 @@ class PlotTestCase(unittest.TestCase):
                           "--out", self.tmp, "--name", "latency")
         self.assertEqual(sorted(paths), [os.path.join(self.tmp, "latency.png"),
                                          os.path.join(self.tmp, "latency.svg")])
-        self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 1 of 12 rows: 1 failed\n")
+        self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 1 of 12 points: 1 failed\n")
         texts = svg_texts(os.path.join(self.tmp, "latency.svg"))
+        # The figure says so too, not only stderr.
+        self.assertIn("Not shown: 1 of 12 points: 1 failed", texts)
         for text in ("platform.buses.0 clock (MHz)", "aes128 latency mean (ms)", "platform slots count",
                      "1", "2", "3", "4", "50", "100", "200"):
             self.assertIn(text, texts)
@@ -274,10 +279,12 @@ class PlotTestCase(unittest.TestCase):
     def test_sweep_counts_rows_with_an_empty_metric(self):
         self.plot("sweep", SWEEP, "--x", "platform.slots_count", "--y", "aes128.crossover_blocks",
                   "--group", "platform.buses.0.clock_mhz", "--out", self.tmp)
-        self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 2 of 12 rows: 1 failed, "
+        self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 2 of 12 points: 1 failed, "
                                            "1 with an empty aes128.crossover_blocks\n")
         name = "sweep_aes128-crossover_blocks_vs_platform-slots_count_by_platform-buses-0-clock_mhz.svg"
-        self.assertIn("aes128 crossover (blocks)", svg_texts(os.path.join(self.tmp, name)))
+        texts = svg_texts(os.path.join(self.tmp, name))
+        self.assertIn("aes128 crossover (blocks)", texts)
+        self.assertIn("Not shown: 2 of 12 points: 1 failed, 1 with an empty aes128.crossover_blocks", texts)
 
     def test_sweep_string_x_is_categorical_in_first_appearance_order(self):
         self.plot("sweep", SWEEP_POLICY, "--x", "runtime.policy", "--y", "aes128.throughput_kBps",
@@ -285,6 +292,7 @@ class PlotTestCase(unittest.TestCase):
         self.assertEqual(self.last.stderr, "")
         texts = svg_texts(os.path.join(self.tmp, "policy.svg"))
         self.assertIn("aes128 throughput (kB/s)", texts)
+        self.assertFalse([t for t in texts if t.startswith("Not shown")], texts)  # nothing was left out
         ticks = [t for t in texts if t in ("software", "hardware", "cost_model", "adaptive")]
         self.assertEqual(ticks, ["software", "hardware", "cost_model", "adaptive"])
 
@@ -300,7 +308,7 @@ class PlotTestCase(unittest.TestCase):
         with open(failed, "w") as f:
             f.write("point,status,error,a,b\n0,failed,boom,1,2\n")
         self.expect_error(["sweep", failed, "--x", "a", "--y", "b"],
-                          f"plot.py: {failed}: no rows to plot (1 row: 1 failed)")
+                          f"plot.py: {failed}: no points to plot (1 point: 1 failed)")
         self.expect_error(["sweep", SWEEP, "--x", "platform.slots_count"],
                           "plot.py: the following arguments are required: --y")
         self.assertEqual(os.listdir(self.tmp), ["failed.csv"])  # no image, not even a temporary one
@@ -314,9 +322,10 @@ class PlotTestCase(unittest.TestCase):
         # Cells row by row from the lowest clock; (1 slot, 50 MHz) has no crossover, (3 slots, 100 MHz)
         # failed.
         cells = ["n/a", "68", "62", "57",
-                 "52", "48", "n/a", "40",
+                 "52", "48", "failed", "40",
                  "37", "34", "31", "28"]
         self.assertTrue(any(texts[i:i + len(cells)] == cells for i in range(len(texts))), texts)
+        self.assertIn("Not shown: 2 of 12 points: 1 failed, 1 with an empty aes128.crossover_blocks", texts)
         for text in ("aes128 crossover (blocks)", "platform slots count", "platform.buses.0 clock (MHz)"):
             self.assertIn(text, texts)
 
@@ -394,6 +403,7 @@ class PlotTestCase(unittest.TestCase):
         self.plot("sensitivity", self.tmp)
         self.assertEqual(self.last.stderr, f"plot.py: {path}: skipped 1 of 4 rows: 1 with an empty at_base\n")
         texts = svg_texts(os.path.join(self.tmp, "sensitivity_requests_per_s.svg"))
+        self.assertIn("Not shown: 1 of 4 rows: 1 with an empty at_base", texts)
         order = ["runtime.policy", "workload.hsm.modexp_slots", "runtime.caching"]
         self.assertTrue(any(texts[i:i + 3] == order for i in range(len(texts))), texts)
         self.assertIn('["modexp0","modexp1","m…', texts)
