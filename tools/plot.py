@@ -178,7 +178,8 @@ class Table:
 
 
 def count(n, noun):
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    """'1 block', '40 blocks', '2.5 blocks': the noun in the plural unless n is one."""
+    return f"{format_number(n)} {noun}{'' if n == 1 else 's'}"
 
 
 def to_float(text):
@@ -470,8 +471,8 @@ def simulated_crossover(s):
 def crossover_text(crossover, estimate, max_blocks):
     est = f" (estimate {format_number(estimate)})" if estimate is not None else ""
     if crossover is None:
-        return f"no crossover up to {format_number(max_blocks)} blocks{est}"
-    return f"crossover: {format_number(crossover)} blocks{est}"
+        return f"no crossover up to {count(max_blocks, 'block')}{est}"
+    return f"crossover: {count(crossover, 'block')}{est}"
 
 
 def crossover_figure(functionality, s, crossover, estimate, quantity, footer):

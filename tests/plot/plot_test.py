@@ -120,6 +120,26 @@ class PlotTestCase(unittest.TestCase):
         self.assertIn("crossover: 40 blocks", texts)
         self.assertFalse(any("estimate" in t for t in texts))
 
+    def test_crossover_of_one_block_is_singular(self):
+        header = "functionality,blocks,sw_ms,hw_cold_ms,hw_cached_ms,sw_kBps,hw_cold_kBps,hw_cached_kBps\n"
+        wins = os.path.join(self.tmp, "wins")
+        loses = os.path.join(self.tmp, "loses")
+        for folder, hw_cold in ((wins, 2.0), (loses, 9.0)):
+            os.mkdir(folder)
+            with open(os.path.join(folder, "crossover.csv"), "w") as f:
+                # Hardware from the first block on, or never up to the only one measured.
+                f.write(header + f"aes128,1,3.8,{hw_cold},0.04,4.2,0.1,435\n")
+        with open(os.path.join(wins, "crossover_summary.csv"), "w") as f:
+            f.write("functionality,crossover_blocks,analytic_crossover_blocks\naes128,1,1\n")
+        for folder, label in ((wins, "crossover: 1 block (estimate 1)"), (loses, "no crossover up to 1 block")):
+            self.plot("crossover", folder)
+            for name in os.listdir(folder):
+                if name.endswith(".svg"):
+                    self.assertIn(label, svg_texts(os.path.join(folder, name)), name)
+        plot = load_plot()
+        self.assertEqual([plot.count(n, "block") for n in (0, 1, 1.0, 2, 2.5)],
+                         ["0 blocks", "1 block", "1 block", "2 blocks", "2.5 blocks"])
+
     def test_crossover_errors(self):
         missing = os.path.join(self.tmp, "nothing")
         self.expect_error(["crossover", missing], f"plot.py: {missing}: no such file")
