@@ -81,6 +81,7 @@ except ImportError:
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot is imported)
 import numpy as np  # noqa: E402
+import matplotlib.text  # noqa: E402
 import matplotlib.transforms  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
@@ -375,6 +376,82 @@ def finish(fig, footer, notes=()):
     fig.tight_layout(rect=(0, bottom, 1, 1))
 
 
+# Lines drawn to mark a place (a crossover's vertical line), not data: labels may sit on them.
+GUIDE = "guide"
+
+
+def data_curves(ax):
+    """The data curves of `ax` in display coordinates, each as (points, reach): reach is how far from its
+    path it paints, in pixels (half its width, or its markers' radius)."""
+    to_pixels = ax.figure.dpi / 72
+    curves = []
+    for line in ax.get_lines():
+        if line.get_gid() == GUIDE or len(line.get_xdata()) == 0:
+            continue
+        xy = line.get_transform().transform(np.column_stack([line.get_xdata(), line.get_ydata()]))
+        marker = line.get_marker() not in (None, "None", "none", "", " ")
+        radius = line.get_markersize() / 2 + line.get_markeredgewidth() / 2 if marker else 0
+        curves.append((xy, max(line.get_linewidth() / 2, radius) * to_pixels))
+    return curves
+
+
+def segment_meets_box(p, q, box):
+    """Whether the segment p-q passes through the box (x0, y0, x1, y1): Liang-Barsky clipping."""
+    t0, t1 = 0.0, 1.0
+    d = (q[0] - p[0], q[1] - p[1])
+    for axis in (0, 1):
+        for edge, sign in ((box[axis], -1), (box[axis + 2], 1)):
+            num, den = sign * (edge - p[axis]), sign * d[axis]
+            if den == 0:
+                if num < 0:
+                    return False
+            elif den > 0:
+                t1 = min(t1, num / den)
+            else:
+                t0 = max(t0, num / den)
+    return t0 <= t1
+
+
+def box_meets_curve(box, curve):
+    points, reach = curve
+    grown = (box.x0 - reach, box.y0 - reach, box.x1 + reach, box.y1 + reach)
+    if len(points) == 1:
+        return segment_meets_box(points[0], points[0], grown)
+    return any(segment_meets_box(p, q, grown) for p, q in zip(points[:-1], points[1:]))
+
+
+def label_box(label, renderer):
+    """The display box a text covers, with its bbox patch when it has one."""
+    if isinstance(label, matplotlib.text.Annotation):
+        label.update_positions(renderer)  # otherwise only drawing moves the text to its new xy
+    if label.get_bbox_patch() is not None:
+        label.update_bbox_position_size(renderer)
+        return label.get_bbox_patch().get_window_extent(renderer)
+    return label.get_window_extent(renderer)
+
+
+def place_clear(ax, label, positions, taken):
+    """Moves `label` to the first of `positions` (each a function that puts it somewhere) where its box
+    meets no data curve of `ax` and no box in `taken`, and stays inside the axes; where none does, to the
+    one with the fewest such collisions. Adds its box to `taken`. Call it once the layout is final."""
+    renderer = ax.figure.canvas.get_renderer()
+    curves = data_curves(ax)
+    inside = ax.get_window_extent(renderer)
+    best = None
+    for k, position in enumerate(positions):
+        position(label)
+        box = label_box(label, renderer)
+        clashes = sum(box_meets_curve(box, c) for c in curves) + sum(box.overlaps(t) for t in taken) + \
+            (0 if inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0 and box.y1 <= inside.y1
+             else 1)
+        if best is None or clashes < best[0]:
+            best = (clashes, k)
+        if clashes == 0:
+            break
+    positions[best[1]](label)
+    taken.append(label_box(label, renderer))
+
+
 def safe_name(text):
     return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
 
@@ -623,52 +700,101 @@ def coupling_pairs(implementations):
             for other in implementations if other not in baselines[:k + 1]]
 
 
+class Beats(tuple):
+    """The outcome of beats_from: kind ("from", "always" or "never"), at, first, last, before."""
+
+    def __new__(cls, kind, at, first, last, before=None):
+        return super().__new__(cls, (kind, at, first, last, before))
+
+    kind, at, first, last, before = (property(lambda self, i=i: self[i]) for i in range(5))
+
+
 def beats_from(baseline, challenger):
     """Where the challenger's latency is at or below the baseline's, over the block counts both have:
-    (kind, at, first, last) with kind "from" and `at` the smallest count from which it stays so up to the
-    largest, "always" when that is the first count, "never" when it does not hold at the largest (`at`
-    is then the largest); first and last are the smallest and largest counts compared. None when no
-    count is shared."""
+    Beats(kind, at, first, last, before) with kind "from", `at` the smallest count from which it stays so up
+    to the largest and `before` the count measured just below it (where it was behind); "always" when `at`
+    is the first count, "never" when it does not hold at the largest (`at` is then the largest); first and
+    last are the smallest and largest counts compared. None when no count is shared."""
     base = dict(zip(baseline["blocks"], baseline["latency_ms"]))
     other = dict(zip(challenger["blocks"], challenger["latency_ms"]))
     shared = sorted(set(base) & set(other))
     if not shared:
         return None
     start = None
-    for blocks in reversed(shared):
-        if other[blocks] > base[blocks]:
+    for k in range(len(shared) - 1, -1, -1):
+        if other[shared[k]] > base[shared[k]]:
             break
-        start = blocks
+        start = k
     if start is None:
-        return "never", shared[-1], shared[0], shared[-1]
-    return ("always" if start == shared[0] else "from"), start, shared[0], shared[-1]
+        return Beats("never", shared[-1], shared[0], shared[-1])
+    if start == 0:
+        return Beats("always", shared[0], shared[0], shared[-1])
+    return Beats("from", shared[start], shared[0], shared[-1], shared[start - 1])
 
 
-def beats_text(challenger, baseline, result):
-    """'core_reconfigurable beats software from 256 blocks', '... always (1–4096 blocks)' or
-    '... never (up to 4096 blocks)'."""
+def crossing(baseline, challenger, result, column, logx, logy):
+    """(blocks, value) where the challenger's and the baseline's `column` curves cross between
+    result.before and result.at, as the figure draws them: straight between the samples on its scales
+    (logarithmic x and y when logx, logy)."""
+    fx = math.log if logx else float
+    fy = math.log if logy else float
+    left, right = result.before, result.at
+    base = dict(zip(baseline["blocks"], baseline[column]))
+    other = dict(zip(challenger["blocks"], challenger[column]))
+    gap0, gap1 = (fy(other[b]) - fy(base[b]) for b in (left, right))
+    t = gap0 / (gap0 - gap1) if gap0 != gap1 else 1.0
+    x = fx(left) + t * (fx(right) - fx(left))
+    y = fy(base[left]) + t * (fy(base[right]) - fy(base[left]))
+    return (math.exp(x) if logx else x), (math.exp(y) if logy else y)
+
+
+def beats_text(challenger, baseline, result, at=None):
+    """'core_reconfigurable beats software from ≈ 713 blocks (between 256 and 1024)' (`at`: where the curves
+    cross between those two measured counts), '... always (1–4096 blocks)' or '... never (up to 4096
+    blocks)'."""
     if result is None:
         return f"{challenger} and {baseline} share no block count"
-    kind, blocks, first, last = result
-    if kind == "from":
-        return f"{challenger} beats {baseline} from {count(blocks, 'block')}"
-    if kind == "always":
-        return f"{challenger} beats {baseline} always ({format_number(first)}–{count(last, 'block')})"
-    return f"{challenger} beats {baseline} never (up to {count(blocks, 'block')})"
+    if result.kind == "from":
+        where = f"≈ {count(round(at), 'block')}" if at is not None else count(result.at, "block")
+        return (f"{challenger} beats {baseline} from {where} "
+                f"(between {format_number(result.before)} and {format_number(result.at)})")
+    if result.kind == "always":
+        span = count(result.last, "block") if result.first == result.last else \
+            f"{format_number(result.first)}–{count(result.last, 'block')}"
+        return f"{challenger} beats {baseline} always ({span})"
+    return f"{challenger} beats {baseline} never (up to {count(result.at, 'block')})"
 
 
-def log_blocks_axis(ax, blocks):
-    """Logarithmic block-count axis, ticked at the counts measured when they are few."""
-    ax.set_xscale("log")
-    ax.set_xlim(blocks[0] / 1.4, blocks[-1] * 1.4)  # markers at both ends stay whole
-    if len(blocks) <= 12:
-        ax.set_xticks(blocks, [format_number(b) for b in blocks])
-        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+def blocks_axis(ax, blocks, logx):
+    """The block-count axis: logarithmic (ticked at the counts measured when they are few) or linear."""
+    if logx:
+        ax.set_xscale("log")
+        ax.set_xlim(blocks[0] / 1.4, blocks[-1] * 1.4)  # markers at both ends stay whole
+        if len(blocks) <= 12:
+            ax.set_xticks(blocks, [format_number(b) for b in blocks])
+            ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+            return
     else:
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
+        ax.set_xlim(0, blocks[-1] * 1.03)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
 
 
-def coupling_figure(functionality, series, styles, footer, notes=()):
+def crossover_label_positions(x):
+    """Where a crossover's label may go, in order of preference: on its vertical line at `x`, from the foot
+    of the panel upwards, centred on the line or beside it."""
+    def at(height, dx, ha):
+        def position(label):
+            label.xy = (x, height)
+            label.xyann = (dx, 0)
+            label.set_horizontalalignment(ha)
+        return position
+    return [at(height, dx, ha) for height in np.arange(0.01, 0.95, 0.03)
+            for dx, ha in ((0, "center"), (5, "left"), (-5, "right"))]
+
+
+def coupling_figure(functionality, series, styles, footer, notes=(), logx=True, logy=True):
+    """The three panels, the shared legend and the crossovers of one functionality. logx and logy choose the
+    scales of the block count and of the latency and throughput (the CPU share is always linear)."""
     implementations = list(series)
     blocks = sorted({b for s in series.values() for b in s["blocks"]})
     crossovers = [(challenger, baseline, beats_from(series[baseline], series[challenger]))
@@ -679,7 +805,7 @@ def coupling_figure(functionality, series, styles, footer, notes=()):
     fig = plt.figure(figsize=(15, 6.2 + strip_height))
     grid = fig.add_gridspec(2, 3, height_ratios=(4.6, strip_height))
     panels = [fig.add_subplot(grid[0, i]) for i in range(3)]
-    for ax, (column, title, ylabel, logy) in zip(panels, COUPLING_PANELS):
+    for ax, (column, title, ylabel, log_panel) in zip(panels, COUPLING_PANELS):
         for name in implementations:
             label, colour, marker, linestyle = styles[name]
             s = series[name]
@@ -687,55 +813,66 @@ def coupling_figure(functionality, series, styles, footer, notes=()):
             ax.plot(s["blocks"], s[column], label=label, color=colour, marker=marker, linestyle=linestyle,
                     linewidth=2, markersize=7, markerfacecolor="none", markeredgewidth=1.6, clip_on=False,
                     zorder=3)
-        log_blocks_axis(ax, blocks)
+        blocks_axis(ax, blocks, logx)
         ax.set_title(title)
         ax.set_xlabel("Request size (64-bit blocks)")
         ax.set_ylabel(ylabel)
-        style_axes(ax, logy=logy)
-        if not logy:
+        style_axes(ax, logy=logy and log_panel)
+        if column == "cpu_left_pct":
             ax.set_ylim(-4, 104)
             ax.set_yticks(range(0, 101, 20))
 
-    # A crossover inside the measured range: a dotted line in the challenger's colour on the latency and
-    # throughput panels (throughput = data / latency, so they cross at the same size), labelled with the
-    # block count at the foot of the panel, which the curves leave empty at the large block counts
-    # where crossovers happen.
-    marked = {}
+    # A crossover inside the measured range, on the latency and throughput panels: where the two curves
+    # cross as drawn (straight between the samples on the panel's scales), a dot and a dotted vertical
+    # line in the challenger's colour, and the block count on that line where its label covers no curve.
+    labels = [[], []]
+    at_latency = {}
     for challenger, baseline, result in crossovers:
-        if result is not None and result[0] == "from":
-            marked.setdefault(result[1], []).append(styles[challenger][1])
-    for ax in panels[:2]:
-        for at, colours in marked.items():
-            for k, colour in enumerate(colours):
-                ax.axvline(at, color=colour, linestyle=":", linewidth=1.6, zorder=2)
-                ax.annotate(format_number(at), xy=(at, 0), xycoords=("data", "axes fraction"),
-                            xytext=(0, 4 + 16 * k), textcoords="offset points", ha="center", va="bottom",
-                            fontsize=8, fontweight="bold", color=colour,
-                            bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": colour})
+        if result is None or result.kind != "from":
+            continue
+        colour = styles[challenger][1]
+        for k, (column, _, _, log_panel) in enumerate(COUPLING_PANELS[:2]):
+            x, y = crossing(series[baseline], series[challenger], result, column, logx, logy and log_panel)
+            if k == 0:
+                at_latency[(challenger, baseline)] = x
+            ax = panels[k]
+            ax.axvline(x, color=colour, linestyle=":", linewidth=1.6, zorder=2, gid=GUIDE)
+            ax.plot([x], [y], "o", color=colour, markersize=5, zorder=4, clip_on=False)
+            labels[k].append(ax.annotate(
+                f"≈ {format_number(round(x))}", xy=(x, 0), xycoords=("data", "axes fraction"),
+                xytext=(0, 0), textcoords="offset points", ha="center", va="bottom", fontsize=8,
+                fontweight="bold", color=colour, zorder=5,
+                bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": colour}))
 
     # Below the panels: the shared legend on the left, the crossovers on the right.
     strip = fig.add_subplot(grid[1, :])
     strip.axis("off")
-    handles, labels = panels[0].get_legend_handles_labels()
+    handles, legend_labels = panels[0].get_legend_handles_labels()
     left = {"alignment": "left"} if MATPLOTLIB_VERSION >= (3, 6) else {}  # the title over the entries
-    legend = strip.legend(handles, labels, loc="upper left", bbox_to_anchor=(0, 1), title="Implementation",
-                          frameon=False, borderaxespad=0, borderpad=0, **left)
+    legend = strip.legend(handles, legend_labels, loc="upper left", bbox_to_anchor=(0, 1),
+                          title="Implementation", frameon=False, borderaxespad=0, borderpad=0, **left)
     legend.get_title().set_fontweight("bold")
-    strip.text(0.5, 1, "Crossovers (latency at or below, at every measured size from there on)",
+    right_column = 0.45  # the crossovers' column, right of the legend's longest entry
+    strip.text(right_column, 1,
+               "Crossovers (latency at or below from there on; ≈: between two measured sizes)",
                transform=strip.transAxes, ha="left", va="top", fontweight="bold")
     if not crossovers:
-        strip.annotate("none: a single implementation", xy=(0.5, 1), xycoords="axes fraction",
+        strip.annotate("none: a single implementation", xy=(right_column, 1), xycoords="axes fraction",
                        xytext=(0, -15), textcoords="offset points", ha="left", va="top", color="0.15")
     for k, (challenger, baseline, result) in enumerate(crossovers):
-        text = beats_text(challenger, baseline, result)
-        marked_here = result is not None and result[0] == "from"
-        strip.annotate(text, xy=(0.5, 1), xycoords="axes fraction", xytext=(0, -15 * (k + 1)),
+        text = beats_text(challenger, baseline, result, at_latency.get((challenger, baseline)))
+        marked_here = result is not None and result.kind == "from"
+        strip.annotate(text, xy=(right_column, 1), xycoords="axes fraction", xytext=(0, -15 * (k + 1)),
                        textcoords="offset points", ha="left", va="top",
                        color=styles[challenger][1] if marked_here else "0.15",
                        fontweight="bold" if marked_here else "normal")
     fig.suptitle(f"{functionality}: latency, throughput and free CPU against request size",
                  fontsize=13, fontweight="bold")
     finish(fig, footer, notes)
+    for ax, panel_labels in zip(panels, labels):
+        taken = []
+        for label in panel_labels:
+            place_clear(ax, label, crossover_label_positions(label.xy[0]), taken)
     return fig
 
 
@@ -859,7 +996,8 @@ def cmd_heatmap(args):
                 ax.add_patch(Rectangle((i - 0.5, j - 0.5), 1, 1, facecolor="0.93", edgecolor="0.6",
                                        hatch="///", linewidth=0))
                 ax.text(i, j, "failed" if (j, i) in failed else "n/a", ha="center", va="center",
-                        fontsize=fontsize, color="0.3", bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1})
+                        fontsize=fontsize, color="0.3",
+                        bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1})
             else:
                 r, g, b, _ = image.cmap(image.norm(value))
                 dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5

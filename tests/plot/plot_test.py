@@ -4,14 +4,20 @@
 Run with /usr/bin/python3 (Debian's matplotlib); CTest runs it as Plot.Figures.
 """
 
+import contextlib
+import csv
 import html
 import importlib.util
+import io
+import math
 import os
 import re
 import shutil
 import subprocess
 import tempfile
 import unittest
+
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLOT = os.path.join(HERE, "..", "..", "tools", "plot.py")
@@ -39,6 +45,71 @@ def load_plot():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def figures(*argv):
+    """Runs a plot.py command in this process and returns {file name: matplotlib figure} for the figures it
+    would write, laid out and drawn as they would be saved (nothing is written), and what it said on
+    stderr."""
+    plot = load_plot()
+    drawn = {}
+
+    def keep(fig, outdir, base):
+        fig.canvas.draw()
+        drawn[base] = fig
+
+    plot.save = keep
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr):
+        code = plot.main(list(argv))
+    if code != 0:
+        raise AssertionError(f"plot.py {' '.join(argv)}: exit code {code}: {stderr.getvalue()}")
+    return drawn, stderr.getvalue()
+
+
+def panel(fig, title):
+    return next(ax for ax in fig.axes if ax.get_title() == title)
+
+
+def curve_pixels(ax):
+    """For each data curve of `ax` (a line with a legend label): the pixels its line passes through, one
+    every pixel along each segment, and its vertices, with how far from them line and markers paint."""
+    for line in ax.get_lines():
+        if line.get_label().startswith("_"):
+            continue
+        xy = line.get_transform().transform(list(zip(line.get_xdata(), line.get_ydata())))
+        along = [xy[:1]]
+        for p, q in zip(xy[:-1], xy[1:]):
+            n = max(2, int(math.dist(p, q)) + 1)
+            along.append([(p[0] + (q[0] - p[0]) * k / n, p[1] + (q[1] - p[1]) * k / n) for k in range(n + 1)])
+        pixels = ax.figure.dpi / 72
+        marker = line.get_marker() not in ("None", "none", "", " ", None)
+        yield ([point for run in along for point in run], line.get_linewidth() / 2 * pixels,
+               xy, (line.get_markersize() / 2 + line.get_markeredgewidth() / 2) * pixels if marker else 0)
+
+
+def labels_over_curves(ax):
+    """The texts in boxes (labels) of `ax` that cover part of a data curve: its line or a marker."""
+    renderer = ax.figure.canvas.get_renderer()
+    found = []
+    for text in ax.texts:
+        patch = text.get_bbox_patch()
+        if patch is None or not text.get_visible():
+            continue
+        box = patch.get_window_extent(renderer)
+
+        def hit(points, reach):
+            return any(box.x0 - reach <= x <= box.x1 + reach and box.y0 - reach <= y <= box.y1 + reach
+                       for x, y in points)
+        for points, width, vertices, radius in curve_pixels(ax):
+            if hit(points, width) or (radius and hit(vertices, radius)):
+                found.append(text.get_text())
+    return found
+
+
+def read_rows(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
 
 
 def svg_texts(path):
@@ -131,7 +202,8 @@ class PlotTestCase(unittest.TestCase):
                 f.write(header + f"aes128,1,3.8,{hw_cold},0.04,4.2,0.1,435\n")
         with open(os.path.join(wins, "crossover_summary.csv"), "w") as f:
             f.write("functionality,crossover_blocks,analytic_crossover_blocks\naes128,1,1\n")
-        for folder, label in ((wins, "crossover: 1 block (estimate 1)"), (loses, "no crossover up to 1 block")):
+        for folder, label in ((wins, "crossover: 1 block (estimate 1)"),
+                              (loses, "no crossover up to 1 block")):
             self.plot("crossover", folder)
             for name in os.listdir(folder):
                 if name.endswith(".svg"):
@@ -164,15 +236,17 @@ class PlotTestCase(unittest.TestCase):
                          f"plot.py: {COUPLING}: skipped 1 of 53 rows: 1 with an empty latency_ms\n")
 
         crossovers = {
+            # Where the curves cross between two measured sizes (test_coupling_crossover_is_where_the_curves_
+            # cross checks the numbers).
             "3des": ["extension beats software always (1–4096 blocks)",
                      "core_static beats software always (1–4096 blocks)",
-                     "core_reconfigurable beats software from 256 blocks",
-                     "core_static beats extension from 64 blocks",
+                     "core_reconfigurable beats software from ≈ 217 blocks (between 64 and 256)",
+                     "core_static beats extension from ≈ 18 blocks (between 16 and 64)",
                      "core_reconfigurable beats extension never (up to 4096 blocks)"],
             # Without the skipped row, des stops at 1024 blocks, where the reconfigured core just wins.
             "des": ["extension beats software always (1–1024 blocks)",
                     "core_static beats software always (1–1024 blocks)",
-                    "core_reconfigurable beats software from 1024 blocks",
+                    "core_reconfigurable beats software from ≈ 1002 blocks (between 256 and 1024)",
                     "core_static beats extension never (up to 1024 blocks)",
                     "core_reconfigurable beats extension never (up to 1024 blocks)"],
         }
@@ -194,9 +268,9 @@ class PlotTestCase(unittest.TestCase):
             # The crossover lines, in pair order: software against the others, then the extension against
             # the cores.
             self.assertTrue(any(texts[i:i + len(lines)] == lines for i in range(len(texts))), texts)
-        # 256 blocks: a tick on each of the three panels, and the crossover marker's label on the latency
-        # and throughput panels.
-        self.assertEqual(svg_texts(os.path.join(self.tmp, "coupling_3des.svg")).count("256"), 5)
+        # The crossovers' labels on the latency and throughput panels.
+        texts = svg_texts(os.path.join(self.tmp, "coupling_3des.svg"))
+        self.assertEqual((texts.count("≈ 217"), texts.count("≈ 18"), texts.count("256")), (2, 2, 3))
 
     def test_coupling_functionality_option_and_csv_path(self):
         shutil.copy(COUPLING, self.tmp)
@@ -229,20 +303,36 @@ class PlotTestCase(unittest.TestCase):
             return {"blocks": blocks, "latency_ms": latency}
 
         base = series([1, 4, 16, 64, 256], [1, 4, 16, 64, 256])
+        # (kind, at, first, last, before): before is the count measured just below `at`.
         self.assertEqual(plot.beats_from(base, series([1, 4, 16, 64, 256], [0.5, 2, 8, 32, 128])),
-                         ("always", 1, 1, 256))
+                         ("always", 1, 1, 256, None))
         self.assertEqual(plot.beats_from(base, series([1, 4, 16, 64, 256], [9, 9, 17, 90, 300])),
-                         ("never", 256, 1, 256))
+                         ("never", 256, 1, 256, None))
         # Ahead at 4, behind at 16: the crossover is where it stays ahead. Equal latency counts as ahead.
         self.assertEqual(plot.beats_from(base, series([1, 4, 16, 64, 256], [9, 3, 20, 64, 100])),
-                         ("from", 64, 1, 256))
+                         ("from", 64, 1, 256, 16))
         # Only the block counts both have are compared.
-        self.assertEqual(plot.beats_from(base, series([4, 8, 64, 1024], [5, 1, 60, 1])), ("from", 64, 4, 64))
+        self.assertEqual(plot.beats_from(base, series([4, 8, 64, 1024], [5, 1, 60, 1])),
+                         ("from", 64, 4, 64, 4))
         self.assertIsNone(plot.beats_from(base, series([2, 8], [0.1, 0.1])))
-        self.assertEqual(plot.beats_text("core_static", "software", ("always", 4, 4, 64)),
+        self.assertEqual(plot.beats_text("core_static", "software", plot.Beats("always", 4, 4, 64)),
                          "core_static beats software always (4–64 blocks)")
-        self.assertEqual(plot.beats_text("core_static", "software", ("never", 1, 1, 1)),
+        self.assertEqual(plot.beats_text("core_static", "software", plot.Beats("always", 1, 1, 1)),
+                         "core_static beats software always (1 block)")
+        self.assertEqual(plot.beats_text("core_static", "software", plot.Beats("never", 1, 1, 1)),
                          "core_static beats software never (up to 1 block)")
+        self.assertEqual(plot.beats_text("core_static", "software", plot.Beats("from", 64, 1, 256, 16), 40.4),
+                         "core_static beats software from ≈ 40 blocks (between 16 and 64)")
+
+        # The crossing as drawn: straight between the samples on the axes' scales. Behind by a factor of 4
+        # at 16, ahead by a factor of 4 at 64: on log-log axes half way, at 32 blocks; on linear ones where
+        # 64 - 16 (behind by 48) and 16 - 64 (ahead by 48) meet, at 40 blocks.
+        result = plot.Beats("from", 64, 16, 64, 16)
+        challenger = series([16, 64], [64, 16])
+        base = series([16, 64], [16, 64])
+        self.assertAlmostEqual(plot.crossing(base, challenger, result, "latency_ms", True, True)[0], 32)
+        self.assertAlmostEqual(plot.crossing(base, challenger, result, "latency_ms", False, False)[0], 40)
+        self.assertEqual(plot.crossing(base, challenger, result, "latency_ms", False, False)[1], 40)
 
         self.assertEqual(plot.coupling_pairs(list(IMPLEMENTATIONS)), [
             ("software", "extension"), ("software", "core_static"), ("software", "core_reconfigurable"),
@@ -250,6 +340,52 @@ class PlotTestCase(unittest.TestCase):
         self.assertEqual(plot.coupling_pairs(["core_static", "extension", "gpu"]),
                          [("extension", "core_static"), ("extension", "gpu")])
         self.assertEqual(plot.coupling_pairs(["a", "b", "c"]), [("a", "b"), ("a", "c")])
+
+    def test_coupling_crossover_is_where_the_curves_cross(self):
+        # 3des: the reconfigurable core is behind software at 64 blocks and ahead at 256. The crossover is
+        # marked where the two straight segments between those samples meet on the log-log latency panel,
+        # not at the first sample past it.
+        latency = {(row["implementation"], int(row["blocks"])): float(row["latency_ms"])
+                   for row in read_rows(COUPLING) if row["functionality"] == "3des"}
+        gap = [math.log(latency["core_reconfigurable", b] / latency["software", b]) for b in (64, 256)]
+        expected = math.exp(math.log(64) + gap[0] / (gap[0] - gap[1]) * math.log(256 / 64))
+        self.assertTrue(64 < expected < 256)
+        self.assertEqual(round(expected), 217)
+        drawn, _ = figures("coupling", FIXTURES, "-f", "3des")
+        fig = drawn["coupling_3des"]
+        for title in ("Latency of one request", "Throughput of one request"):
+            ax = panel(fig, title)
+            marks = [line.get_xdata()[0] for line in ax.get_lines()
+                     if len(line.get_xdata()) == 2 and line.get_xdata()[0] == line.get_xdata()[1]
+                     and line.get_color() == "tab:orange"]
+            self.assertEqual(len(marks), 1, title)
+            self.assertAlmostEqual(marks[0], expected, delta=1e-6 * expected)
+            # Both curves as drawn pass through one point there.
+            curves = {line.get_label().split(":")[0]: line for line in ax.get_lines()
+                      if not line.get_label().startswith("_")}
+            at = [10 ** float(np.interp(math.log10(marks[0]), np.log10(curves[name].get_xdata()),
+                                        np.log10(curves[name].get_ydata())))
+                  for name in ("software", "core_reconfigurable")]
+            self.assertAlmostEqual(at[0] / at[1], 1, places=9)
+            self.assertIn("≈ 217", [t.get_text() for t in ax.texts])
+
+    def test_coupling_crossover_labels_cover_no_curve(self):
+        # The extension runs flat along the foot of the latency panel, where a crossover label would go
+        # first: the label moves up its line, clear of every curve and marker.
+        path = os.path.join(self.tmp, "coupling.csv")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(COUPLING_HEADER + "\n")
+            for blocks in (1, 4, 16, 64, 256, 1024, 4096):
+                for name, ms in (("software", 0.02 * blocks), ("extension", 0.001),
+                                 ("core_reconfigurable", 4 + 0.0005 * blocks)):
+                    cpu_left = 99 if name == "core_reconfigurable" else 0
+                    f.write(f"des,{name},{blocks},{ms},{8 * blocks / ms},{cpu_left}\n")
+        drawn, _ = figures("coupling", path)
+        fig = drawn["coupling_des"]
+        for title in ("Latency of one request", "Throughput of one request"):
+            ax = panel(fig, title)
+            self.assertTrue([t for t in ax.texts if t.get_bbox_patch() is not None], title)  # labelled
+            self.assertEqual(labels_over_curves(ax), [], title)
 
     def test_coupling_errors(self):
         missing = os.path.join(self.tmp, "nothing")
@@ -481,7 +617,8 @@ class PlotTestCase(unittest.TestCase):
                 self.assertEqual(result.stderr.splitlines(), [result.stderr.strip()], result.stderr)
                 self.assertTrue(result.stderr.startswith(f"plot.py: {outdir}: {message}"), result.stderr)
                 self.assertEqual(result.stdout, "")
-        self.assertEqual(sorted(os.listdir(self.tmp)), ["figures"] + (["read_only"] if len(cases) > 3 else []))
+        self.assertEqual(sorted(os.listdir(self.tmp)),
+                         ["figures"] + (["read_only"] if len(cases) > 3 else []))
 
     def test_help(self):
         for command in ("crossover", "coupling", "sweep", "heatmap", "sensitivity"):
