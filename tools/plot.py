@@ -63,6 +63,7 @@ Exit codes: 0 success, 2 usage or input error (one line on stderr: `plot.py: FIL
 
 import argparse
 import csv
+import json
 import math
 import os
 import re
@@ -295,18 +296,119 @@ def split_unit(column):
     return column, None
 
 
-def title_name(column):
-    """'platform.buses.0.clock_mhz' -> 'platform.buses.0 clock': the scenario path stays recognisable,
-    the last component reads as words. A bare name is capitalised ('simulated_ms' -> 'Simulated')."""
-    name, _ = split_unit(column)
-    prefix, _, leaf = name.rpartition(".")
-    words = leaf.replace("_", " ")
-    return f"{prefix} {words}" if prefix else words[:1].upper() + words[1:]
+# The sections of a scenario, the first component of every scenario path (a sweep's parameters); other
+# columns are metrics. The platform's and the workload's elements are known by their own names, so the
+# section is left out of theirs.
+SCENARIO_SECTIONS = ("platform", "software", "runtime", "workload", "outputs")
+IMPLIED_SECTIONS = ("platform", "workload")
 
 
-def axis_label(column):
-    _, unit = split_unit(column)
-    return title_name(column) + (f" ({unit})" if unit else "")
+def path_parts(path):
+    """'platform.buses.0.clock_mhz' or the JSON pointer '/platform/buses/0/clock_mhz' -> its components."""
+    if path.startswith("/"):
+        return [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
+    return path.split(".")
+
+
+def singular(key):
+    """'buses' -> 'bus', 'memories' -> 'memory', 'slots' -> 'slot', 'background' stays."""
+    for plural, one in (("ies", "y"), ("uses", "us"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"),
+                        ("shes", "sh")):
+        if key.endswith(plural):
+            return key[:-len(plural)] + one
+    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
+
+
+def set_path(doc, path, value):
+    """Sets `path` in the JSON document when its parent exists there; otherwise leaves it alone."""
+    *parents, leaf = path_parts(path)
+    node = doc
+    for part in parents:
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return
+    if isinstance(node, dict):
+        node[leaf] = value
+    elif isinstance(node, list) and leaf.isdigit() and int(leaf) < len(node):
+        node[int(leaf)] = value
+
+
+class Names:
+    """How figures name the columns of a sweep. A scenario path (a parameter: platform.buses.0.clock_mhz or
+    /platform/buses/0/clock_mhz) is named by the element it designates, with the name the scenario gives it
+    ("plb clock", in MHz; "bus 0 clock" without the scenario); a metric by its own words
+    (aes128.hardware.latency_mean_ms: "aes128 hardware latency mean", in ms; requests_per_s: "Requests",
+    in 1/s)."""
+
+    def __init__(self, scenario=None):
+        self.scenario = scenario
+
+    @classmethod
+    def of_sweep(cls, csv_path):
+        """From the sweep.json that rsoc writes beside sweep.csv: its scenario text with the sweep's --set
+        overrides applied. Without one, element names are not known."""
+        path = os.path.join(os.path.dirname(csv_path), "sweep.json")
+        if not os.path.exists(path):
+            return cls()
+        try:
+            with open(path, encoding="utf-8") as f:
+                sweep = json.load(f)
+            scenario = json.loads(sweep["scenario_text"])
+            overrides = list(sweep.get("overrides") or [])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            note(path, f"no scenario names from it ({type(e).__name__}: {e}): parameters named by their keys")
+            return cls()
+        for assignment in overrides:
+            target, _, text = str(assignment).partition("=")
+            try:
+                value = json.loads(text)
+            except ValueError:
+                value = text  # --set takes a bare string too
+            set_path(scenario, target, value)
+        return cls(scenario)
+
+    def describe(self, column):
+        """(words, unit): the name of the column as a list of words, and its unit or None."""
+        parts = path_parts(column)
+        name, unit = split_unit(parts[-1])
+        if parts[0] not in SCENARIO_SECTIONS or len(parts) < 2:  # a metric
+            words = parts[:-1] + [name.replace("_", " ")]
+            if len(words) == 1:
+                words[0] = words[0][:1].upper() + words[0][1:]
+            return words, unit
+        node, words, key = self.scenario, [], None
+        for k, part in enumerate(parts):
+            if part.isdigit() and key is not None:  # an element of the list `key`
+                element = node[int(part)] if isinstance(node, list) and int(part) < len(node) else None
+                label = element.get("name") if isinstance(element, dict) else None
+                words[-1] = label if isinstance(label, str) and label else f"{singular(key)} {part}"
+                node, key = element, None
+                continue
+            word = (name if k == len(parts) - 1 else part).replace("_", " ")
+            if not words or words[-1] != word:  # the bus named fmc's fmc settings: "fmc", not "fmc fmc"
+                words.append(word)
+            node, key = (node.get(part) if isinstance(node, dict) else None), part
+        if parts[0] in IMPLIED_SECTIONS and len(words) > 1:
+            words = words[1:]
+        return words, unit
+
+    def title(self, column):
+        """'plb clock': the name without its unit."""
+        return " ".join(self.describe(column)[0])
+
+    def label(self, column):
+        """'plb clock (MHz)': for an axis, with its unit."""
+        words, unit = self.describe(column)
+        return " ".join(words) + (f" ({unit})" if unit else "")
+
+    def file_part(self, column):
+        """The column in a file name: a parameter by its name ('plb-clock'), a metric by the column itself
+        ('aes128-crossover_blocks')."""
+        words = self.describe(column)[0] if path_parts(column)[0] in SCENARIO_SECTIONS else [column]
+        return safe_name("-".join(words).replace(".", "-").replace(" ", "-"))
 
 
 def format_number(value):
@@ -342,8 +444,11 @@ def categorical_ticks(ax, axis, categories):
 
 
 def fit(text, inches, fontsize):
-    """`text` wrapped at spaces to about `inches` wide at `fontsize` points (a glyph is ~0.6 em wide)."""
-    return textwrap.fill(text, max(20, int(inches * 72 / (0.6 * fontsize))))
+    """`text` wrapped at spaces to about `inches` wide at `fontsize` points (a glyph is ~0.6 em wide). A
+    word, a name or a path longer than that stays whole on its own line: it is never broken, not even at
+    its hyphens."""
+    return textwrap.fill(text, max(20, int(inches * 72 / (0.6 * fontsize))), break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def set_labels(fig, ax, title, xlabel, ylabel):
@@ -911,6 +1016,7 @@ def cmd_sweep(args):
     columns = [args.x, args.y] + ([args.group] if args.group else [])
     table.require(*columns)
     outdir = output_dir(args.out, args.input)
+    names = Names.of_sweep(args.input)
     usable = usable_rows(table, columns, noun="point")
     rows = usable.rows
     ys = [table.number(line, row, args.y) for line, row in rows]
@@ -941,12 +1047,12 @@ def cmd_sweep(args):
         categorical_ticks(ax, "x", xcat)
     elif len(xcat) <= 12:  # few values (slot counts, clocks): tick exactly at them
         ax.set_xticks(xcat.keys, xcat.labels)
-    by = f" by {title_name(args.group)}" if args.group else ""
-    set_labels(fig, ax, f"{title_name(args.y)} against {title_name(args.x)}{by}",
-               axis_label(args.x), axis_label(args.y))
+    by = f" by {names.title(args.group)}" if args.group else ""
+    set_labels(fig, ax, f"{names.title(args.y)} against {names.title(args.x)}{by}",
+               names.label(args.x), names.label(args.y))
     style_axes(ax)
     if gcat:
-        ax.legend(title=axis_label(args.group))
+        ax.legend(title=names.label(args.group))
     elif averaged:
         ax.legend()
     finish(fig, table.provenance(rows), [usable.figure_note()])
@@ -961,6 +1067,7 @@ def cmd_heatmap(args):
     table = Table(args.input)
     table.require(args.x, args.y, args.z)
     outdir = output_dir(args.out, args.input)
+    names = Names.of_sweep(args.input)
     # Failed rows and empty z still place their x and y on the grid, so their cell shows as failed or n/a.
     placed = [(line, row) for line, row in table.rows if row[args.x] != "" and row[args.y] != ""]
     if not placed:
@@ -987,7 +1094,7 @@ def cmd_heatmap(args):
     fig, ax = plt.subplots(figsize=(min(4 + 0.9 * nx, 20), min(3 + 0.55 * ny, 14)))
     image = ax.imshow(np.ma.masked_invalid(grid), origin="lower", aspect="auto", cmap="viridis")
     colorbar = fig.colorbar(image, ax=ax)
-    colorbar.set_label(fit(axis_label(args.z), 0.75 * fig.get_size_inches()[1], plt.rcParams["font.size"]))
+    colorbar.set_label(fit(names.label(args.z), 0.75 * fig.get_size_inches()[1], plt.rcParams["font.size"]))
     fontsize = 9 if nx * ny <= 100 else 7
     for j in range(ny):
         for i in range(nx):
@@ -1005,8 +1112,8 @@ def cmd_heatmap(args):
                         color="white" if dark else "black")
     categorical_ticks(ax, "x", xcat)
     categorical_ticks(ax, "y", ycat)
-    set_labels(fig, ax, f"{title_name(args.z)} over {title_name(args.x)} × {title_name(args.y)}",
-               axis_label(args.x), axis_label(args.y))
+    set_labels(fig, ax, f"{names.title(args.z)} over {names.title(args.x)} × {names.title(args.y)}",
+               names.label(args.x), names.label(args.y))
     finish(fig, table.provenance(rows), [usable.figure_note()])
     save(fig, outdir, args.name or safe_name(f"heatmap_{args.z}_over_{args.x}_x_{args.y}"))
 
@@ -1108,7 +1215,8 @@ def tornado_figure(metric, bars, footer, notes=()):
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
     style_axes(ax)
     ax.grid(False, axis="y")
-    set_labels(fig, ax, f"{title_name(metric)}: how far each assumption moves it", axis_label(metric), "")
+    names = Names()  # the metric's; the bars keep the assumptions as they were given
+    set_labels(fig, ax, f"{names.title(metric)}: how far each assumption moves it", names.label(metric), "")
     # Below the axis label, where no bar or value label can be.
     handles = [Rectangle((0, 0), 1, 1, color=LOW_COLOUR), Rectangle((0, 0), 1, 1, color=HIGH_COLOUR),
                plt.Line2D([], [], color="0.15", linewidth=1.4)]

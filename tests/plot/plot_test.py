@@ -9,6 +9,7 @@ import csv
 import html
 import importlib.util
 import io
+import json
 import math
 import os
 import re
@@ -105,6 +106,15 @@ def labels_over_curves(ax):
             if hit(points, width) or (radius and hit(vertices, radius)):
                 found.append(text.get_text())
     return found
+
+
+def write_sweep_json(folder, overrides=()):
+    """A sweep.json in `folder` as rsoc writes it: the fixture's (the reference scenario) with `overrides`."""
+    with open(os.path.join(FIXTURES, "sweep.json"), encoding="utf-8") as f:
+        sweep = json.load(f)
+    sweep["overrides"] = list(overrides)
+    with open(os.path.join(folder, "sweep.json"), "w", encoding="utf-8") as f:
+        json.dump(sweep, f)
 
 
 def read_rows(path):
@@ -222,7 +232,7 @@ class PlotTestCase(unittest.TestCase):
                           f"plot.py: {os.path.join(FIXTURES, 'crossover.csv')}: no functionality 3des "
                           "(has: aes128, des)")
         line = self.expect_error(["crossover", SWEEP], f"plot.py: {SWEEP}: no columns functionality, blocks")
-        self.assertIn("(columns: point, status, error, platform.slots_count", line)
+        self.assertIn("(columns: point, status, error, platform.slots.0.count", line)
 
     # ------------------------------------------------------------------------------------- coupling
 
@@ -412,7 +422,7 @@ class PlotTestCase(unittest.TestCase):
 
     def test_sweep_skips_the_failed_row(self):
         paths = self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz",
-                          "--y", "aes128.latency_mean_ms", "--group", "platform.slots_count",
+                          "--y", "aes128.latency_mean_ms", "--group", "platform.slots.0.count",
                           "--out", self.tmp, "--name", "latency")
         self.assertEqual(sorted(paths), [os.path.join(self.tmp, "latency.png"),
                                          os.path.join(self.tmp, "latency.svg")])
@@ -420,31 +430,32 @@ class PlotTestCase(unittest.TestCase):
         texts = svg_texts(os.path.join(self.tmp, "latency.svg"))
         # The figure says so too, not only stderr.
         self.assertIn("Not shown: 1 of 12 points: 1 failed", texts)
-        for text in ("platform.buses.0 clock (MHz)", "aes128 latency mean (ms)", "platform slots count",
+        for text in ("plb clock (MHz)", "aes128 latency mean (ms)", "slot count",
+                     "aes128 latency mean against plb clock by slot count",
                      "1", "2", "3", "4", "50", "100", "200"):
             self.assertIn(text, texts)
 
     def test_sweep_rate_metric_is_per_second(self):
         # requests_per_s: "_per_s" is a rate, not a duration ("_s").
         self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s",
-                  "--group", "platform.slots_count", "--out", self.tmp, "--name", "rate")
+                  "--group", "platform.slots.0.count", "--out", self.tmp, "--name", "rate")
         texts = svg_texts(os.path.join(self.tmp, "rate.svg"))
         self.assertIn("Requests (1/s)", texts)
-        self.assertIn("Requests against platform.buses.0 clock by platform slots", texts)
+        self.assertIn("Requests against plb clock by slot count", texts)
 
     def test_sweep_counts_rows_with_an_empty_metric(self):
-        self.plot("sweep", SWEEP, "--x", "platform.slots_count", "--y", "aes128.crossover_blocks",
+        self.plot("sweep", SWEEP, "--x", "platform.slots.0.count", "--y", "aes128.crossover_blocks",
                   "--group", "platform.buses.0.clock_mhz", "--out", self.tmp)
         self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 2 of 12 points: 1 failed, "
                                            "1 with an empty aes128.crossover_blocks\n")
-        name = "sweep_aes128-crossover_blocks_vs_platform-slots_count_by_platform-buses-0-clock_mhz.svg"
+        name = "sweep_aes128-crossover_blocks_vs_platform-slots-0-count_by_platform-buses-0-clock_mhz.svg"
         texts = svg_texts(os.path.join(self.tmp, name))
         self.assertIn("aes128 crossover (blocks)", texts)
         self.assertIn("Not shown: 2 of 12 points: 1 failed, 1 with an empty aes128.crossover_blocks", texts)
 
     def test_sweep_string_x_is_categorical_in_first_appearance_order(self):
         self.plot("sweep", SWEEP_POLICY, "--x", "runtime.policy", "--y", "aes128.throughput_kBps",
-                  "--group", "platform.slots_count", "--out", self.tmp, "--name", "policy")
+                  "--group", "platform.slots.0.count", "--out", self.tmp, "--name", "policy")
         self.assertEqual(self.last.stderr, "")
         texts = svg_texts(os.path.join(self.tmp, "policy.svg"))
         self.assertIn("aes128 throughput (kB/s)", texts)
@@ -452,27 +463,60 @@ class PlotTestCase(unittest.TestCase):
         ticks = [t for t in texts if t in ("software", "hardware", "cost_model", "adaptive")]
         self.assertEqual(ticks, ["software", "hardware", "cost_model", "adaptive"])
 
+    def test_parameters_named_by_the_scenario_elements(self):
+        plot = load_plot()
+        names = plot.Names.of_sweep(SWEEP)  # fixtures/sweep.json, the reference scenario
+        cases = {
+            "platform.buses.0.clock_mhz": "plb clock (MHz)",
+            "/platform/buses/0/clock_mhz": "plb clock (MHz)",  # a JSON pointer names it too
+            "platform.slots.0.count": "slot count",
+            "platform.cores.1.bitstream.size_kib": "des_core bitstream size (KiB)",
+            "platform.config_port.cpu_copy_cycles_per_word": "config port cpu copy cycles per word",
+            "workload.apps.1.blocks_list": "des_app blocks list",
+            "workload.background.0.busy_us": "kernel_daemon busy (µs)",
+            "runtime.policy": "runtime policy",
+            "software.aes128.cycles_per_byte": "software aes128 cycles per byte",
+            "platform.buses.3.clock_mhz": "bus 3 clock (MHz)",  # no such bus in the scenario
+            # Metrics by their own words.
+            "aes128.hardware.latency_mean_ms": "aes128 hardware latency mean (ms)",
+            "aes128.crossover_blocks": "aes128 crossover (blocks)",
+            "requests_per_s": "Requests (1/s)",
+        }
+        self.assertEqual({c: names.label(c) for c in cases}, cases)
+        # Without a sweep.json beside the table, elements are known by their list and place.
+        unnamed = plot.Names.of_sweep(os.path.join(self.tmp, "sweep.csv"))
+        columns = ("platform.buses.0.clock_mhz", "platform.memories.1.size_kib",
+                   "workload.apps.0.blocks_list")
+        self.assertEqual([unnamed.label(c) for c in columns],
+                         ["bus 0 clock (MHz)", "memory 1 size (KiB)", "app 0 blocks list"])
+        # The sweep's --set overrides count: a renamed bus, a DMA engine that only they add.
+        write_sweep_json(self.tmp, overrides=[
+            "platform.buses.0.name=opb", 'platform.dmas=[{"name":"dma","bus":"plb","base":"0x40100000"}]'])
+        overridden = plot.Names.of_sweep(os.path.join(self.tmp, "sweep.csv"))
+        columns = ("platform.buses.0.clock_mhz", "platform.dmas.0.burst_words")
+        self.assertEqual([overridden.label(c) for c in columns], ["opb clock (MHz)", "dma burst (words)"])
+
     def test_sweep_errors(self):
-        line = self.expect_error(["sweep", SWEEP, "--x", "platform.slots_count", "--y", "nope"],
+        line = self.expect_error(["sweep", SWEEP, "--x", "platform.slots.0.count", "--y", "nope"],
                                  f"plot.py: {SWEEP}: no column nope (columns: point, status, error, ")
         self.assertIn("aes128.latency_mean_ms", line)
         missing = os.path.join(self.tmp, "sweep.csv")
         self.expect_error(["sweep", missing, "--x", "a", "--y", "b"], f"plot.py: {missing}: no such file")
-        self.expect_error(["sweep", SWEEP_POLICY, "--x", "platform.slots_count", "--y", "runtime.policy"],
+        self.expect_error(["sweep", SWEEP_POLICY, "--x", "platform.slots.0.count", "--y", "runtime.policy"],
                           f"plot.py: {SWEEP_POLICY}: line 2: runtime.policy is not a number: 'software'")
         failed = os.path.join(self.tmp, "failed.csv")
         with open(failed, "w") as f:
             f.write("point,status,error,a,b\n0,failed,boom,1,2\n")
         self.expect_error(["sweep", failed, "--x", "a", "--y", "b"],
                           f"plot.py: {failed}: no points to plot (1 point: 1 failed)")
-        self.expect_error(["sweep", SWEEP, "--x", "platform.slots_count"],
+        self.expect_error(["sweep", SWEEP, "--x", "platform.slots.0.count"],
                           "plot.py: the following arguments are required: --y")
         self.assertEqual(os.listdir(self.tmp), ["failed.csv"])  # no image, not even a temporary one
 
     # -------------------------------------------------------------------------------------- heatmap
 
     def test_heatmap_annotates_cells_and_marks_missing_ones(self):
-        self.plot("heatmap", SWEEP, "--x", "platform.slots_count", "--y", "platform.buses.0.clock_mhz",
+        self.plot("heatmap", SWEEP, "--x", "platform.slots.0.count", "--y", "platform.buses.0.clock_mhz",
                   "--z", "aes128.crossover_blocks", "--out", self.tmp, "--name", "xo")
         texts = svg_texts(os.path.join(self.tmp, "xo.svg"))
         # Cells row by row from the lowest clock; (1 slot, 50 MHz) has no crossover, (3 slots, 100 MHz)
@@ -482,19 +526,42 @@ class PlotTestCase(unittest.TestCase):
                  "37", "34", "31", "28"]
         self.assertTrue(any(texts[i:i + len(cells)] == cells for i in range(len(texts))), texts)
         self.assertIn("Not shown: 2 of 12 points: 1 failed, 1 with an empty aes128.crossover_blocks", texts)
-        for text in ("aes128 crossover (blocks)", "platform slots count", "platform.buses.0 clock (MHz)"):
+        # Parameters named by the elements they set, as the scenario in sweep.json names them.
+        for text in ("aes128 crossover (blocks)", "slot count", "plb clock (MHz)",
+                     "aes128 crossover over slot count × plb clock"):
             self.assertIn(text, texts)
+        self.assertFalse([t for t in texts if "platform" in t], texts)
 
     def test_heatmap_with_a_string_axis(self):
-        self.plot("heatmap", SWEEP_POLICY, "--x", "runtime.policy", "--y", "platform.slots_count",
+        self.plot("heatmap", SWEEP_POLICY, "--x", "runtime.policy", "--y", "platform.slots.0.count",
                   "--z", "aes128.latency_mean_ms", "--out", self.tmp, "--name", "policy")
         texts = svg_texts(os.path.join(self.tmp, "policy.svg"))
         cells = ["362", "151", "121", "106", "185", "77", "61.6", "53.9", "96", "40", "32", "28"]
         self.assertTrue(any(texts[i:i + len(cells)] == cells for i in range(len(texts))), texts)
         self.assertIn("aes128 latency mean (ms)", texts)
+        self.assertIn("runtime policy", texts)
+
+    def test_heatmap_titles_break_between_words_only(self):
+        # A bus with a long name: the title wraps, at spaces only, never inside the name.
+        sweep = os.path.join(self.tmp, "sweep")
+        os.mkdir(sweep)
+        shutil.copy(SWEEP, sweep)
+        name = "processor_local_bus_of_the_reference_soc_at_its_nominal_clock"
+        write_sweep_json(sweep, overrides=[f"platform.buses.0.name={name}"])
+        drawn, _ = figures("heatmap", os.path.join(sweep, "sweep.csv"), "--x", "platform.buses.0.clock_mhz",
+                           "--y", "platform.slots.0.count", "--z", "aes128.crossover_blocks")
+        (fig,) = drawn.values()
+        title = fig.axes[0].get_title()
+        self.assertIn("\n", title)  # it did wrap
+        self.assertEqual(title.replace("\n", " "), f"aes128 crossover over {name} clock × slot count")
+        self.assertTrue([line for line in title.split("\n") if name in line], title)  # whole on one line
+        plot = load_plot()
+        path = "platform.config_port.cpu_copy_cycles_per_word"
+        self.assertEqual(plot.fit(f"a figure of {path}-and-more", 1, 10).split("\n"),
+                         ["a figure of", f"{path}-and-more"])
 
     def test_heatmap_errors(self):
-        self.expect_error(["heatmap", SWEEP, "--x", "platform.slots_count", "--y", "clock",
+        self.expect_error(["heatmap", SWEEP, "--x", "platform.slots.0.count", "--y", "clock",
                            "--z", "requests"],
                           f"plot.py: {SWEEP}: no column clock (columns: point, ")
         self.expect_error(["heatmap", SWEEP, "--x", "a", "--y", "b"],
@@ -509,8 +576,8 @@ class PlotTestCase(unittest.TestCase):
                                  for m in metrics for ext in ("png", "svg")])
         self.assertEqual(self.last.stderr, "")
         texts = svg_texts(os.path.join(self.tmp, "sensitivity_aes128-hardware-latency_mean_ms.svg"))
-        for text in ("aes128.hardware latency mean: how far each assumption moves it",
-                     "aes128.hardware latency mean (ms)", "swing", "towards the low end",
+        for text in ("aes128 hardware latency mean: how far each assumption moves it",
+                     "aes128 hardware latency mean (ms)", "swing", "towards the low end",
                      "towards the high end",
                      "base: 39", "rsoc 0.1.0 · scenario 82f131840b04 · seed 2008"):
             self.assertIn(text, texts)
@@ -605,7 +672,7 @@ class PlotTestCase(unittest.TestCase):
             cases.append((read_only, "cannot write into the output folder: Permission denied"))
         commands = (["coupling", FIXTURES], ["crossover", FIXTURES], ["sensitivity", FIXTURES],
                     ["sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests"],
-                    ["heatmap", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "platform.slots_count",
+                    ["heatmap", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "platform.slots.0.count",
                      "--z", "requests"])
         # Every case with one command, one case with every command (each run starts matplotlib).
         for command, (outdir, message) in [(commands[0], case) for case in cases[1:]] + \
