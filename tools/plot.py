@@ -558,7 +558,16 @@ def place_clear(ax, label, positions, taken):
 
 
 def safe_name(text):
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
+    """`text` as part of a file name: every run of characters other than letters, digits, _ and - is one
+    hyphen ('aes128.crossover_blocks' -> 'aes128-crossover_blocks', 'plb clock' -> 'plb-clock')."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-") or "figure"
+
+
+def figure_name(command, *parts):
+    """The file name (without extension) of a figure: the command, then what it shows, joined by '_':
+    figure_name('sweep', 'aes128-crossover_blocks', 'by', 'plb-clock') ->
+    'sweep_aes128-crossover_blocks_by_plb-clock'."""
+    return "_".join([command] + [safe_name(p) for p in parts])
 
 
 def output_dir(requested, input_path):
@@ -611,7 +620,7 @@ MODES = (("sw", "software", "tab:blue"),
          ("hw_cold", "hardware with reconfiguration", "tab:orange"),
          ("hw_cached", "hardware, core cached", "tab:green"))
 # (figure, column suffix, y label, title)
-QUANTITIES = (("crossover", "_ms", "Latency (ms)", "latency of one request"),
+QUANTITIES = (("latency", "_ms", "Latency (ms)", "latency of one request"),
               ("throughput", "_kBps", "Throughput (kB/s)", "throughput of one request"))
 
 
@@ -713,7 +722,7 @@ def cmd_crossover(args):
         footer = table.provenance(rows)
         for quantity in QUANTITIES:
             fig = crossover_figure(functionality, s, crossover, estimate, quantity, footer)
-            save(fig, outdir, f"{quantity[0]}_{safe_name(functionality)}")
+            save(fig, outdir, figure_name("crossover", functionality, quantity[0]))
 
 
 # ----------------------------------------------------------------------------------------- coupling
@@ -993,7 +1002,7 @@ def cmd_coupling(args):
         footer = table.provenance([r for r in usable.rows if this_one(r[1])])
         fig = coupling_figure(functionality, series[functionality], styles, footer,
                               [usable.figure_note(this_one)])
-        save(fig, outdir, f"coupling_{safe_name(functionality)}")
+        save(fig, outdir, figure_name("coupling", functionality))
 
 
 # -------------------------------------------------------------------------------------------- sweep
@@ -1047,8 +1056,8 @@ def cmd_sweep(args):
         categorical_ticks(ax, "x", xcat)
     elif len(xcat) <= 12:  # few values (slot counts, clocks): tick exactly at them
         ax.set_xticks(xcat.keys, xcat.labels)
-    by = f" by {names.title(args.group)}" if args.group else ""
-    set_labels(fig, ax, f"{names.title(args.y)} against {names.title(args.x)}{by}",
+    per = f", per {names.title(args.group)}" if args.group else ""
+    set_labels(fig, ax, f"{names.title(args.y)} against {names.title(args.x)}{per}",
                names.label(args.x), names.label(args.y))
     style_axes(ax)
     if gcat:
@@ -1056,8 +1065,9 @@ def cmd_sweep(args):
     elif averaged:
         ax.legend()
     finish(fig, table.provenance(rows), [usable.figure_note()])
-    by_name = f"_by_{args.group}" if args.group else ""
-    save(fig, outdir, args.name or safe_name(f"sweep_{args.y}_vs_{args.x}{by_name}"))
+    per = ["per", names.file_part(args.group)] if args.group else []
+    name = figure_name("sweep", names.file_part(args.y), "by", names.file_part(args.x), *per)
+    save(fig, outdir, args.name or name)
 
 
 # ------------------------------------------------------------------------------------------ heatmap
@@ -1115,7 +1125,9 @@ def cmd_heatmap(args):
     set_labels(fig, ax, f"{names.title(args.z)} over {names.title(args.x)} × {names.title(args.y)}",
                names.label(args.x), names.label(args.y))
     finish(fig, table.provenance(rows), [usable.figure_note()])
-    save(fig, outdir, args.name or safe_name(f"heatmap_{args.z}_over_{args.x}_x_{args.y}"))
+    name = figure_name("heatmap", names.file_part(args.z), "by", names.file_part(args.x), "and",
+                       names.file_part(args.y))
+    save(fig, outdir, args.name or name)
 
 
 # -------------------------------------------------------------------------------------- sensitivity
@@ -1238,7 +1250,7 @@ def cmd_sensitivity(args):
             return row["metric"] == metric
         footer = table.provenance([r for r in usable.rows if this_one(r[1])])
         fig = tornado_figure(metric, metric_bars, footer, [usable.figure_note(this_one)])
-        save(fig, outdir, f"sensitivity_{safe_name(metric)}")
+        save(fig, outdir, figure_name("sensitivity", Names().file_part(metric)))
 
 
 # --------------------------------------------------------------------------------------------- main

@@ -168,14 +168,14 @@ class PlotTestCase(unittest.TestCase):
 
     def test_crossover_figures_for_every_functionality(self):
         paths = self.plot("crossover", FIXTURES, "--out", self.tmp)
-        expected = [os.path.join(self.tmp, f"{kind}_{f}.{ext}") for f in ("aes128", "des")
-                    for kind in ("crossover", "throughput") for ext in ("png", "svg")]
+        expected = [os.path.join(self.tmp, f"crossover_{f}_{kind}.{ext}") for f in ("aes128", "des")
+                    for kind in ("latency", "throughput") for ext in ("png", "svg")]
         self.assertEqual(sorted(paths), sorted(expected))
 
         for f, crossover in (("aes128", 40), ("des", 80)):
             label = f"crossover: {crossover} blocks (estimate {crossover})"
-            latency = svg_texts(os.path.join(self.tmp, f"crossover_{f}.svg"))
-            throughput = svg_texts(os.path.join(self.tmp, f"throughput_{f}.svg"))
+            latency = svg_texts(os.path.join(self.tmp, f"crossover_{f}_latency.svg"))
+            throughput = svg_texts(os.path.join(self.tmp, f"crossover_{f}_throughput.svg"))
             for texts in (latency, throughput):
                 self.assertIn("Blocks", texts)
                 self.assertIn(label, texts)
@@ -190,14 +190,14 @@ class PlotTestCase(unittest.TestCase):
         shutil.copy(os.path.join(FIXTURES, "crossover_summary.csv"), self.tmp)
         paths = self.plot("crossover", os.path.join(self.tmp, "crossover.csv"), "--functionality", "des")
         names = sorted(os.path.basename(p) for p in paths)
-        self.assertEqual(names, ["crossover_des.png", "crossover_des.svg",
-                                 "throughput_des.png", "throughput_des.svg"])
+        self.assertEqual(names, ["crossover_des_latency.png", "crossover_des_latency.svg",
+                                 "crossover_des_throughput.png", "crossover_des_throughput.svg"])
         self.assertTrue(all(os.path.dirname(p) == self.tmp for p in paths))
 
     def test_crossover_without_summary_is_computed_from_the_rows(self):
         shutil.copy(os.path.join(FIXTURES, "crossover.csv"), self.tmp)
         self.plot("crossover", self.tmp, "-f", "aes128")
-        texts = svg_texts(os.path.join(self.tmp, "crossover_aes128.svg"))
+        texts = svg_texts(os.path.join(self.tmp, "crossover_aes128_latency.svg"))
         self.assertIn("crossover: 40 blocks", texts)
         self.assertFalse(any("estimate" in t for t in texts))
 
@@ -431,7 +431,7 @@ class PlotTestCase(unittest.TestCase):
         # The figure says so too, not only stderr.
         self.assertIn("Not shown: 1 of 12 points: 1 failed", texts)
         for text in ("plb clock (MHz)", "aes128 latency mean (ms)", "slot count",
-                     "aes128 latency mean against plb clock by slot count",
+                     "aes128 latency mean against plb clock, per slot count",
                      "1", "2", "3", "4", "50", "100", "200"):
             self.assertIn(text, texts)
 
@@ -441,14 +441,14 @@ class PlotTestCase(unittest.TestCase):
                   "--group", "platform.slots.0.count", "--out", self.tmp, "--name", "rate")
         texts = svg_texts(os.path.join(self.tmp, "rate.svg"))
         self.assertIn("Requests (1/s)", texts)
-        self.assertIn("Requests against plb clock by slot count", texts)
+        self.assertIn("Requests against plb clock, per slot count", texts)
 
     def test_sweep_counts_rows_with_an_empty_metric(self):
         self.plot("sweep", SWEEP, "--x", "platform.slots.0.count", "--y", "aes128.crossover_blocks",
                   "--group", "platform.buses.0.clock_mhz", "--out", self.tmp)
         self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 2 of 12 points: 1 failed, "
                                            "1 with an empty aes128.crossover_blocks\n")
-        name = "sweep_aes128-crossover_blocks_vs_platform-slots-0-count_by_platform-buses-0-clock_mhz.svg"
+        name = "sweep_aes128-crossover_blocks_by_slot-count_per_plb-clock.svg"
         texts = svg_texts(os.path.join(self.tmp, name))
         self.assertIn("aes128 crossover (blocks)", texts)
         self.assertIn("Not shown: 2 of 12 points: 1 failed, 1 with an empty aes128.crossover_blocks", texts)
@@ -686,6 +686,39 @@ class PlotTestCase(unittest.TestCase):
                 self.assertEqual(result.stdout, "")
         self.assertEqual(sorted(os.listdir(self.tmp)),
                          ["figures"] + (["read_only"] if len(cases) > 3 else []))
+
+    def test_every_command_writes_the_files_it_prints_named_as_documented(self):
+        # Into an empty folder given with --out, or the input's own: nothing else, nowhere else.
+        sweep = os.path.join(self.tmp, "sweep")
+        os.mkdir(sweep)
+        for name in ("sweep.csv", "sweep.json"):
+            shutil.copy(os.path.join(FIXTURES, name), sweep)
+        before = sorted(os.listdir(FIXTURES))
+        commands = {
+            ("crossover", FIXTURES, "-f", "des"): ["crossover_des_latency", "crossover_des_throughput"],
+            ("coupling", FIXTURES): ["coupling_3des", "coupling_des"],
+            ("sweep", os.path.join(sweep, "sweep.csv"), "--x", "platform.buses.0.clock_mhz",
+             "--y", "aes128.crossover_blocks", "--group", "platform.slots.0.count"):
+                ["sweep_aes128-crossover_blocks_by_plb-clock_per_slot-count"],
+            ("sweep", os.path.join(sweep, "sweep.csv"), "--x", "platform.slots.0.count",
+             "--y", "requests_per_s"): ["sweep_requests_per_s_by_slot-count"],
+            ("heatmap", os.path.join(sweep, "sweep.csv"), "--x", "platform.buses.0.clock_mhz",
+             "--y", "platform.slots.0.count", "--z", "aes128.latency_mean_ms"):
+                ["heatmap_aes128-latency_mean_ms_by_plb-clock_and_slot-count"],
+            ("sensitivity", SENSITIVITY_CROSSOVER, "-m", "des.crossover_blocks"):
+                ["sensitivity_des-crossover_blocks"],
+        }
+        for k, (command, names) in enumerate(commands.items()):
+            outdir = sweep if command[0] in ("sweep", "heatmap") else os.path.join(self.tmp, f"out{k}", "new")
+            before_here = set(os.listdir(outdir)) if os.path.isdir(outdir) else set()
+            args = list(command) + ([] if command[0] in ("sweep", "heatmap") else ["--out", outdir])
+            paths = self.plot(*args)
+            files = sorted(f"{n}.{ext}" for n in names for ext in ("png", "svg"))
+            self.assertEqual(sorted(paths), [os.path.join(outdir, f) for f in files], command)
+            self.assertEqual(sorted(set(os.listdir(outdir)) - before_here), files, command)
+            for f in files:
+                os.unlink(os.path.join(outdir, f))
+        self.assertEqual(sorted(os.listdir(FIXTURES)), before)
 
     def test_help(self):
         for command in ("crossover", "coupling", "sweep", "heatmap", "sensitivity"):
