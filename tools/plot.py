@@ -85,7 +85,7 @@ import numpy as np  # noqa: E402
 import matplotlib.text  # noqa: E402
 import matplotlib.transforms  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 DPI = 150
 MATPLOTLIB_VERSION = tuple(int(n) for n in re.findall(r"\d+", matplotlib.__version__)[:2])
@@ -422,25 +422,110 @@ def format_number(value):
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def style_axes(ax, logy=False):
-    if logy:
-        ax.set_yscale("log")
-        # Plain numbers (0.1, 1, 10) rather than powers of ten, which read slower.
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
-        ax.grid(True, which="minor", axis="y", alpha=0.15)
+def style_axes(ax, logx=False, logy=False):
+    """Grid, and the logarithmic axes asked for, labelled with plain numbers (0.1, 1, 10) rather than
+    powers of ten, which read slower; their minor ticks unlabelled (finish() labels more ticks when too few
+    decades are shown)."""
+    for log, axis, name in ((logx, ax.xaxis, "x"), (logy, ax.yaxis, "y")):
+        if log:
+            (ax.set_xscale if name == "x" else ax.set_yscale)("log")
+            if not isinstance(axis.get_major_formatter(), FuncFormatter):  # exact ticks keep their labels
+                axis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
+            axis.set_minor_formatter(NullFormatter())
+            ax.grid(True, which="minor", axis=name, alpha=0.15)
     ax.grid(True, which="major", alpha=0.4)
     ax.set_axisbelow(True)
 
 
 def categorical_ticks(ax, axis, categories):
-    """Ticks at 0..n-1 labelled with the categories, slanted when they would crowd."""
-    positions = range(len(categories))
-    crowded = axis == "x" and (len(categories) > 8 or max(len(s) for s in categories.labels) > 8)
-    if axis == "x":
-        ax.set_xticks(positions, categories.labels, rotation=30 if crowded else 0,
-                      ha="right" if crowded else "center")
+    """Ticks at 0..n-1 labelled with the categories (finish() slants or thins them when they would run
+    into each other)."""
+    (ax.set_xticks if axis == "x" else ax.set_yticks)(range(len(categories)), categories.labels)
+
+
+def is_number(text):
+    return to_float(text.replace("−", "-")) is not None
+
+
+# Ticks within each decade of a logarithmic axis that shows too few decades to label: then 1, 2 and 5,
+# then every one.
+DENSER_LOG_TICKS = ((1.0, 2.0, 5.0), tuple(float(n) for n in range(1, 10)))
+
+
+def shown_tick_labels(axis):
+    """(position, label) of the major ticks of `axis` inside its view whose label shows text."""
+    low, high = sorted(axis.get_view_interval())
+    slack = 1e-9 * (high - low)
+    locs = axis.get_majorticklocs()
+    return [(loc, tick.label1) for loc, tick in zip(locs, axis.get_major_ticks(len(locs)))
+            if low - slack <= loc <= high + slack and tick.label1.get_visible() and tick.label1.get_text()]
+
+
+def labels_apart(axis, ticks, first, second, renderer):
+    """Whether tick labels `first` and `second` (indexes into `ticks`) leave two points between them.
+    Slanted labels are parallel strips: apart when the ticks' distance across the slant exceeds a line."""
+    gap = 2 * axis.figure.dpi / 72
+    (loc1, label1), (loc2, label2) = ticks[first], ticks[second]
+    angle = math.radians(label1.get_rotation() % 180)
+    if axis.axis_name == "x" and 0 < angle < math.pi:
+        transform = axis.axes.transData
+        distance = abs(transform.transform((loc2, 0))[0] - transform.transform((loc1, 0))[0])
+        height = label1.get_fontsize() * axis.figure.dpi / 72 * 1.2
+        return distance * math.sin(angle) >= height + gap
+    a, b = label1.get_window_extent(renderer), label2.get_window_extent(renderer)
+    if axis.axis_name == "x":
+        return a.x1 + gap <= b.x0 or b.x1 + gap <= a.x0
+    return a.y1 + gap <= b.y0 or b.y1 + gap <= a.y0
+
+
+def legible_ticks(fig):
+    """Makes the tick labels of every axis of `fig` readable on the layout as it stands. A logarithmic axis
+    with fewer than two labels gets labels at 1, 2 and 5 of each decade (then at every minor tick). Where
+    labels run into each other, those of a text axis along x are slanted (30°, then 90°); then labels are
+    left out, their ticks kept: every n-th of evenly spaced ones, otherwise the first and each next one
+    clear of the last kept. Returns whether anything changed (the layout is then to be made again)."""
+    if hasattr(fig, "draw_without_rendering"):  # matplotlib 3.6
+        fig.draw_without_rendering()
     else:
-        ax.set_yticks(positions, categories.labels)
+        fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    changed = False
+    for ax in fig.axes:
+        if not ax.axison:
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = shown_tick_labels(axis)
+            locator = axis.get_major_locator()
+            denser = getattr(locator, "denser", -1) + 1
+            if axis.get_scale() == "log" and len(ticks) < 2 and denser < len(DENSER_LOG_TICKS) and \
+                    not isinstance(locator, FixedLocator):
+                locator = LogLocator(subs=DENSER_LOG_TICKS[denser])
+                locator.denser = denser
+                axis.set_major_locator(locator)
+                changed = True
+                continue
+            if all(labels_apart(axis, ticks, k, k + 1, renderer) for k in range(len(ticks) - 1)):
+                continue
+            changed = True
+            rotation = ticks[0][1].get_rotation()
+            if axis.axis_name == "x" and rotation < 90 and not all(is_number(l.get_text()) for _, l in ticks):
+                for _, label in ticks:
+                    label.set_rotation(30 if rotation == 0 else 90)
+                    label.set_horizontalalignment("right" if rotation == 0 else "center")
+                    label.set_rotation_mode("anchor" if rotation == 0 else "default")
+                continue
+            steps = np.diff([loc for loc, _ in ticks])
+            if len(steps) and np.allclose(steps, steps[0]):  # evenly spaced (categories): every n-th label
+                kept = next(list(range(0, len(ticks), n)) for n in range(2, len(ticks) + 1)
+                            if labels_apart(axis, ticks, 0, n, renderer) or n == len(ticks))
+            else:
+                kept = [0]
+                for k in range(1, len(ticks)):
+                    if labels_apart(axis, ticks, kept[-1], k, renderer):
+                        kept.append(k)
+            axis.set_ticks([loc for loc, _ in ticks],
+                           [label.get_text() if k in kept else "" for k, (_, label) in enumerate(ticks)])
+    return changed
 
 
 def fit(text, inches, fontsize):
@@ -479,6 +564,10 @@ def finish(fig, footer, notes=()):
                  linespacing=1.3)
         bottom += ((text.count("\n") + 1) * NOTE_SIZE * 1.3 / 72 + 0.06) / height
     fig.tight_layout(rect=(0, bottom, 1, 1))
+    for _ in range(4):  # each round may slant or thin labels, and the layout then changes
+        if not legible_ticks(fig):
+            break
+        fig.tight_layout(rect=(0, bottom, 1, 1))
 
 
 # Lines drawn to mark a place (a crossover's vertical line), not data: labels may sit on them.
@@ -1020,6 +1109,27 @@ def mean_by_key(pairs):
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
 
 
+def coinciding(lines, logy=False):
+    """The groups of lines (each {x: y}) that lie on one another: the same x values, and y values that
+    differ by less than 0.2 % of the y range shown (on a logarithmic axis, of the log range). A list of
+    lists of line indexes, in order."""
+    def scale(y):
+        return math.log10(y) if logy else y
+    values = [scale(y) for line in lines for y in line.values() if not logy or y > 0]
+    tolerance = 0.002 * (max(values) - min(values)) if values else 0
+    groups, placed = [], set()
+    for i, line in enumerate(lines):
+        if i in placed:
+            continue
+        same = [i] + [j for j in range(i + 1, len(lines))
+                      if j not in placed and lines[j].keys() == line.keys()
+                      and all(abs(scale(lines[j][x]) - scale(y)) <= tolerance for x, y in line.items())]
+        if len(same) > 1:
+            groups.append(same)
+            placed.update(same)
+    return groups
+
+
 def cmd_sweep(args):
     table = Table(args.input)
     columns = [args.x, args.y] + ([args.group] if args.group else [])
@@ -1036,21 +1146,29 @@ def cmd_sweep(args):
     place = xcat.key if xcat.numeric else xcat.position
     fig, ax = plt.subplots(figsize=(8, 5))
     averaged = 0
-    for g in range(len(gcat) if gcat else 1):
+    groups = range(len(gcat) if gcat else 1)
+    lines = []
+    for g in groups:
         members = [(row, y) for (_, row), y in zip(rows, ys)
                    if gcat is None or gcat.position(row[args.group]) == g]
         means, several = mean_by_key((place(row[args.x]), y) for row, y in members)
         averaged += several
         xs = sorted(means)
+        lines.append({x: means[x] for x in xs})
+        # Hollow markers, each group's smaller than the one before: where lines meet, every marker shows
+        # around the next.
         line, = ax.plot(xs, [means[x] for x in xs], marker=MARKERS[g % len(MARKERS)], linewidth=2,
-                        markersize=6, label=gcat.labels[g] if gcat else "mean")
-        if several:  # the rows behind each mean, faintly
-            ax.scatter([place(row[args.x]) for row, _ in members], [y for _, y in members], s=12,
-                       color=line.get_color(), alpha=0.35, zorder=1, label=None if gcat else "rows")
+                        markersize=max(4.0, 10 - 1.5 * g), markerfacecolor="none", markeredgewidth=1.6,
+                        zorder=2, label=gcat.labels[g] if gcat else "mean")
+        if several:  # the rows behind each mean, as dots over the lines (the means' markers are hollow)
+            ax.scatter([place(row[args.x]) for row, _ in members], [y for _, y in members], s=14,
+                       color=line.get_color(), alpha=0.6, linewidths=0, zorder=3,
+                       label=None if gcat else "rows")
     if averaged:
         hint = "" if args.group else " (try --group)"
         note(table.path, f"{count(averaged, 'point')} with several rows (another column varies): "
-                         f"plotting their mean, with the rows as faint dots{hint}")
+                         f"plotting their mean, with the rows as dots{hint}")
+    hidden = coinciding(lines) if gcat else []
 
     if not xcat.numeric:
         categorical_ticks(ax, "x", xcat)
@@ -1064,7 +1182,13 @@ def cmd_sweep(args):
         ax.legend(title=names.label(args.group))
     elif averaged:
         ax.legend()
-    finish(fig, table.provenance(rows), [usable.figure_note()])
+    notes = [usable.figure_note()]
+    for same in hidden:
+        listed = [gcat.labels[g] for g in same]
+        notes.append(f"{names.title(args.group)} {', '.join(listed[:-1])} and {listed[-1]}: one line, the "
+                     f"same values (drawn over one another)")
+        note(table.path, notes[-1])
+    finish(fig, table.provenance(rows), notes)
     per = ["per", names.file_part(args.group)] if args.group else []
     name = figure_name("sweep", names.file_part(args.y), "by", names.file_part(args.x), *per)
     save(fig, outdir, args.name or name)
@@ -1106,16 +1230,23 @@ def cmd_heatmap(args):
     colorbar = fig.colorbar(image, ax=ax)
     colorbar.set_label(fit(names.label(args.z), 0.75 * fig.get_size_inches()[1], plt.rcParams["font.size"]))
     fontsize = 9 if nx * ny <= 100 else 7
+    # A value is written in its cell while cells are at least ~0.4 inch wide (six glyphs at 7 points).
+    written = nx <= 40 and ny <= 60
+    notes = [usable.figure_note()]
+    if not written:
+        notes.append("Too many cells to write their values in: the colour scale gives them; hatched cells "
+                     "failed or have no value")
     for j in range(ny):
         for i in range(nx):
             value = grid[j, i]
             if np.isnan(value):
                 ax.add_patch(Rectangle((i - 0.5, j - 0.5), 1, 1, facecolor="0.93", edgecolor="0.6",
                                        hatch="///", linewidth=0))
-                ax.text(i, j, "failed" if (j, i) in failed else "n/a", ha="center", va="center",
-                        fontsize=fontsize, color="0.3",
-                        bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1})
-            else:
+                if written:
+                    ax.text(i, j, "failed" if (j, i) in failed else "n/a", ha="center", va="center",
+                            fontsize=fontsize, color="0.3",
+                            bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1})
+            elif written:
                 r, g, b, _ = image.cmap(image.norm(value))
                 dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
                 ax.text(i, j, format_number(value), ha="center", va="center", fontsize=fontsize,
@@ -1124,7 +1255,7 @@ def cmd_heatmap(args):
     categorical_ticks(ax, "y", ycat)
     set_labels(fig, ax, f"{names.title(args.z)} over {names.title(args.x)} × {names.title(args.y)}",
                names.label(args.x), names.label(args.y))
-    finish(fig, table.provenance(rows), [usable.figure_note()])
+    finish(fig, table.provenance(rows), notes)
     name = figure_name("heatmap", names.file_part(args.z), "by", names.file_part(args.x), "and",
                        names.file_part(args.y))
     save(fig, outdir, args.name or name)

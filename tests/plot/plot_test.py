@@ -117,6 +117,40 @@ def write_sweep_json(folder, overrides=()):
         json.dump(sweep, f)
 
 
+def crowded_tick_labels(fig):
+    """The neighbouring tick labels (shown, inside the view) of any axis of `fig` whose texts overlap, as
+    (text, text) pairs. A label is the rectangle of its text turned by its rotation: its upright size is
+    measured from a copy of it, its centre is that of its drawn extent."""
+    renderer = fig.canvas.get_renderer()
+    found = []
+    for ax in fig.axes:
+        if not ax.axison:
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            locs = axis.get_majorticklocs()
+            labels = [tick.label1 for loc, tick in zip(locs, axis.get_major_ticks(len(locs)))
+                      if low <= loc <= high and tick.label1.get_visible() and tick.label1.get_text()]
+            rects = []
+            for label in labels:
+                probe = fig.text(0, 0, label.get_text(), fontproperties=label.get_fontproperties())
+                upright = probe.get_window_extent(renderer)
+                probe.remove()
+                box = label.get_window_extent(renderer)
+                angle = math.radians(label.get_rotation())
+                rects.append(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2, upright.width, upright.height,
+                               angle, label.get_text()))
+            rects.sort(key=lambda r: r[0] if axis is ax.xaxis else r[1])
+            for a, b in zip(rects[:-1], rects[1:]):
+                # Two rectangles turned alike overlap when they do along both of their own directions.
+                u, v = (math.cos(a[4]), math.sin(a[4])), (-math.sin(a[4]), math.cos(a[4]))
+                dx, dy = b[0] - a[0], b[1] - a[1]
+                along, across = abs(dx * u[0] + dy * u[1]), abs(dx * v[0] + dy * v[1])
+                if along < (a[2] + b[2]) / 2 and across < (a[3] + b[3]) / 2:
+                    found.append((a[5], b[5]))
+    return found
+
+
 def read_rows(path):
     with open(path, newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
@@ -495,6 +529,61 @@ class PlotTestCase(unittest.TestCase):
         overridden = plot.Names.of_sweep(os.path.join(self.tmp, "sweep.csv"))
         columns = ("platform.buses.0.clock_mhz", "platform.dmas.0.burst_words")
         self.assertEqual([overridden.label(c) for c in columns], ["opb clock (MHz)", "dma burst (words)"])
+
+    def test_sweep_says_which_lines_coincide(self):
+        # The DES estimate does not depend on the slot count: the lines of 1, 2 and 4 slots lie on one
+        # another (3 slots lacks its failed point at 100 MHz, so its line differs).
+        paths = self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz",
+                          "--y", "des.analytic_crossover_blocks", "--group", "platform.slots.0.count",
+                          "--out", self.tmp)
+        note = "slot count 1, 2 and 4: one line, the same values (drawn over one another)"
+        self.assertIn(note, svg_texts(next(p for p in paths if p.endswith(".svg"))))
+        self.assertIn(f"plot.py: {SWEEP}: {note}\n", self.last.stderr)
+        # Lines that differ somewhere are not said to coincide.
+        self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "aes128.latency_mean_ms",
+                  "--group", "platform.slots.0.count", "--out", self.tmp, "--name", "apart")
+        self.assertFalse([t for t in svg_texts(os.path.join(self.tmp, "apart.svg")) if "one line" in t])
+
+    def test_sweep_rows_are_drawn_over_their_means(self):
+        # Without --group each clock has four rows (one per slot count): their mean is the line, the rows
+        # dots that no mean marker covers.
+        drawn, stderr = figures("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests")
+        ax = next(iter(drawn.values())).axes[0]
+        (mean,) = [line for line in ax.get_lines() if line.get_label() == "mean"]
+        (rows,) = ax.collections
+        self.assertEqual(len(rows.get_offsets()), 11)
+        self.assertGreater(rows.get_zorder(), mean.get_zorder())
+        self.assertEqual(mean.get_markerfacecolor(), "none")  # hollow: the dots show inside it
+        self.assertIn("plotting their mean, with the rows as dots (try --group)", stderr)
+
+    def test_tick_labels_never_run_into_each_other(self):
+        # Clocks of 1, 2, 5, 10, 25 and 100 MHz on a linear axis: 1, 2 and 5 would print as "125".
+        clocks = os.path.join(self.tmp, "clocks.csv")
+        with open(clocks, "w") as f:
+            f.write("point,status,error,platform.buses.0.clock_mhz,requests_per_s\n")
+            f.writelines(f"{k},ok,,{c},{10 + c}\n" for k, c in enumerate((1, 2, 5, 10, 25, 100)))
+        # 120 think times on a categorical heatmap axis, and long policy names along a sweep's x axis.
+        many = os.path.join(self.tmp, "many.csv")
+        policies = ["software_only", "hardware_always", "cost_model_with_history", "adaptive_threshold"]
+        with open(many, "w") as f:
+            f.write("point,status,error,workload.apps.0.think_us,runtime.policy,requests_per_s\n")
+            f.writelines(f"{k},ok,,{k + 1},{policies[k % 4]},{k}\n" for k in range(120))
+        for argv in (("sweep", clocks, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s"),
+                     ("heatmap", many, "--x", "workload.apps.0.think_us", "--y", "runtime.policy",
+                      "--z", "requests_per_s"),
+                     ("sweep", many, "--x", "runtime.policy", "--y", "requests_per_s"),
+                     ("sweep", many, "--x", "workload.apps.0.think_us", "--y", "requests_per_s")):
+            drawn, _ = figures(*argv)
+            fig = next(iter(drawn.values()))
+            self.assertEqual(crowded_tick_labels(fig), [], argv)
+            ax = fig.axes[0]
+            labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+            if argv[0] == "sweep" and argv[1] == clocks:
+                self.assertEqual(len(ax.get_xticks()), 6)  # a tick at every clock, some without a label
+                self.assertIn("1", labels)
+                self.assertIn("100", labels)
+            if "runtime.policy" in argv and argv[0] == "sweep":
+                self.assertEqual(labels, policies)  # slanted, all of them
 
     def test_sweep_errors(self):
         line = self.expect_error(["sweep", SWEEP, "--x", "platform.slots.0.count", "--y", "nope"],
