@@ -624,18 +624,36 @@ def label_box(label, renderer):
     return label.get_window_extent(renderer)
 
 
+def pin_legend(ax):
+    """Keeps the legend of `ax` where it is now: loc="best" would move it on every drawing, over labels
+    placed since."""
+    legend = ax.get_legend()
+    if legend is not None:
+        renderer = ax.figure.canvas.get_renderer()
+        corner = ax.transAxes.inverted().transform(legend.get_window_extent(renderer).p0)
+        if hasattr(legend, "set_loc"):  # matplotlib 3.8
+            legend.set_loc(tuple(corner))
+        else:
+            legend._loc = tuple(corner)
+
+
 def place_clear(ax, label, positions, taken):
     """Moves `label` to the first of `positions` (each a function that puts it somewhere) where its box
-    meets no data curve of `ax` and no box in `taken`, and stays inside the axes; where none does, to the
-    one with the fewest such collisions. Adds its box to `taken`. Call it once the layout is final."""
+    meets no data curve of `ax`, not its legend and no box in `taken`, and stays inside the axes; where none
+    does, to the one with the fewest such collisions. Adds its box to `taken`. Call it once the layout is
+    final (the label out of it: label.set_in_layout(False))."""
     renderer = ax.figure.canvas.get_renderer()
     curves = data_curves(ax)
+    avoid = list(taken)
+    if ax.get_legend() is not None:
+        pin_legend(ax)
+        avoid.append(ax.get_legend().get_window_extent(renderer))
     inside = ax.get_window_extent(renderer)
     best = None
     for k, position in enumerate(positions):
         position(label)
         box = label_box(label, renderer)
-        clashes = sum(box_meets_curve(box, c) for c in curves) + sum(box.overlaps(t) for t in taken) + \
+        clashes = sum(box_meets_curve(box, c) for c in curves) + sum(box.overlaps(a) for a in avoid) + \
             (0 if inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0 and box.y1 <= inside.y1
              else 1)
         if best is None or clashes < best[0]:
@@ -755,7 +773,21 @@ def crossover_text(crossover, estimate, max_blocks):
     return f"crossover: {count(crossover, 'block')}{est}"
 
 
-def crossover_figure(functionality, s, crossover, estimate, quantity, footer):
+def crossover_label_offsets(right_half):
+    """Where the crossover's label may go, in offset points from the crossing, in order of preference:
+    below it first (both figures leave room there: between the reconfiguration and the cached curve for
+    latency, under the software curve for throughput), leaning away from the nearer side edge."""
+    def offset(dx, dy):
+        def position(label):
+            label.xyann = (dx, dy)
+            label.set_horizontalalignment("left" if dx > 0 else "right")
+            label.set_verticalalignment("top" if dy < 0 else "bottom")
+        return position
+    lean = -20 if right_half else 20
+    return [offset(dx, dy) for dy in (-45, -90, -135, 45, 90, 135) for dx in (lean, -lean)]
+
+
+def crossover_figure(functionality, s, crossover, estimate, quantity, footer, logx=False, logy=True):
     _, suffix, ylabel, title = quantity
     fig, ax = plt.subplots(figsize=(8, 5))
     for prefix, label, colour in MODES:
@@ -763,28 +795,34 @@ def crossover_figure(functionality, s, crossover, estimate, quantity, footer):
     blocks = s["blocks"]
     text = crossover_text(crossover, estimate, blocks[-1])
     in_range = blocks[0] <= crossover <= blocks[-1] if crossover is not None else False
+    label = None
     if in_range:
-        ax.axvline(crossover, color="tab:red", linestyle="--", linewidth=1, zorder=1)
+        ax.axvline(crossover, color="tab:red", linestyle="--", linewidth=1, zorder=1, gid=GUIDE)
         y = float(np.interp(crossover, blocks, s["hw_cold" + suffix]))
         ax.plot([crossover], [y], "o", color="tab:red", markersize=7, zorder=5)
-        # Below the crossing there is empty space on both figures (between the reconfiguration and the
-        # cached curve for latency, under the software curve for throughput); lean the text away from
-        # the nearer side edge.
-        right_half = crossover > (blocks[0] + blocks[-1]) / 2
-        ax.annotate(text, xy=(crossover, y), xytext=(-20 if right_half else 20, -45),
-                    textcoords="offset points", ha="right" if right_half else "left", va="top",
-                    color="tab:red", fontweight="bold",
-                    bbox={"boxstyle": "round,pad=0.3", "facecolor": "white", "edgecolor": "tab:red"},
-                    arrowprops={"arrowstyle": "->", "color": "tab:red"})
+        label = ax.annotate(text, xy=(crossover, y), xytext=(20, -45), textcoords="offset points",
+                            ha="left", va="top", color="tab:red", fontweight="bold", zorder=6,
+                            bbox={"boxstyle": "round,pad=0.3", "facecolor": "white", "edgecolor": "tab:red"},
+                            arrowprops={"arrowstyle": "->", "color": "tab:red"})
+        label.set_in_layout(False)  # placed once the layout is made
     else:  # nothing to point at: the text goes into the legend, where it cannot collide with a curve
         ax.plot([], [], " ", label=text)
     if estimate is not None and estimate != crossover and blocks[0] <= estimate <= blocks[-1]:
-        ax.axvline(estimate, color="0.4", linestyle=":", linewidth=1.2, label="analytic estimate")
-    ax.set_xlim(blocks[0], blocks[-1])
+        ax.axvline(estimate, color="0.4", linestyle=":", linewidth=1.2, label="analytic estimate", gid=GUIDE)
+    style_axes(ax, logx=logx, logy=logy)
+    if logx:
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
+    if blocks[-1] > blocks[0]:
+        ax.set_xlim(blocks[0], blocks[-1])
     set_labels(fig, ax, f"{functionality}: {title}", "Blocks", ylabel)
-    style_axes(ax, logy=True)
-    ax.legend(loc="lower right")  # empty on both figures: under the curves that rise to the right
+    # Lower right is empty on both figures with the default scales (under the curves that rise to the
+    # right); with others, wherever covers least.
+    ax.legend(loc="lower right" if not logx and logy else "best")
     finish(fig, footer)
+    if label is not None:
+        left, right = (math.log(b) if logx else b for b in (blocks[0], blocks[-1]))
+        at = math.log(crossover) if logx else crossover
+        place_clear(ax, label, crossover_label_offsets(at > (left + right) / 2), [])
     return fig
 
 
@@ -810,7 +848,8 @@ def cmd_crossover(args):
         rows = [r for r in table.rows if r[1]["functionality"] == functionality]
         footer = table.provenance(rows)
         for quantity in QUANTITIES:
-            fig = crossover_figure(functionality, s, crossover, estimate, quantity, footer)
+            fig = crossover_figure(functionality, s, crossover, estimate, quantity, footer,
+                                   args.logx, args.logy)
             save(fig, outdir, figure_name("crossover", functionality, quantity[0]))
 
 
@@ -1044,7 +1083,7 @@ def coupling_figure(functionality, series, styles, footer, notes=(), logx=True, 
             labels[k].append(ax.annotate(
                 f"≈ {format_number(round(x))}", xy=(x, 0), xycoords=("data", "axes fraction"),
                 xytext=(0, 0), textcoords="offset points", ha="center", va="bottom", fontsize=8,
-                fontweight="bold", color=colour, zorder=5,
+                fontweight="bold", color=colour, zorder=5, in_layout=False,  # placed once the layout is made
                 bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": colour}))
 
     # Below the panels: the shared legend on the left, the crossovers on the right.
@@ -1090,7 +1129,7 @@ def cmd_coupling(args):
             return row["functionality"] == functionality
         footer = table.provenance([r for r in usable.rows if this_one(r[1])])
         fig = coupling_figure(functionality, series[functionality], styles, footer,
-                              [usable.figure_note(this_one)])
+                              [usable.figure_note(this_one)], args.logx, args.logy)
         save(fig, outdir, figure_name("coupling", functionality))
 
 
@@ -1136,10 +1175,17 @@ def cmd_sweep(args):
     table.require(*columns)
     outdir = output_dir(args.out, args.input)
     names = Names.of_sweep(args.input)
-    usable = usable_rows(table, columns, noun="point")
+    # A logarithmic axis shows no value at or below zero: those points are left out (non-numeric ones are
+    # errors below, or categories).
+    extra = [(lambda row, c=c: to_float(row[c]) is None or to_float(row[c]) > 0, f"with {c} ≤ 0 (log axis)")
+             for c, log in ((args.x, args.logx), (args.y, args.logy)) if log]
+    usable = usable_rows(table, columns, extra=extra, noun="point")
     rows = usable.rows
     ys = [table.number(line, row, args.y) for line, row in rows]
     xcat = Categories([row[args.x] for _, row in rows])
+    if args.logx and not xcat.numeric:
+        values = ", ".join(short(t) for t in xcat.labels[:5]) + (", …" if len(xcat) > 5 else "")
+        raise UserError(table.path, f"--logx: {args.x} is not a number in every row ({values})")
     gcat = Categories([row[args.group] for _, row in rows]) if args.group else None
 
     # Numeric x on a value axis; string x at 0..n-1 with the strings as ticks.
@@ -1168,8 +1214,9 @@ def cmd_sweep(args):
         hint = "" if args.group else " (try --group)"
         note(table.path, f"{count(averaged, 'point')} with several rows (another column varies): "
                          f"plotting their mean, with the rows as dots{hint}")
-    hidden = coinciding(lines) if gcat else []
+    hidden = coinciding(lines, args.logy) if gcat else []
 
+    style_axes(ax, logx=args.logx, logy=args.logy)  # before the ticks: a change of scale resets them
     if not xcat.numeric:
         categorical_ticks(ax, "x", xcat)
     elif len(xcat) <= 12:  # few values (slot counts, clocks): tick exactly at them
@@ -1177,7 +1224,6 @@ def cmd_sweep(args):
     per = f", per {names.title(args.group)}" if args.group else ""
     set_labels(fig, ax, f"{names.title(args.y)} against {names.title(args.x)}{per}",
                names.label(args.x), names.label(args.y))
-    style_axes(ax)
     if gcat:
         ax.legend(title=names.label(args.group))
     elif averaged:
@@ -1304,7 +1350,10 @@ def load_sensitivity(table, wanted):
     return {m: sorted(bars[m], key=swing_key) for m in wanted if m in bars}, usable
 
 
-def tornado_figure(metric, bars, footer, notes=()):
+def tornado_figure(metric, bars, footer, notes=(), logx=False):
+    """The tornado of one metric; logx: a logarithmic metric axis, which needs every value above 0 (else
+    the axis stays linear and a note says why)."""
+    notes = list(notes)
     # A compound assumption's inputs one a line: its bar gets the height of its label.
     labels = [" +\n".join(parameter.split("+")) for parameter, *_ in bars]
     heights = [max(1.0, 0.45 * (label.count("\n") + 1) + 0.3) for label in labels]
@@ -1315,7 +1364,12 @@ def tornado_figure(metric, bars, footer, notes=()):
     fig, ax = plt.subplots(figsize=(10, 2.2 + 0.5 * top))
     base = bars[0][4]
     values = [base] + [v for b in bars for v in (b[3], b[5]) if v is not None]
-    low_x, high_x = min(values), max(values)
+    if logx and min(values) <= 0:
+        logx = False
+        notes.append(f"Linear metric axis (--logx asked for): {Names().title(metric)} has a value ≤ 0")
+    # Distances along a logarithmic axis are those of the logarithms.
+    scale, unscale = (math.log10, lambda v: 10 ** v) if logx else (float, float)
+    low_x, high_x = scale(min(values)), scale(max(values))
     for y, (parameter, low, high, at_low, _, at_high) in zip(centres, bars):
         ends = [(at_low, low, LOW_COLOUR), (at_high, high, HIGH_COLOUR)]
         # Both ends on the same side of the base (the figure is not monotonic in the input): each its own
@@ -1352,11 +1406,11 @@ def tornado_figure(metric, bars, footer, notes=()):
     longest = max(len(short(text)) + (10 if value is None else 0)  # ": no value"
                   for b in bars for text, value in ((b[1], b[3]), (b[2], b[5])))
     share = min(0.3, (6 + 4.8 * longest) / (6 * 72))
-    span = high_x - low_x if high_x > low_x else max(abs(base), 1)
+    span = high_x - low_x if high_x > low_x else max(abs(scale(base)), 1)
     room = span * share / (1 - 2 * share)
-    ax.set_xlim(low_x - room, high_x + room)
+    style_axes(ax, logx=logx)
+    ax.set_xlim(unscale(low_x - room), unscale(high_x + room))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
-    style_axes(ax)
     ax.grid(False, axis="y")
     names = Names()  # the metric's; the bars keep the assumptions as they were given
     set_labels(fig, ax, f"{names.title(metric)}: how far each assumption moves it", names.label(metric), "")
@@ -1380,7 +1434,7 @@ def cmd_sensitivity(args):
         def this_one(row):
             return row["metric"] == metric
         footer = table.provenance([r for r in usable.rows if this_one(r[1])])
-        fig = tornado_figure(metric, metric_bars, footer, [usable.figure_note(this_one)])
+        fig = tornado_figure(metric, metric_bars, footer, [usable.figure_note(this_one)], args.logx)
         save(fig, outdir, figure_name("sensitivity", Names().file_part(metric)))
 
 
@@ -1401,10 +1455,34 @@ def base_name(text):
 
 
 def add_out(parser, name=False):
-    parser.add_argument("--out", "-o", metavar="OUTDIR", help="output folder (default: the input's folder)")
+    parser.add_argument("--out", "-o", metavar="OUTDIR",
+                        help="folder to write the figures into, created when missing (default: the input's "
+                             "folder); refused (exit 2) when it cannot be written")
     if name:
         parser.add_argument("--name", type=base_name, metavar="NAME",
-                            help="file name of the figure, without extension (default: from the columns)")
+                            help="file name of the figure, without folder or extension (default: from the "
+                                 "columns, see above)")
+
+
+def add_scales(parser, logx, logy, x_what, y_what):
+    """--logx/--no-logx and --logy/--no-logy, defaulting to logx and logy (None: no such flag)."""
+    for flag, default, what in (("--logx", logx, x_what), ("--logy", logy, y_what)):
+        if default is not None:
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default,
+                                help=f"logarithmic {what} (default: {'on' if default else 'off'})")
+
+
+def command(commands, name, summary, description, run):
+    p = commands.add_parser(name, help=summary,
+                            description=textwrap.dedent(description).strip() + "\n\n" + NOTES_HELP.strip(),
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(run=run)
+    return p
+
+
+NOTES_HELP = """
+Rows left out (failed points, empty or unusable values) are counted on the figure, with why, and on
+stderr. The paths written are printed, one per line."""
 
 
 def parse_args(argv):
@@ -1412,55 +1490,72 @@ def parse_args(argv):
                                            "Run with /usr/bin/python3.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = commands.add_parser("crossover", help="latency and throughput against block count, per functionality",
-                            description="From `rsoc crossover` output: for each functionality, "
-                                        "crossover_F.png/.svg (latency) and throughput_F.png/.svg.")
+    p = command(commands, "crossover", "latency and throughput against block count, per functionality", """
+        From `rsoc crossover --out DIR`: crossover.csv, and crossover_summary.csv beside it when present.
+        For each functionality F writes crossover_F_latency.png/.svg (latency of one request against its
+        block count) and crossover_F_throughput.png/.svg, each with software, hardware with
+        reconfiguration and hardware with the core cached, and the crossover marked and labelled.
+        The y axis is logarithmic by default (latencies span four decades), the block count linear.
+        """, cmd_crossover)
     p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding crossover.csv, or the CSV itself")
     p.add_argument("--functionality", "-f", action="append", metavar="NAME",
                    help="only this functionality (repeatable; default: every one in the file)")
+    add_scales(p, False, True, "block-count axis", "latency and throughput axis")
     add_out(p)
-    p.set_defaults(run=cmd_crossover)
 
-    p = commands.add_parser("coupling", help="software, extension and IP cores against block count",
-                            description="From coupling.csv: for each functionality, coupling_F.png/.svg "
-                                        "with latency, throughput and CPU left against block count, one "
-                                        "line per implementation, and where one beats another.")
+    p = command(commands, "coupling", "software, extension and IP cores against block count", """
+        From coupling.csv (`rsoc reproduce --system desrnd`: OUT/desrnd): for each functionality F writes
+        coupling_F.png/.svg: latency, throughput and CPU left against the block count, one line per
+        implementation, and below them where one beats another. A crossover is marked where the two
+        curves cross as drawn (between two measured sizes, on the panels' scales), labelled where the
+        label covers no curve. Block count, latency and throughput are logarithmic by default; the CPU
+        share is always linear (0-100 %).
+        """, cmd_coupling)
     p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding coupling.csv, or the CSV itself")
     p.add_argument("--functionality", "-f", action="append", metavar="NAME",
                    help="only this functionality (repeatable; default: every one in the file)")
+    add_scales(p, True, True, "block-count axis", "latency and throughput axes")
     add_out(p)
-    p.set_defaults(run=cmd_coupling)
 
-    p = commands.add_parser("sweep", help="a metric against one parameter of a sweep",
-                            description="Y against X from a sweep.csv; with --group, one line per "
-                                        "value of GROUP. Rows that failed or have an empty X, Y or GROUP "
-                                        "are skipped.")
+    p = command(commands, "sweep", "a metric against one parameter of a sweep", """
+        Y against X from a sweep.csv (`rsoc sweep` or `rsoc crossover --param`); with --group, one line
+        per value of GROUP. Several rows at one X (another parameter varies) are drawn as dots with their
+        mean as the line. Parameters are named by the element they set, as the sweep's scenario (sweep.json
+        beside the table) names it: platform.buses.0.clock_mhz is "plb clock (MHz)". Groups whose lines
+        coincide are named in a note. Writes sweep_Y_by_X[_per_GROUP].png/.svg, e.g.
+        sweep_aes128-crossover_blocks_by_plb-clock_per_slot-count: a metric by its column (dots made
+        hyphens), a parameter by its name.
+        """, cmd_sweep)
     p.add_argument("input", metavar="SWEEP_CSV")
     p.add_argument("--x", required=True, metavar="COL", help="column on the x axis (usually a parameter)")
     p.add_argument("--y", required=True, metavar="COL", help="column on the y axis (a numeric metric)")
     p.add_argument("--group", metavar="COL", help="one line per value of this column")
+    add_scales(p, False, False, "x axis (a numeric X; points at X <= 0 left out)",
+               "y axis (points at Y <= 0 left out)")
     add_out(p, name=True)
-    p.set_defaults(run=cmd_sweep)
 
-    p = commands.add_parser("heatmap", help="a metric over a grid of two parameters",
-                            description="Z over the X x Y grid of a sweep.csv, each cell annotated; "
-                                        "failed or missing cells are hatched and marked n/a.")
+    p = command(commands, "heatmap", "a metric over a grid of two parameters", """
+        Z over the X x Y grid of a sweep.csv, one cell per value pair (the axes are categories: no
+        logarithmic scale), each cell with its value; a cell whose point failed says "failed", one without
+        a value "n/a", both hatched. Parameters are named as by `sweep`. Writes
+        heatmap_Z_by_X_and_Y.png/.svg, e.g. heatmap_aes128-crossover_blocks_by_plb-clock_and_slot-count.
+        """, cmd_heatmap)
     p.add_argument("input", metavar="SWEEP_CSV")
     p.add_argument("--x", required=True, metavar="COL", help="column along the x axis")
     p.add_argument("--y", required=True, metavar="COL", help="column along the y axis")
     p.add_argument("--z", required=True, metavar="COL", help="numeric column shown as colour")
     add_out(p, name=True)
-    p.set_defaults(run=cmd_heatmap)
 
-    p = commands.add_parser("sensitivity", help="how far each assumption moves each metric (tornado)",
-                            description="From sensitivity.csv: for each metric, sensitivity_M.png/.svg, one "
-                                        "bar per assumption from its low to its high end around the base "
-                                        "value, the largest swing on top.")
+    p = command(commands, "sensitivity", "how far each assumption moves each metric (tornado)", """
+        From sensitivity.csv (`rsoc sensitivity`): for each metric M writes sensitivity_M.png/.svg
+        (e.g. sensitivity_aes128-crossover_blocks), one bar per assumption from the metric at its low to
+        its high end around the base value, the largest swing on top.
+        """, cmd_sensitivity)
     p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding sensitivity.csv, or the CSV itself")
     p.add_argument("--metric", "-m", action="append", metavar="NAME",
                    help="only this metric (repeatable; default: every one in the file)")
+    add_scales(p, False, None, "metric axis (a metric with a value <= 0 is drawn linear, with a note)", None)
     add_out(p)
-    p.set_defaults(run=cmd_sensitivity)
 
     return parser.parse_args(argv)
 

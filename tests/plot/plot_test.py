@@ -809,6 +809,103 @@ class PlotTestCase(unittest.TestCase):
                 os.unlink(os.path.join(outdir, f))
         self.assertEqual(sorted(os.listdir(FIXTURES)), before)
 
+    # ------------------------------------------------------------------------------------- scales
+
+    def test_logarithmic_axes_by_default_where_they_help_and_on_request(self):
+        def scales(ax):
+            return ax.get_xscale(), ax.get_yscale()
+
+        cases = [  # (arguments, {figure: [(panel title, (x scale, y scale))]})
+            (("crossover", FIXTURES, "-f", "des"), {"crossover_des_latency": [(None, ("linear", "log"))]}),
+            (("crossover", FIXTURES, "-f", "des", "--logx", "--no-logy"),
+             {"crossover_des_throughput": [(None, ("log", "linear"))]}),
+            (("coupling", FIXTURES, "-f", "des"),
+             {"coupling_des": [("Latency of one request", ("log", "log")),
+                               ("Throughput of one request", ("log", "log")),
+                               ("CPU left for other processes", ("log", "linear"))]}),
+            (("coupling", FIXTURES, "-f", "des", "--no-logx", "--no-logy"),
+             {"coupling_des": [("Latency of one request", ("linear", "linear")),
+                               ("CPU left for other processes", ("linear", "linear"))]}),
+            (("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s", "--name", "s"),
+             {"s": [(None, ("linear", "linear"))]}),
+            (("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s", "--name", "s",
+              "--logx", "--logy"), {"s": [(None, ("log", "log"))]}),
+            (("sensitivity", FIXTURES, "-m", "requests_per_s"),
+             {"sensitivity_requests_per_s": [(None, ("linear", "linear"))]}),
+            (("sensitivity", FIXTURES, "-m", "requests_per_s", "--logx"),
+             {"sensitivity_requests_per_s": [(None, ("log", "linear"))]}),
+        ]
+        for argv, expected in cases:
+            drawn, _ = figures(*argv)
+            for name, panels in expected.items():
+                for title, scale in panels:
+                    fig = drawn[name]
+                    ax = panel(fig, title) if title else fig.axes[0]
+                    self.assertEqual(scales(ax), scale, (argv, title))
+                    self.assertEqual(crowded_tick_labels(fig), [], argv)
+        # Every shown tick of a logarithmic sweep axis is labelled with a plain number.
+        drawn, _ = figures("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s",
+                           "--logx", "--logy")
+        ax = next(iter(drawn.values())).axes[0]
+        self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["50", "100", "200"])
+        self.assertGreaterEqual(len([t for t in ax.get_yticklabels() if t.get_text()]), 2)
+        self.assertTrue(all(re.fullmatch(r"[0-9.]+", t.get_text()) for t in ax.get_yticklabels()
+                            if t.get_text()))
+        # The heatmap's axes are categories: no such option.
+        self.expect_error(["heatmap", SWEEP, "--x", "platform.buses.0.clock_mhz",
+                           "--y", "platform.slots.0.count", "--z", "requests", "--logx"],
+                          "plot.py: unrecognized arguments: --logx")
+
+    def test_logarithmic_axes_leave_out_what_they_cannot_show(self):
+        path = os.path.join(self.tmp, "sweep.csv")
+        with open(path, "w") as f:
+            f.write("point,status,error,platform.buses.0.clock_mhz,runtime.policy,requests_per_s\n"
+                    "0,ok,,0,software,1\n1,ok,,50,software,0\n2,ok,,100,software,2\n3,ok,,200,hardware,4\n")
+        drawn, stderr = figures("sweep", path, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s",
+                                "--logx", "--logy")
+        reasons = ("2 of 4 points: 1 with platform.buses.0.clock_mhz ≤ 0 (log axis), "
+                   "1 with requests_per_s ≤ 0 (log axis)")
+        self.assertEqual(stderr, f"plot.py: {path}: skipped {reasons}\n")
+        self.assertIn(f"Not shown: {reasons}",  # wrapped to the figure's width
+                      [t.get_text().replace("\n", " ") for t in next(iter(drawn.values())).texts])
+        self.expect_error(["sweep", path, "--x", "runtime.policy", "--y", "requests_per_s", "--logx"],
+                          f"plot.py: {path}: --logx: runtime.policy is not a number in every row "
+                          "(software, hardware)")
+        # A tornado with a value at or below 0 stays linear, and says why.
+        sensitivity = os.path.join(self.tmp, "sensitivity.csv")
+        with open(sensitivity, "w") as f:
+            f.write(SENSITIVITY_HEADER + "\nruntime.policy,software,hardware,failed,0,2,5,250,0.1.0,abc,1\n")
+        drawn, _ = figures("sensitivity", sensitivity, "--logx")
+        fig = drawn["sensitivity_failed"]
+        self.assertEqual(fig.axes[0].get_xscale(), "linear")
+        self.assertIn("Linear metric axis (--logx asked for): Failed has a value ≤ 0",
+                      [t.get_text() for t in fig.texts])
+
+    def test_crossover_labels_cover_no_curve_and_no_legend_on_any_scales(self):
+        for scales in ((), ("--logx",), ("--logx", "--no-logy"), ("--no-logy",)):
+            drawn, _ = figures("crossover", FIXTURES, *scales)
+            for name, fig in drawn.items():
+                ax = fig.axes[0]
+                renderer = fig.canvas.get_renderer()
+                (label,) = [t for t in ax.texts if t.get_text().startswith("crossover:")]
+                box = label.get_bbox_patch().get_window_extent(renderer)
+                self.assertEqual(labels_over_curves(ax), [], (name, scales))
+                self.assertFalse(box.overlaps(ax.get_legend().get_window_extent(renderer)), (name, scales))
+                inside = ax.get_window_extent(renderer)
+                self.assertTrue(inside.x0 <= box.x0 and box.x1 <= inside.x1, (name, scales))
+        # With linear scales a coupling crossover is interpolated on linear scales: 3des, software against
+        # the reconfigurable core, between 64 and 256 blocks.
+        latency = {(row["implementation"], int(row["blocks"])): float(row["latency_ms"])
+                   for row in read_rows(COUPLING) if row["functionality"] == "3des"}
+        gap = [latency["core_reconfigurable", b] - latency["software", b] for b in (64, 256)]
+        expected = 64 + gap[0] / (gap[0] - gap[1]) * (256 - 64)
+        drawn, _ = figures("coupling", FIXTURES, "-f", "3des", "--no-logx", "--no-logy")
+        ax = panel(drawn["coupling_3des"], "Latency of one request")
+        marks = [line.get_xdata()[0] for line in ax.get_lines() if line.get_color() == "tab:orange"
+                 and len(line.get_xdata()) == 2 and line.get_xdata()[0] == line.get_xdata()[1]]
+        self.assertEqual(len(marks), 1)
+        self.assertAlmostEqual(marks[0], expected, delta=1e-6 * expected)
+
     def test_help(self):
         for command in ("crossover", "coupling", "sweep", "heatmap", "sensitivity"):
             result = run(command, "--help")
