@@ -5,16 +5,17 @@ sensitivity tornados.
 Run it with /usr/bin/python3 (Debian's interpreter, which has python3-matplotlib; tools/setup.sh installs
 it): another python3 on PATH may not see Debian's packages.
 
-  plot.py crossover DIR_OR_CSV [--out OUTDIR] [--functionality NAME]...
+  plot.py crossover DIR_OR_CSV [--functionality NAME]... [--[no-]logx] [--[no-]logy] [--out OUTDIR]
       From `rsoc crossover --out DIR`: crossover.csv, and crossover_summary.csv beside it when present
       (otherwise the simulated crossover is computed from the rows). For each functionality F writes
-      crossover_F.png/.svg (latency of one request against its block count) and throughput_F.png/.svg,
-      each with software, hardware with reconfiguration and hardware with the core cached, and the
-      crossover marked. Both y axes are logarithmic: latency spans about 0.04 ms to 800 ms and throughput
-      0.1 to 500 kB/s in the reference scenario, so on a linear axis the cached curve and the crossover
-      region would be flattened against zero.
+      crossover_F_latency.png/.svg (latency of one request against its block count) and
+      crossover_F_throughput.png/.svg, each with software, hardware with reconfiguration and hardware with
+      the core cached, and the crossover marked and labelled (the label placed where it covers no curve
+      and not the legend). The y axes are logarithmic by default: latency spans about 0.04 ms to 800 ms
+      and throughput 0.1 to 500 kB/s in the reference scenario, so on a linear axis the cached curve and
+      the crossover region would be flattened against zero; the block count is linear by default.
 
-  plot.py coupling DIR_OR_CSV [--out OUTDIR] [--functionality NAME]...
+  plot.py coupling DIR_OR_CSV [--functionality NAME]... [--[no-]logx] [--[no-]logy] [--out OUTDIR]
       From coupling.csv (in DIR, or the CSV given): the same requests run in software (`software`), on a
       CPU extension instruction (`extension`), on a bus-attached IP core configured at boot
       (`core_static`) and on the core in a reconfigurable slot configured on demand
@@ -24,25 +25,35 @@ it): another python3 on PATH may not see Debian's packages.
       functionality F writes coupling_F.png/.svg: latency, throughput and CPU left (linear, 0-100 %)
       side by side against the block count, one line per implementation in order of first appearance
       (the four above in fixed colours and markers, other names in further ones), with a shared legend.
-      Block count, latency and throughput axes are logarithmic: from one block to thousands, latency
-      spans several decades (under a microsecond on the extension, milliseconds in software or with a
-      reconfiguration), which a linear axis would flatten against zero.
+      Block count, latency and throughput axes are logarithmic by default: from one block to thousands,
+      latency spans several decades (under a microsecond on the extension, milliseconds in software or
+      with a reconfiguration), which a linear axis would flatten against zero.
       Below the panels, the crossovers: software against every other implementation, then extension
       against every one but software (without either, the first implementation against the others),
-      each as "B beats A from N blocks" (the smallest block count, of those measured for both, from
-      which B's latency stays at or below A's), "B beats A always (first-last blocks)" or "B beats A
-      never (up to N blocks)"; a crossover within the range is also drawn as a dotted line in B's
-      colour, labelled N, on the latency and throughput panels. Rows with a value that is not a number,
-      a block count that is not a whole number from 1, a latency or throughput not above 0 or a CPU
-      share outside 0-100 are skipped as well; several rows for one point are averaged.
+      each as "B beats A from ≈ N blocks (between P and Q)", "B beats A always (first-last blocks)" or
+      "B beats A never (up to N blocks)". B beats A from Q, the smallest block count of those measured
+      for both from which B's latency stays at or below A's; P is the count measured before it, and N
+      where the two curves cross between them as drawn (straight between the samples, on the panel's
+      scales). On the latency and throughput panels such a crossover is a dot where the curves cross and a
+      dotted vertical line in B's colour, labelled "≈ N" where the label covers no curve. Rows with a
+      value that is not a number, a block count that is not a whole number from 1, a latency or
+      throughput not above 0 or a CPU share outside 0-100 are left out as well; several rows for one point
+      are averaged.
 
-  plot.py sweep SWEEP_CSV --x COL --y COL [--group COL] [--out OUTDIR] [--name NAME]
-      From `rsoc sweep`: metric Y against parameter X, one line per value of GROUP.
+  plot.py sweep SWEEP_CSV --x COL --y COL [--group COL] [--[no-]logx] [--[no-]logy] [--out OUTDIR]
+                          [--name NAME]
+      From `rsoc sweep` (or `rsoc crossover --param`): metric Y against parameter X, one line per value of
+      GROUP (hollow markers, smaller for each group, so that markers on one another all show; groups
+      whose lines coincide are named in a note). Several rows at one X (another parameter varies) give
+      the line their mean and are drawn as dots over it. Both axes linear by default; a logarithmic one
+      leaves out the points at or below 0. Writes sweep_Y_by_X[_per_GROUP].png/.svg.
 
   plot.py heatmap SWEEP_CSV --x COL --y COL --z COL [--out OUTDIR] [--name NAME]
-      From `rsoc sweep`: Z over the X x Y grid, each cell annotated; failed or missing cells hatched "n/a".
+      From `rsoc sweep`: Z over the X x Y grid, a cell per value pair, each with its value (while cells are
+      wide enough to hold it); a cell whose point failed says "failed", one without a value "n/a", both
+      hatched. Writes heatmap_Z_by_X_and_Y.png/.svg.
 
-  plot.py sensitivity DIR_OR_CSV [--metric NAME]... [--out OUTDIR]
+  plot.py sensitivity DIR_OR_CSV [--metric NAME]... [--[no-]logx] [--out OUTDIR]
       From `rsoc sensitivity` (sensitivity.csv in DIR, or the CSV given): for each metric M (every one in
       the file, or those named) writes sensitivity_M.png/.svg, a tornado plot: one horizontal bar per
       assumption, from the metric's value at the assumption's low end to its value at the high end, drawn
@@ -51,14 +62,33 @@ it): another python3 on PATH may not see Debian's packages.
       with its parameter (a compound one on several lines, one input a line), the low and high input value
       at the bar's ends, and its swing on the right. An end without a value (a point without that figure,
       e.g. no crossover up to the largest block count) is said as "VALUE: no value" at the base, its bar
-      after those with both ends; rows without a base value are skipped.
+      after those with both ends; rows without a base value are left out. The metric axis is linear by
+      default; --logx makes it logarithmic when every value is above 0.
 
-Rows whose `status` is not `ok`, or whose plotted columns are empty, are skipped (counted on stderr).
-Numeric columns are ordered by value, other columns by first appearance. Axis units come from the
-column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _per_s: 1/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...).
-Every figure is written as PNG (150 dpi) and SVG, by default into the input's folder; each file is
-written under a temporary name and renamed into place. The paths written are printed, one per line.
-Exit codes: 0 success, 2 usage or input error (one line on stderr: `plot.py: FILE: what is wrong`).
+Names. In sweep and heatmap figures a parameter (a scenario path such as platform.buses.0.clock_mhz, or
+its JSON pointer) is named by the element it sets, as the sweep's scenario names it: "plb clock (MHz)"
+(the scenario text and --set overrides come from the sweep.json that rsoc writes beside sweep.csv;
+without it, "bus 0 clock (MHz)"). A metric is named by its words: aes128.crossover_blocks is "aes128
+crossover (blocks)". Axis units come from the column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _per_s:
+1/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...). Titles wrap between words only.
+
+Files. Each figure is COMMAND_WHAT.png (150 dpi) and .svg, the parts of its name joined by "_", the dots
+and spaces within a part made "-": a metric by its column (aes128-crossover_blocks), a parameter by its
+name (plb-clock), a functionality as it is. For example crossover_aes128_latency,
+coupling_3des, sweep_aes128-crossover_blocks_by_plb-clock_per_slot-count,
+heatmap_aes128-crossover_blocks_by_plb-clock_and_slot-count, sensitivity_aes128-crossover_blocks. sweep
+and heatmap take --name NAME instead. Figures are written into --out OUTDIR (created when missing), by
+default into the input's folder, and nowhere else; a folder that cannot be written is refused before
+anything is drawn. Each file is written under a temporary name and renamed into place. The paths written
+are printed, one per line.
+
+Rows whose `status` is not `ok`, whose plotted columns are empty, or that a figure cannot show are left
+out, and counted with the reason both on stderr and on the figure itself ("Not shown: 2 of 12 points: 1
+failed, 1 with an empty aes128.crossover_blocks"). Numeric columns are ordered by value, other columns by
+first appearance. Tick labels that would run into each other are slanted (text) or thinned (numbers),
+their ticks kept.
+Exit codes: 0 success, 2 usage, input or output error (one line on stderr: `plot.py: FILE: what is
+wrong`).
 """
 
 import argparse

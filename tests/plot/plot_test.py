@@ -907,10 +907,21 @@ class PlotTestCase(unittest.TestCase):
         self.assertAlmostEqual(marks[0], expected, delta=1e-6 * expected)
 
     def test_help(self):
-        for command in ("crossover", "coupling", "sweep", "heatmap", "sensitivity"):
+        # Each command's help says what it writes and which scales it takes.
+        says = {"crossover": ["crossover_F_latency.png/.svg", "crossover_F_throughput.png/.svg", "--logx",
+                              "--no-logy"],
+                "coupling": ["coupling_F.png/.svg", "--no-logx", "--no-logy"],
+                "sweep": ["sweep_Y_by_X[_per_GROUP].png/.svg", "plb clock (MHz)", "--logx", "--logy",
+                          "--name"],
+                "heatmap": ["heatmap_Z_by_X_and_Y.png/.svg", "--name"],
+                "sensitivity": ["sensitivity_M.png/.svg", "--logx"]}
+        for command, texts in says.items():
             result = run(command, "--help")
             self.assertEqual(result.returncode, 0)
             self.assertIn(f"usage: plot.py {command}", result.stdout)
+            help_text = " ".join(result.stdout.split())
+            for text in texts + ["--out OUTDIR", "counted on the figure", "The paths written are printed"]:
+                self.assertIn(text, help_text, command)
 
 
 if __name__ == "__main__":
