@@ -5,16 +5,17 @@ sensitivity tornados.
 Run it with /usr/bin/python3 (Debian's interpreter, which has python3-matplotlib; tools/setup.sh installs
 it): another python3 on PATH may not see Debian's packages.
 
-  plot.py crossover DIR_OR_CSV [--out OUTDIR] [--functionality NAME]...
+  plot.py crossover DIR_OR_CSV [--functionality NAME]... [--[no-]logx] [--[no-]logy] [--out OUTDIR]
       From `rsoc crossover --out DIR`: crossover.csv, and crossover_summary.csv beside it when present
       (otherwise the simulated crossover is computed from the rows). For each functionality F writes
-      crossover_F.png/.svg (latency of one request against its block count) and throughput_F.png/.svg,
-      each with software, hardware with reconfiguration and hardware with the core cached, and the
-      crossover marked. Both y axes are logarithmic: latency spans about 0.04 ms to 800 ms and throughput
-      0.1 to 500 kB/s in the reference scenario, so on a linear axis the cached curve and the crossover
-      region would be flattened against zero.
+      crossover_F_latency.png/.svg (latency of one request against its block count) and
+      crossover_F_throughput.png/.svg, each with software, hardware with reconfiguration and hardware with
+      the core cached, and the crossover marked and labelled (the label placed where it covers no curve
+      and not the legend). The y axes are logarithmic by default: latency spans about 0.04 ms to 800 ms
+      and throughput 0.1 to 500 kB/s in the reference scenario, so on a linear axis the cached curve and
+      the crossover region would be flattened against zero; the block count is linear by default.
 
-  plot.py coupling DIR_OR_CSV [--out OUTDIR] [--functionality NAME]...
+  plot.py coupling DIR_OR_CSV [--functionality NAME]... [--[no-]logx] [--[no-]logy] [--out OUTDIR]
       From coupling.csv (in DIR, or the CSV given): the same requests run in software (`software`), on a
       CPU extension instruction (`extension`), on a bus-attached IP core configured at boot
       (`core_static`) and on the core in a reconfigurable slot configured on demand
@@ -24,25 +25,35 @@ it): another python3 on PATH may not see Debian's packages.
       functionality F writes coupling_F.png/.svg: latency, throughput and CPU left (linear, 0-100 %)
       side by side against the block count, one line per implementation in order of first appearance
       (the four above in fixed colours and markers, other names in further ones), with a shared legend.
-      Block count, latency and throughput axes are logarithmic: from one block to thousands, latency
-      spans several decades (under a microsecond on the extension, milliseconds in software or with a
-      reconfiguration), which a linear axis would flatten against zero.
+      Block count, latency and throughput axes are logarithmic by default: from one block to thousands,
+      latency spans several decades (under a microsecond on the extension, milliseconds in software or
+      with a reconfiguration), which a linear axis would flatten against zero.
       Below the panels, the crossovers: software against every other implementation, then extension
       against every one but software (without either, the first implementation against the others),
-      each as "B beats A from N blocks" (the smallest block count, of those measured for both, from
-      which B's latency stays at or below A's), "B beats A always (first-last blocks)" or "B beats A
-      never (up to N blocks)"; a crossover within the range is also drawn as a dotted line in B's
-      colour, labelled N, on the latency and throughput panels. Rows with a value that is not a number,
-      a block count that is not a whole number from 1, a latency or throughput not above 0 or a CPU
-      share outside 0-100 are skipped as well; several rows for one point are averaged.
+      each as "B beats A from ≈ N blocks (between P and Q)", "B beats A always (first-last blocks)" or
+      "B beats A never (up to N blocks)". B beats A from Q, the smallest block count of those measured
+      for both from which B's latency stays at or below A's; P is the count measured before it, and N
+      where the two curves cross between them as drawn (straight between the samples, on the panel's
+      scales). On the latency and throughput panels such a crossover is a dot where the curves cross and a
+      dotted vertical line in B's colour, labelled "≈ N" where the label covers no curve. Rows with a
+      value that is not a number, a block count that is not a whole number from 1, a latency or
+      throughput not above 0 or a CPU share outside 0-100 are left out as well; several rows for one point
+      are averaged.
 
-  plot.py sweep SWEEP_CSV --x COL --y COL [--group COL] [--out OUTDIR] [--name NAME]
-      From `rsoc sweep`: metric Y against parameter X, one line per value of GROUP.
+  plot.py sweep SWEEP_CSV --x COL --y COL [--group COL] [--[no-]logx] [--[no-]logy] [--out OUTDIR]
+                          [--name NAME]
+      From `rsoc sweep` (or `rsoc crossover --param`): metric Y against parameter X, one line per value of
+      GROUP (hollow markers, smaller for each group, so that markers on one another all show; groups
+      whose lines coincide are named in a note). Several rows at one X (another parameter varies) give
+      the line their mean and are drawn as dots over it. Both axes linear by default; a logarithmic one
+      leaves out the points at or below 0. Writes sweep_Y_by_X[_per_GROUP].png/.svg.
 
   plot.py heatmap SWEEP_CSV --x COL --y COL --z COL [--out OUTDIR] [--name NAME]
-      From `rsoc sweep`: Z over the X x Y grid, each cell annotated; failed or missing cells hatched "n/a".
+      From `rsoc sweep`: Z over the X x Y grid, a cell per value pair, each with its value (while cells are
+      wide enough to hold it); a cell whose point failed says "failed", one without a value "n/a", both
+      hatched. Writes heatmap_Z_by_X_and_Y.png/.svg.
 
-  plot.py sensitivity DIR_OR_CSV [--metric NAME]... [--out OUTDIR]
+  plot.py sensitivity DIR_OR_CSV [--metric NAME]... [--[no-]logx] [--out OUTDIR]
       From `rsoc sensitivity` (sensitivity.csv in DIR, or the CSV given): for each metric M (every one in
       the file, or those named) writes sensitivity_M.png/.svg, a tornado plot: one horizontal bar per
       assumption, from the metric's value at the assumption's low end to its value at the high end, drawn
@@ -51,18 +62,38 @@ it): another python3 on PATH may not see Debian's packages.
       with its parameter (a compound one on several lines, one input a line), the low and high input value
       at the bar's ends, and its swing on the right. An end without a value (a point without that figure,
       e.g. no crossover up to the largest block count) is said as "VALUE: no value" at the base, its bar
-      after those with both ends; rows without a base value are skipped.
+      after those with both ends; rows without a base value are left out. The metric axis is linear by
+      default; --logx makes it logarithmic when every value is above 0.
 
-Rows whose `status` is not `ok`, or whose plotted columns are empty, are skipped (counted on stderr).
-Numeric columns are ordered by value, other columns by first appearance. Axis units come from the
-column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _per_s: 1/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...).
-Every figure is written as PNG (150 dpi) and SVG, by default into the input's folder; each file is
-written under a temporary name and renamed into place. The paths written are printed, one per line.
-Exit codes: 0 success, 2 usage or input error (one line on stderr: `plot.py: FILE: what is wrong`).
+Names. In sweep and heatmap figures a parameter (a scenario path such as platform.buses.0.clock_mhz, or
+its JSON pointer) is named by the element it sets, as the sweep's scenario names it: "plb clock (MHz)"
+(the scenario text and --set overrides come from the sweep.json that rsoc writes beside sweep.csv;
+without it, "bus 0 clock (MHz)"). A metric is named by its words: aes128.crossover_blocks is "aes128
+crossover (blocks)". Axis units come from the column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _per_s:
+1/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...). Titles wrap between words only.
+
+Files. Each figure is COMMAND_WHAT.png (150 dpi) and .svg, the parts of its name joined by "_", the dots
+and spaces within a part made "-": a metric by its column (aes128-crossover_blocks), a parameter by its
+name (plb-clock), a functionality as it is. For example crossover_aes128_latency,
+coupling_3des, sweep_aes128-crossover_blocks_by_plb-clock_per_slot-count,
+heatmap_aes128-crossover_blocks_by_plb-clock_and_slot-count, sensitivity_aes128-crossover_blocks. sweep
+and heatmap take --name NAME instead. Figures are written into --out OUTDIR (created when missing), by
+default into the input's folder, and nowhere else; a folder that cannot be written is refused before
+anything is drawn. Each file is written under a temporary name and renamed into place. The paths written
+are printed, one per line.
+
+Rows whose `status` is not `ok`, whose plotted columns are empty, or that a figure cannot show are left
+out, and counted with the reason both on stderr and on the figure itself ("Not shown: 2 of 12 points: 1
+failed, 1 with an empty aes128.crossover_blocks"). Numeric columns are ordered by value, other columns by
+first appearance. Tick labels that would run into each other are slanted (text) or thinned (numbers),
+their ticks kept.
+Exit codes: 0 success, 2 usage, input or output error (one line on stderr: `plot.py: FILE: what is
+wrong`).
 """
 
 import argparse
 import csv
+import json
 import math
 import os
 import re
@@ -81,9 +112,10 @@ except ImportError:
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot is imported)
 import numpy as np  # noqa: E402
+import matplotlib.text  # noqa: E402
 import matplotlib.transforms  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 DPI = 150
 MATPLOTLIB_VERSION = tuple(int(n) for n in re.findall(r"\d+", matplotlib.__version__)[:2])
@@ -178,7 +210,8 @@ class Table:
 
 
 def count(n, noun):
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    """'1 block', '40 blocks', '2.5 blocks': the noun in the plural unless n is one."""
+    return f"{format_number(n)} {noun}{'' if n == 1 else 's'}"
 
 
 def to_float(text):
@@ -215,45 +248,70 @@ class Categories:
         return len(self.keys)
 
 
-def usable_rows(table, columns, checks=None, among=None):
+class Usable:
+    """The rows of a table that a figure can show (`rows`), and those it cannot: `skipped`, a list of
+    (line, row, why) where why sorts the reasons in a fixed order, and `noun` ("row", "point") for
+    sentences."""
+
+    def __init__(self, table, among, noun):
+        self.table, self.among, self.noun = table, among, noun
+        self.rows, self.skipped = [], []
+
+    def summary(self, keep=None):
+        """'2 of 12 points: 1 failed, 1 with an empty aes128.crossover_blocks' over the rows for which
+        keep(row) is true (all when None); None when none of those was skipped."""
+        keep = keep or (lambda row: True)
+        skipped = [why for _, row, why in self.skipped if keep(row)]
+        if not skipped:
+            return None
+        total = sum(1 for _, row in self.among if keep(row))
+        reasons = [f"{skipped.count(why)} {why[-1]}" for why in sorted(set(skipped))]
+        return f"{len(skipped)} of {count(total, self.noun)}: {', '.join(reasons)}"
+
+    def figure_note(self, keep=None):
+        """The line a figure shows when rows are missing from it (None when none is)."""
+        summary = self.summary(keep)
+        return f"Not shown: {summary}" if summary else None
+
+
+def usable_rows(table, columns, checks=None, among=None, extra=(), noun="row"):
     """The rows with status ok (when the table has a status column) and every one of `columns` filled,
     among the table's rows or those given. `checks` maps columns to (test, what): their value must also
     be a number that passes test(value), else the row is skipped as one 'with a non-numeric COLUMN' or
-    'with COLUMN what'. Reports the others on stderr; a UserError when none is left."""
+    'with COLUMN what'. `extra` holds further (keep(row), why) filters, applied last. Reports the others on
+    stderr; a UserError when none is left. Returns a Usable."""
     checks = checks or {}
     among = table.rows if among is None else among
     has_status = "status" in table.columns
-    rows, failed = [], 0
-    empty, non_numeric, invalid = ({c: 0 for c in columns} for _ in range(3))
+    usable = Usable(table, among, noun)
     for line, row in among:
+        why = None
         if has_status and row["status"] != "ok":
-            failed += 1
-            continue
+            why = (0, "failed")
         blank = [c for c in columns if row[c] == ""]
-        if blank:
-            empty[blank[0]] += 1
-            continue
+        if why is None and blank:
+            why = (1, columns.index(blank[0]), f"with an empty {blank[0]}")
         values = {c: to_float(row[c]) for c in checks}
         wrong = [c for c in checks if values[c] is None]
-        if wrong:
-            non_numeric[wrong[0]] += 1
-            continue
-        wrong = [c for c, (test, _) in checks.items() if not test(values[c])]
-        if wrong:
-            invalid[wrong[0]] += 1
-            continue
-        rows.append((line, row))
-    reasons = ([f"{failed} failed"] if failed else []) + \
-              [f"{n} with an empty {c}" for c, n in empty.items() if n] + \
-              [f"{n} with a non-numeric {c}" for c, n in non_numeric.items() if n] + \
-              [f"{n} with {c} {checks[c][1]}" for c, n in invalid.items() if n]
-    if not rows:
-        detail = f": {', '.join(reasons)}" if reasons else ""
-        raise UserError(table.path, f"no rows to plot ({count(len(among), 'row')}{detail})")
-    if reasons:
-        skipped = len(among) - len(rows)
-        note(table.path, f"skipped {skipped} of {count(len(among), 'row')}: {', '.join(reasons)}")
-    return rows
+        if why is None and wrong:
+            why = (2, list(checks).index(wrong[0]), f"with a non-numeric {wrong[0]}")
+        wrong = [c for c, (test, _) in checks.items() if values[c] is not None and not test(values[c])]
+        if why is None and wrong:
+            why = (3, list(checks).index(wrong[0]), f"with {wrong[0]} {checks[wrong[0]][1]}")
+        for k, (keep, text) in enumerate(extra):
+            if why is None and not keep(row):
+                why = (4, k, text)
+        if why is None:
+            usable.rows.append((line, row))
+        else:
+            usable.skipped.append((line, row, why))
+    if not usable.rows:
+        summary = usable.summary()
+        detail = f": {summary.split(': ', 1)[1]}" if summary else ""
+        raise UserError(table.path, f"no {noun}s to plot ({count(len(among), noun)}{detail})")
+    if usable.skipped:
+        note(table.path, f"skipped {usable.summary()}")
+    return usable
 
 
 # ------------------------------------------------------------------------------------- presentation
@@ -268,18 +326,119 @@ def split_unit(column):
     return column, None
 
 
-def title_name(column):
-    """'platform.buses.0.clock_mhz' -> 'platform.buses.0 clock': the scenario path stays recognisable,
-    the last component reads as words. A bare name is capitalised ('simulated_ms' -> 'Simulated')."""
-    name, _ = split_unit(column)
-    prefix, _, leaf = name.rpartition(".")
-    words = leaf.replace("_", " ")
-    return f"{prefix} {words}" if prefix else words[:1].upper() + words[1:]
+# The sections of a scenario, the first component of every scenario path (a sweep's parameters); other
+# columns are metrics. The platform's and the workload's elements are known by their own names, so the
+# section is left out of theirs.
+SCENARIO_SECTIONS = ("platform", "software", "runtime", "workload", "outputs")
+IMPLIED_SECTIONS = ("platform", "workload")
 
 
-def axis_label(column):
-    _, unit = split_unit(column)
-    return title_name(column) + (f" ({unit})" if unit else "")
+def path_parts(path):
+    """'platform.buses.0.clock_mhz' or the JSON pointer '/platform/buses/0/clock_mhz' -> its components."""
+    if path.startswith("/"):
+        return [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
+    return path.split(".")
+
+
+def singular(key):
+    """'buses' -> 'bus', 'memories' -> 'memory', 'slots' -> 'slot', 'background' stays."""
+    for plural, one in (("ies", "y"), ("uses", "us"), ("sses", "ss"), ("xes", "x"), ("ches", "ch"),
+                        ("shes", "sh")):
+        if key.endswith(plural):
+            return key[:-len(plural)] + one
+    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
+
+
+def set_path(doc, path, value):
+    """Sets `path` in the JSON document when its parent exists there; otherwise leaves it alone."""
+    *parents, leaf = path_parts(path)
+    node = doc
+    for part in parents:
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return
+    if isinstance(node, dict):
+        node[leaf] = value
+    elif isinstance(node, list) and leaf.isdigit() and int(leaf) < len(node):
+        node[int(leaf)] = value
+
+
+class Names:
+    """How figures name the columns of a sweep. A scenario path (a parameter: platform.buses.0.clock_mhz or
+    /platform/buses/0/clock_mhz) is named by the element it designates, with the name the scenario gives it
+    ("plb clock", in MHz; "bus 0 clock" without the scenario); a metric by its own words
+    (aes128.hardware.latency_mean_ms: "aes128 hardware latency mean", in ms; requests_per_s: "Requests",
+    in 1/s)."""
+
+    def __init__(self, scenario=None):
+        self.scenario = scenario
+
+    @classmethod
+    def of_sweep(cls, csv_path):
+        """From the sweep.json that rsoc writes beside sweep.csv: its scenario text with the sweep's --set
+        overrides applied. Without one, element names are not known."""
+        path = os.path.join(os.path.dirname(csv_path), "sweep.json")
+        if not os.path.exists(path):
+            return cls()
+        try:
+            with open(path, encoding="utf-8") as f:
+                sweep = json.load(f)
+            scenario = json.loads(sweep["scenario_text"])
+            overrides = list(sweep.get("overrides") or [])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            note(path, f"no scenario names from it ({type(e).__name__}: {e}): parameters named by their keys")
+            return cls()
+        for assignment in overrides:
+            target, _, text = str(assignment).partition("=")
+            try:
+                value = json.loads(text)
+            except ValueError:
+                value = text  # --set takes a bare string too
+            set_path(scenario, target, value)
+        return cls(scenario)
+
+    def describe(self, column):
+        """(words, unit): the name of the column as a list of words, and its unit or None."""
+        parts = path_parts(column)
+        name, unit = split_unit(parts[-1])
+        if parts[0] not in SCENARIO_SECTIONS or len(parts) < 2:  # a metric
+            words = parts[:-1] + [name.replace("_", " ")]
+            if len(words) == 1:
+                words[0] = words[0][:1].upper() + words[0][1:]
+            return words, unit
+        node, words, key = self.scenario, [], None
+        for k, part in enumerate(parts):
+            if part.isdigit() and key is not None:  # an element of the list `key`
+                element = node[int(part)] if isinstance(node, list) and int(part) < len(node) else None
+                label = element.get("name") if isinstance(element, dict) else None
+                words[-1] = label if isinstance(label, str) and label else f"{singular(key)} {part}"
+                node, key = element, None
+                continue
+            word = (name if k == len(parts) - 1 else part).replace("_", " ")
+            if not words or words[-1] != word:  # the bus named fmc's fmc settings: "fmc", not "fmc fmc"
+                words.append(word)
+            node, key = (node.get(part) if isinstance(node, dict) else None), part
+        if parts[0] in IMPLIED_SECTIONS and len(words) > 1:
+            words = words[1:]
+        return words, unit
+
+    def title(self, column):
+        """'plb clock': the name without its unit."""
+        return " ".join(self.describe(column)[0])
+
+    def label(self, column):
+        """'plb clock (MHz)': for an axis, with its unit."""
+        words, unit = self.describe(column)
+        return " ".join(words) + (f" ({unit})" if unit else "")
+
+    def file_part(self, column):
+        """The column in a file name: a parameter by its name ('plb-clock'), a metric by the column itself
+        ('aes128-crossover_blocks')."""
+        words = self.describe(column)[0] if path_parts(column)[0] in SCENARIO_SECTIONS else [column]
+        return safe_name("-".join(words).replace(".", "-").replace(" ", "-"))
 
 
 def format_number(value):
@@ -293,30 +452,118 @@ def format_number(value):
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def style_axes(ax, logy=False):
-    if logy:
-        ax.set_yscale("log")
-        # Plain numbers (0.1, 1, 10) rather than powers of ten, which read slower.
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
-        ax.grid(True, which="minor", axis="y", alpha=0.15)
+def style_axes(ax, logx=False, logy=False):
+    """Grid, and the logarithmic axes asked for, labelled with plain numbers (0.1, 1, 10) rather than
+    powers of ten, which read slower; their minor ticks unlabelled (finish() labels more ticks when too few
+    decades are shown)."""
+    for log, axis, name in ((logx, ax.xaxis, "x"), (logy, ax.yaxis, "y")):
+        if log:
+            (ax.set_xscale if name == "x" else ax.set_yscale)("log")
+            if not isinstance(axis.get_major_formatter(), FuncFormatter):  # exact ticks keep their labels
+                axis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
+            axis.set_minor_formatter(NullFormatter())
+            ax.grid(True, which="minor", axis=name, alpha=0.15)
     ax.grid(True, which="major", alpha=0.4)
     ax.set_axisbelow(True)
 
 
 def categorical_ticks(ax, axis, categories):
-    """Ticks at 0..n-1 labelled with the categories, slanted when they would crowd."""
-    positions = range(len(categories))
-    crowded = axis == "x" and (len(categories) > 8 or max(len(s) for s in categories.labels) > 8)
-    if axis == "x":
-        ax.set_xticks(positions, categories.labels, rotation=30 if crowded else 0,
-                      ha="right" if crowded else "center")
+    """Ticks at 0..n-1 labelled with the categories (finish() slants or thins them when they would run
+    into each other)."""
+    (ax.set_xticks if axis == "x" else ax.set_yticks)(range(len(categories)), categories.labels)
+
+
+def is_number(text):
+    return to_float(text.replace("−", "-")) is not None
+
+
+# Ticks within each decade of a logarithmic axis that shows too few decades to label: then 1, 2 and 5,
+# then every one.
+DENSER_LOG_TICKS = ((1.0, 2.0, 5.0), tuple(float(n) for n in range(1, 10)))
+
+
+def shown_tick_labels(axis):
+    """(position, label) of the major ticks of `axis` inside its view whose label shows text."""
+    low, high = sorted(axis.get_view_interval())
+    slack = 1e-9 * (high - low)
+    locs = axis.get_majorticklocs()
+    return [(loc, tick.label1) for loc, tick in zip(locs, axis.get_major_ticks(len(locs)))
+            if low - slack <= loc <= high + slack and tick.label1.get_visible() and tick.label1.get_text()]
+
+
+def labels_apart(axis, ticks, first, second, renderer):
+    """Whether tick labels `first` and `second` (indexes into `ticks`) leave two points between them.
+    Slanted labels are parallel strips: apart when the ticks' distance across the slant exceeds a line."""
+    gap = 2 * axis.figure.dpi / 72
+    (loc1, label1), (loc2, label2) = ticks[first], ticks[second]
+    angle = math.radians(label1.get_rotation() % 180)
+    if axis.axis_name == "x" and 0 < angle < math.pi:
+        transform = axis.axes.transData
+        distance = abs(transform.transform((loc2, 0))[0] - transform.transform((loc1, 0))[0])
+        height = label1.get_fontsize() * axis.figure.dpi / 72 * 1.2
+        return distance * math.sin(angle) >= height + gap
+    a, b = label1.get_window_extent(renderer), label2.get_window_extent(renderer)
+    if axis.axis_name == "x":
+        return a.x1 + gap <= b.x0 or b.x1 + gap <= a.x0
+    return a.y1 + gap <= b.y0 or b.y1 + gap <= a.y0
+
+
+def legible_ticks(fig):
+    """Makes the tick labels of every axis of `fig` readable on the layout as it stands. A logarithmic axis
+    with fewer than two labels gets labels at 1, 2 and 5 of each decade (then at every minor tick). Where
+    labels run into each other, those of a text axis along x are slanted (30°, then 90°); then labels are
+    left out, their ticks kept: every n-th of evenly spaced ones, otherwise the first and each next one
+    clear of the last kept. Returns whether anything changed (the layout is then to be made again)."""
+    if hasattr(fig, "draw_without_rendering"):  # matplotlib 3.6
+        fig.draw_without_rendering()
     else:
-        ax.set_yticks(positions, categories.labels)
+        fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    changed = False
+    for ax in fig.axes:
+        if not ax.axison:
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = shown_tick_labels(axis)
+            locator = axis.get_major_locator()
+            denser = getattr(locator, "denser", -1) + 1
+            if axis.get_scale() == "log" and len(ticks) < 2 and denser < len(DENSER_LOG_TICKS) and \
+                    not isinstance(locator, FixedLocator):
+                locator = LogLocator(subs=DENSER_LOG_TICKS[denser])
+                locator.denser = denser
+                axis.set_major_locator(locator)
+                changed = True
+                continue
+            if all(labels_apart(axis, ticks, k, k + 1, renderer) for k in range(len(ticks) - 1)):
+                continue
+            changed = True
+            rotation = ticks[0][1].get_rotation()
+            if axis.axis_name == "x" and rotation < 90 and not all(is_number(l.get_text()) for _, l in ticks):
+                for _, label in ticks:
+                    label.set_rotation(30 if rotation == 0 else 90)
+                    label.set_horizontalalignment("right" if rotation == 0 else "center")
+                    label.set_rotation_mode("anchor" if rotation == 0 else "default")
+                continue
+            steps = np.diff([loc for loc, _ in ticks])
+            if len(steps) and np.allclose(steps, steps[0]):  # evenly spaced (categories): every n-th label
+                kept = next(list(range(0, len(ticks), n)) for n in range(2, len(ticks) + 1)
+                            if labels_apart(axis, ticks, 0, n, renderer) or n == len(ticks))
+            else:
+                kept = [0]
+                for k in range(1, len(ticks)):
+                    if labels_apart(axis, ticks, kept[-1], k, renderer):
+                        kept.append(k)
+            axis.set_ticks([loc for loc, _ in ticks],
+                           [label.get_text() if k in kept else "" for k, (_, label) in enumerate(ticks)])
+    return changed
 
 
 def fit(text, inches, fontsize):
-    """`text` wrapped at spaces to about `inches` wide at `fontsize` points (a glyph is ~0.6 em wide)."""
-    return textwrap.fill(text, max(20, int(inches * 72 / (0.6 * fontsize))))
+    """`text` wrapped at spaces to about `inches` wide at `fontsize` points (a glyph is ~0.6 em wide). A
+    word, a name or a path longer than that stays whole on its own line: it is never broken, not even at
+    its hyphens."""
+    return textwrap.fill(text, max(20, int(inches * 72 / (0.6 * fontsize))), break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def set_labels(fig, ax, title, xlabel, ylabel):
@@ -327,22 +574,155 @@ def set_labels(fig, ax, title, xlabel, ylabel):
     ax.set_ylabel(fit(ylabel, 0.75 * height, plt.rcParams["font.size"]))
 
 
-def finish(fig, footer):
+NOTE_COLOUR = "#a01c1c"  # dark red: what the figure leaves out, or hides
+NOTE_SIZE = 8.5
+
+
+def finish(fig, footer, notes=()):
+    """The provenance footer in the bottom right corner; above it, on the left, the notes (None entries are
+    left out) that the reader must see: rows not shown and why, lines hidden under others. Then the layout,
+    leaving them room."""
+    width, height = fig.get_size_inches()
+    bottom = 0.0
     if footer:
         fig.text(0.995, 0.005, footer, ha="right", va="bottom", fontsize=7, color="0.45")
-    fig.tight_layout(rect=(0, 0.02 if footer else 0, 1, 1))
+        bottom = 0.14 / height
+    notes = [n for n in notes if n]
+    if notes:
+        text = "\n".join(fit(n, 0.95 * width, NOTE_SIZE) for n in notes)
+        fig.text(0.006, bottom, text, ha="left", va="bottom", fontsize=NOTE_SIZE, color=NOTE_COLOUR,
+                 linespacing=1.3)
+        bottom += ((text.count("\n") + 1) * NOTE_SIZE * 1.3 / 72 + 0.06) / height
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    for _ in range(4):  # each round may slant or thin labels, and the layout then changes
+        if not legible_ticks(fig):
+            break
+        fig.tight_layout(rect=(0, bottom, 1, 1))
+
+
+# Lines drawn to mark a place (a crossover's vertical line), not data: labels may sit on them.
+GUIDE = "guide"
+
+
+def data_curves(ax):
+    """The data curves of `ax` in display coordinates, each as (points, reach): reach is how far from its
+    path it paints, in pixels (half its width, or its markers' radius)."""
+    to_pixels = ax.figure.dpi / 72
+    curves = []
+    for line in ax.get_lines():
+        if line.get_gid() == GUIDE or len(line.get_xdata()) == 0:
+            continue
+        xy = line.get_transform().transform(np.column_stack([line.get_xdata(), line.get_ydata()]))
+        marker = line.get_marker() not in (None, "None", "none", "", " ")
+        radius = line.get_markersize() / 2 + line.get_markeredgewidth() / 2 if marker else 0
+        curves.append((xy, max(line.get_linewidth() / 2, radius) * to_pixels))
+    return curves
+
+
+def segment_meets_box(p, q, box):
+    """Whether the segment p-q passes through the box (x0, y0, x1, y1): Liang-Barsky clipping."""
+    t0, t1 = 0.0, 1.0
+    d = (q[0] - p[0], q[1] - p[1])
+    for axis in (0, 1):
+        for edge, sign in ((box[axis], -1), (box[axis + 2], 1)):
+            num, den = sign * (edge - p[axis]), sign * d[axis]
+            if den == 0:
+                if num < 0:
+                    return False
+            elif den > 0:
+                t1 = min(t1, num / den)
+            else:
+                t0 = max(t0, num / den)
+    return t0 <= t1
+
+
+def box_meets_curve(box, curve):
+    points, reach = curve
+    grown = (box.x0 - reach, box.y0 - reach, box.x1 + reach, box.y1 + reach)
+    if len(points) == 1:
+        return segment_meets_box(points[0], points[0], grown)
+    return any(segment_meets_box(p, q, grown) for p, q in zip(points[:-1], points[1:]))
+
+
+def label_box(label, renderer):
+    """The display box a text covers, with its bbox patch when it has one."""
+    if isinstance(label, matplotlib.text.Annotation):
+        label.update_positions(renderer)  # otherwise only drawing moves the text to its new xy
+    if label.get_bbox_patch() is not None:
+        label.update_bbox_position_size(renderer)
+        return label.get_bbox_patch().get_window_extent(renderer)
+    return label.get_window_extent(renderer)
+
+
+def pin_legend(ax):
+    """Keeps the legend of `ax` where it is now: loc="best" would move it on every drawing, over labels
+    placed since."""
+    legend = ax.get_legend()
+    if legend is not None:
+        renderer = ax.figure.canvas.get_renderer()
+        corner = ax.transAxes.inverted().transform(legend.get_window_extent(renderer).p0)
+        if hasattr(legend, "set_loc"):  # matplotlib 3.8
+            legend.set_loc(tuple(corner))
+        else:
+            legend._loc = tuple(corner)
+
+
+def place_clear(ax, label, positions, taken):
+    """Moves `label` to the first of `positions` (each a function that puts it somewhere) where its box
+    meets no data curve of `ax`, not its legend and no box in `taken`, and stays inside the axes; where none
+    does, to the one with the fewest such collisions. Adds its box to `taken`. Call it once the layout is
+    final (the label out of it: label.set_in_layout(False))."""
+    renderer = ax.figure.canvas.get_renderer()
+    curves = data_curves(ax)
+    avoid = list(taken)
+    if ax.get_legend() is not None:
+        pin_legend(ax)
+        avoid.append(ax.get_legend().get_window_extent(renderer))
+    inside = ax.get_window_extent(renderer)
+    best = None
+    for k, position in enumerate(positions):
+        position(label)
+        box = label_box(label, renderer)
+        clashes = sum(box_meets_curve(box, c) for c in curves) + sum(box.overlaps(a) for a in avoid) + \
+            (0 if inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0 and box.y1 <= inside.y1
+             else 1)
+        if best is None or clashes < best[0]:
+            best = (clashes, k)
+        if clashes == 0:
+            break
+    positions[best[1]](label)
+    taken.append(label_box(label, renderer))
 
 
 def safe_name(text):
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
+    """`text` as part of a file name: every run of characters other than letters, digits, _ and - is one
+    hyphen ('aes128.crossover_blocks' -> 'aes128-crossover_blocks', 'plb clock' -> 'plb-clock')."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-") or "figure"
+
+
+def figure_name(command, *parts):
+    """The file name (without extension) of a figure: the command, then what it shows, joined by '_':
+    figure_name('sweep', 'aes128-crossover_blocks', 'by', 'plb-clock') ->
+    'sweep_aes128-crossover_blocks_by_plb-clock'."""
+    return "_".join([command] + [safe_name(p) for p in parts])
 
 
 def output_dir(requested, input_path):
+    """The folder the figures go to: --out (created when missing), else the input's own folder. Checked
+    before any figure is drawn: a UserError when it is not a folder or cannot be written."""
     outdir = requested if requested is not None else (os.path.dirname(input_path) or ".")
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        raise UserError(outdir, "not a folder: cannot write figures into it")
     try:
         os.makedirs(outdir, exist_ok=True)
     except OSError as e:
         raise UserError(outdir, f"cannot create the output folder: {e.strerror}") from None
+    try:  # os.access says yes to root on a read-only file system: try the real thing
+        fd, probe = tempfile.mkstemp(prefix=".plot-write-test.", suffix=".tmp", dir=outdir)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise UserError(outdir, f"cannot write into the output folder: {e.strerror}") from None
     return outdir
 
 
@@ -377,7 +757,7 @@ MODES = (("sw", "software", "tab:blue"),
          ("hw_cold", "hardware with reconfiguration", "tab:orange"),
          ("hw_cached", "hardware, core cached", "tab:green"))
 # (figure, column suffix, y label, title)
-QUANTITIES = (("crossover", "_ms", "Latency (ms)", "latency of one request"),
+QUANTITIES = (("latency", "_ms", "Latency (ms)", "latency of one request"),
               ("throughput", "_kBps", "Throughput (kB/s)", "throughput of one request"))
 
 
@@ -419,11 +799,25 @@ def simulated_crossover(s):
 def crossover_text(crossover, estimate, max_blocks):
     est = f" (estimate {format_number(estimate)})" if estimate is not None else ""
     if crossover is None:
-        return f"no crossover up to {format_number(max_blocks)} blocks{est}"
-    return f"crossover: {format_number(crossover)} blocks{est}"
+        return f"no crossover up to {count(max_blocks, 'block')}{est}"
+    return f"crossover: {count(crossover, 'block')}{est}"
 
 
-def crossover_figure(functionality, s, crossover, estimate, quantity, footer):
+def crossover_label_offsets(right_half):
+    """Where the crossover's label may go, in offset points from the crossing, in order of preference:
+    below it first (both figures leave room there: between the reconfiguration and the cached curve for
+    latency, under the software curve for throughput), leaning away from the nearer side edge."""
+    def offset(dx, dy):
+        def position(label):
+            label.xyann = (dx, dy)
+            label.set_horizontalalignment("left" if dx > 0 else "right")
+            label.set_verticalalignment("top" if dy < 0 else "bottom")
+        return position
+    lean = -20 if right_half else 20
+    return [offset(dx, dy) for dy in (-45, -90, -135, 45, 90, 135) for dx in (lean, -lean)]
+
+
+def crossover_figure(functionality, s, crossover, estimate, quantity, footer, logx=False, logy=True):
     _, suffix, ylabel, title = quantity
     fig, ax = plt.subplots(figsize=(8, 5))
     for prefix, label, colour in MODES:
@@ -431,28 +825,34 @@ def crossover_figure(functionality, s, crossover, estimate, quantity, footer):
     blocks = s["blocks"]
     text = crossover_text(crossover, estimate, blocks[-1])
     in_range = blocks[0] <= crossover <= blocks[-1] if crossover is not None else False
+    label = None
     if in_range:
-        ax.axvline(crossover, color="tab:red", linestyle="--", linewidth=1, zorder=1)
+        ax.axvline(crossover, color="tab:red", linestyle="--", linewidth=1, zorder=1, gid=GUIDE)
         y = float(np.interp(crossover, blocks, s["hw_cold" + suffix]))
         ax.plot([crossover], [y], "o", color="tab:red", markersize=7, zorder=5)
-        # Below the crossing there is empty space on both figures (between the reconfiguration and the
-        # cached curve for latency, under the software curve for throughput); lean the text away from
-        # the nearer side edge.
-        right_half = crossover > (blocks[0] + blocks[-1]) / 2
-        ax.annotate(text, xy=(crossover, y), xytext=(-20 if right_half else 20, -45),
-                    textcoords="offset points", ha="right" if right_half else "left", va="top",
-                    color="tab:red", fontweight="bold",
-                    bbox={"boxstyle": "round,pad=0.3", "facecolor": "white", "edgecolor": "tab:red"},
-                    arrowprops={"arrowstyle": "->", "color": "tab:red"})
+        label = ax.annotate(text, xy=(crossover, y), xytext=(20, -45), textcoords="offset points",
+                            ha="left", va="top", color="tab:red", fontweight="bold", zorder=6,
+                            bbox={"boxstyle": "round,pad=0.3", "facecolor": "white", "edgecolor": "tab:red"},
+                            arrowprops={"arrowstyle": "->", "color": "tab:red"})
+        label.set_in_layout(False)  # placed once the layout is made
     else:  # nothing to point at: the text goes into the legend, where it cannot collide with a curve
         ax.plot([], [], " ", label=text)
     if estimate is not None and estimate != crossover and blocks[0] <= estimate <= blocks[-1]:
-        ax.axvline(estimate, color="0.4", linestyle=":", linewidth=1.2, label="analytic estimate")
-    ax.set_xlim(blocks[0], blocks[-1])
+        ax.axvline(estimate, color="0.4", linestyle=":", linewidth=1.2, label="analytic estimate", gid=GUIDE)
+    style_axes(ax, logx=logx, logy=logy)
+    if logx:
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
+    if blocks[-1] > blocks[0]:
+        ax.set_xlim(blocks[0], blocks[-1])
     set_labels(fig, ax, f"{functionality}: {title}", "Blocks", ylabel)
-    style_axes(ax, logy=True)
-    ax.legend(loc="lower right")  # empty on both figures: under the curves that rise to the right
+    # Lower right is empty on both figures with the default scales (under the curves that rise to the
+    # right); with others, wherever covers least.
+    ax.legend(loc="lower right" if not logx and logy else "best")
     finish(fig, footer)
+    if label is not None:
+        left, right = (math.log(b) if logx else b for b in (blocks[0], blocks[-1]))
+        at = math.log(crossover) if logx else crossover
+        place_clear(ax, label, crossover_label_offsets(at > (left + right) / 2), [])
     return fig
 
 
@@ -464,6 +864,7 @@ def input_path(path, file_name):
 def cmd_crossover(args):
     path = input_path(args.input, "crossover.csv")
     table = Table(path)
+    outdir = output_dir(args.out, path)
     series = load_crossover(table)
     wanted = args.functionality or list(series)
     unknown = [f for f in wanted if f not in series]
@@ -471,15 +872,15 @@ def cmd_crossover(args):
         raise UserError(path, f"no functionality {', '.join(unknown)} (has: {', '.join(series)})")
     summary_path = os.path.join(os.path.dirname(path), "crossover_summary.csv")
     summary = load_summary(summary_path) if os.path.exists(summary_path) else {}
-    outdir = output_dir(args.out, path)
     for functionality in dict.fromkeys(wanted):
         s = series[functionality]
         crossover, estimate = summary.get(functionality, (simulated_crossover(s), None))
         rows = [r for r in table.rows if r[1]["functionality"] == functionality]
         footer = table.provenance(rows)
         for quantity in QUANTITIES:
-            fig = crossover_figure(functionality, s, crossover, estimate, quantity, footer)
-            save(fig, outdir, f"{quantity[0]}_{safe_name(functionality)}")
+            fig = crossover_figure(functionality, s, crossover, estimate, quantity, footer,
+                                   args.logx, args.logy)
+            save(fig, outdir, figure_name("crossover", functionality, quantity[0]))
 
 
 # ----------------------------------------------------------------------------------------- coupling
@@ -523,7 +924,8 @@ def load_coupling(table, wanted):
     if unknown:
         raise UserError(table.path, f"no functionality {', '.join(unknown)} (has: {', '.join(present)})")
     among = [(line, row) for line, row in table.rows if wanted is None or row["functionality"] in wanted]
-    rows = usable_rows(table, COUPLING_COLUMNS, COUPLING_CHECKS, among)
+    usable = usable_rows(table, COUPLING_COLUMNS, COUPLING_CHECKS, among)
+    rows = usable.rows
     values = COUPLING_COLUMNS[3:]
     points = {}
     for line, row in rows:
@@ -546,7 +948,7 @@ def load_coupling(table, wanted):
         if functionality not in series:
             note(table.path, f"no figure for {functionality}: none of its rows is usable")
     order = list(dict.fromkeys(row["implementation"] for _, row in rows))
-    return series, order, rows
+    return series, order, usable
 
 
 def implementation_styles(order):
@@ -570,52 +972,101 @@ def coupling_pairs(implementations):
             for other in implementations if other not in baselines[:k + 1]]
 
 
+class Beats(tuple):
+    """The outcome of beats_from: kind ("from", "always" or "never"), at, first, last, before."""
+
+    def __new__(cls, kind, at, first, last, before=None):
+        return super().__new__(cls, (kind, at, first, last, before))
+
+    kind, at, first, last, before = (property(lambda self, i=i: self[i]) for i in range(5))
+
+
 def beats_from(baseline, challenger):
     """Where the challenger's latency is at or below the baseline's, over the block counts both have:
-    (kind, at, first, last) with kind "from" and `at` the smallest count from which it stays so up to the
-    largest, "always" when that is the first count, "never" when it does not hold at the largest (`at`
-    is then the largest); first and last are the smallest and largest counts compared. None when no
-    count is shared."""
+    Beats(kind, at, first, last, before) with kind "from", `at` the smallest count from which it stays so up
+    to the largest and `before` the count measured just below it (where it was behind); "always" when `at`
+    is the first count, "never" when it does not hold at the largest (`at` is then the largest); first and
+    last are the smallest and largest counts compared. None when no count is shared."""
     base = dict(zip(baseline["blocks"], baseline["latency_ms"]))
     other = dict(zip(challenger["blocks"], challenger["latency_ms"]))
     shared = sorted(set(base) & set(other))
     if not shared:
         return None
     start = None
-    for blocks in reversed(shared):
-        if other[blocks] > base[blocks]:
+    for k in range(len(shared) - 1, -1, -1):
+        if other[shared[k]] > base[shared[k]]:
             break
-        start = blocks
+        start = k
     if start is None:
-        return "never", shared[-1], shared[0], shared[-1]
-    return ("always" if start == shared[0] else "from"), start, shared[0], shared[-1]
+        return Beats("never", shared[-1], shared[0], shared[-1])
+    if start == 0:
+        return Beats("always", shared[0], shared[0], shared[-1])
+    return Beats("from", shared[start], shared[0], shared[-1], shared[start - 1])
 
 
-def beats_text(challenger, baseline, result):
-    """'core_reconfigurable beats software from 256 blocks', '... always (1–4096 blocks)' or
-    '... never (up to 4096 blocks)'."""
+def crossing(baseline, challenger, result, column, logx, logy):
+    """(blocks, value) where the challenger's and the baseline's `column` curves cross between
+    result.before and result.at, as the figure draws them: straight between the samples on its scales
+    (logarithmic x and y when logx, logy)."""
+    fx = math.log if logx else float
+    fy = math.log if logy else float
+    left, right = result.before, result.at
+    base = dict(zip(baseline["blocks"], baseline[column]))
+    other = dict(zip(challenger["blocks"], challenger[column]))
+    gap0, gap1 = (fy(other[b]) - fy(base[b]) for b in (left, right))
+    t = gap0 / (gap0 - gap1) if gap0 != gap1 else 1.0
+    x = fx(left) + t * (fx(right) - fx(left))
+    y = fy(base[left]) + t * (fy(base[right]) - fy(base[left]))
+    return (math.exp(x) if logx else x), (math.exp(y) if logy else y)
+
+
+def beats_text(challenger, baseline, result, at=None):
+    """'core_reconfigurable beats software from ≈ 713 blocks (between 256 and 1024)' (`at`: where the curves
+    cross between those two measured counts), '... always (1–4096 blocks)' or '... never (up to 4096
+    blocks)'."""
     if result is None:
         return f"{challenger} and {baseline} share no block count"
-    kind, blocks, first, last = result
-    if kind == "from":
-        return f"{challenger} beats {baseline} from {count(blocks, 'block')}"
-    if kind == "always":
-        return f"{challenger} beats {baseline} always ({format_number(first)}–{count(last, 'block')})"
-    return f"{challenger} beats {baseline} never (up to {count(blocks, 'block')})"
+    if result.kind == "from":
+        where = f"≈ {count(round(at), 'block')}" if at is not None else count(result.at, "block")
+        return (f"{challenger} beats {baseline} from {where} "
+                f"(between {format_number(result.before)} and {format_number(result.at)})")
+    if result.kind == "always":
+        span = count(result.last, "block") if result.first == result.last else \
+            f"{format_number(result.first)}–{count(result.last, 'block')}"
+        return f"{challenger} beats {baseline} always ({span})"
+    return f"{challenger} beats {baseline} never (up to {count(result.at, 'block')})"
 
 
-def log_blocks_axis(ax, blocks):
-    """Logarithmic block-count axis, ticked at the counts measured when they are few."""
-    ax.set_xscale("log")
-    ax.set_xlim(blocks[0] / 1.4, blocks[-1] * 1.4)  # markers at both ends stay whole
-    if len(blocks) <= 12:
-        ax.set_xticks(blocks, [format_number(b) for b in blocks])
-        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+def blocks_axis(ax, blocks, logx):
+    """The block-count axis: logarithmic (ticked at the counts measured when they are few) or linear."""
+    if logx:
+        ax.set_xscale("log")
+        ax.set_xlim(blocks[0] / 1.4, blocks[-1] * 1.4)  # markers at both ends stay whole
+        if len(blocks) <= 12:
+            ax.set_xticks(blocks, [format_number(b) for b in blocks])
+            ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+            return
     else:
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
+        ax.set_xlim(0, blocks[-1] * 1.03)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
 
 
-def coupling_figure(functionality, series, styles, footer):
+def crossover_label_positions(x):
+    """Where a crossover's label may go, in order of preference: on its vertical line at `x`, from the foot
+    of the panel upwards, centred on the line or beside it."""
+    def at(height, dx, ha):
+        def position(label):
+            label.xy = (x, height)
+            label.xyann = (dx, 0)
+            label.set_horizontalalignment(ha)
+        return position
+    return [at(height, dx, ha) for height in np.arange(0.01, 0.95, 0.03)
+            for dx, ha in ((0, "center"), (5, "left"), (-5, "right"))]
+
+
+def coupling_figure(functionality, series, styles, footer, notes=(), logx=True, logy=True):
+    """The three panels, the shared legend and the crossovers of one functionality. logx and logy choose the
+    scales of the block count and of the latency and throughput (the CPU share is always linear)."""
     implementations = list(series)
     blocks = sorted({b for s in series.values() for b in s["blocks"]})
     crossovers = [(challenger, baseline, beats_from(series[baseline], series[challenger]))
@@ -626,7 +1077,7 @@ def coupling_figure(functionality, series, styles, footer):
     fig = plt.figure(figsize=(15, 6.2 + strip_height))
     grid = fig.add_gridspec(2, 3, height_ratios=(4.6, strip_height))
     panels = [fig.add_subplot(grid[0, i]) for i in range(3)]
-    for ax, (column, title, ylabel, logy) in zip(panels, COUPLING_PANELS):
+    for ax, (column, title, ylabel, log_panel) in zip(panels, COUPLING_PANELS):
         for name in implementations:
             label, colour, marker, linestyle = styles[name]
             s = series[name]
@@ -634,68 +1085,82 @@ def coupling_figure(functionality, series, styles, footer):
             ax.plot(s["blocks"], s[column], label=label, color=colour, marker=marker, linestyle=linestyle,
                     linewidth=2, markersize=7, markerfacecolor="none", markeredgewidth=1.6, clip_on=False,
                     zorder=3)
-        log_blocks_axis(ax, blocks)
+        blocks_axis(ax, blocks, logx)
         ax.set_title(title)
         ax.set_xlabel("Request size (64-bit blocks)")
         ax.set_ylabel(ylabel)
-        style_axes(ax, logy=logy)
-        if not logy:
+        style_axes(ax, logy=logy and log_panel)
+        if column == "cpu_left_pct":
             ax.set_ylim(-4, 104)
             ax.set_yticks(range(0, 101, 20))
 
-    # A crossover inside the measured range: a dotted line in the challenger's colour on the latency and
-    # throughput panels (throughput = data / latency, so they cross at the same size), labelled with the
-    # block count at the foot of the panel, which the curves leave empty at the large block counts
-    # where crossovers happen.
-    marked = {}
+    # A crossover inside the measured range, on the latency and throughput panels: where the two curves
+    # cross as drawn (straight between the samples on the panel's scales), a dot and a dotted vertical
+    # line in the challenger's colour, and the block count on that line where its label covers no curve.
+    labels = [[], []]
+    at_latency = {}
     for challenger, baseline, result in crossovers:
-        if result is not None and result[0] == "from":
-            marked.setdefault(result[1], []).append(styles[challenger][1])
-    for ax in panels[:2]:
-        for at, colours in marked.items():
-            for k, colour in enumerate(colours):
-                ax.axvline(at, color=colour, linestyle=":", linewidth=1.6, zorder=2)
-                ax.annotate(format_number(at), xy=(at, 0), xycoords=("data", "axes fraction"),
-                            xytext=(0, 4 + 16 * k), textcoords="offset points", ha="center", va="bottom",
-                            fontsize=8, fontweight="bold", color=colour,
-                            bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": colour})
+        if result is None or result.kind != "from":
+            continue
+        colour = styles[challenger][1]
+        for k, (column, _, _, log_panel) in enumerate(COUPLING_PANELS[:2]):
+            x, y = crossing(series[baseline], series[challenger], result, column, logx, logy and log_panel)
+            if k == 0:
+                at_latency[(challenger, baseline)] = x
+            ax = panels[k]
+            ax.axvline(x, color=colour, linestyle=":", linewidth=1.6, zorder=2, gid=GUIDE)
+            ax.plot([x], [y], "o", color=colour, markersize=5, zorder=4, clip_on=False)
+            labels[k].append(ax.annotate(
+                f"≈ {format_number(round(x))}", xy=(x, 0), xycoords=("data", "axes fraction"),
+                xytext=(0, 0), textcoords="offset points", ha="center", va="bottom", fontsize=8,
+                fontweight="bold", color=colour, zorder=5, in_layout=False,  # placed once the layout is made
+                bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": colour}))
 
     # Below the panels: the shared legend on the left, the crossovers on the right.
     strip = fig.add_subplot(grid[1, :])
     strip.axis("off")
-    handles, labels = panels[0].get_legend_handles_labels()
+    handles, legend_labels = panels[0].get_legend_handles_labels()
     left = {"alignment": "left"} if MATPLOTLIB_VERSION >= (3, 6) else {}  # the title over the entries
-    legend = strip.legend(handles, labels, loc="upper left", bbox_to_anchor=(0, 1), title="Implementation",
-                          frameon=False, borderaxespad=0, borderpad=0, **left)
+    legend = strip.legend(handles, legend_labels, loc="upper left", bbox_to_anchor=(0, 1),
+                          title="Implementation", frameon=False, borderaxespad=0, borderpad=0, **left)
     legend.get_title().set_fontweight("bold")
-    strip.text(0.5, 1, "Crossovers (latency at or below, at every measured size from there on)",
+    right_column = 0.45  # the crossovers' column, right of the legend's longest entry
+    strip.text(right_column, 1,
+               "Crossovers (latency at or below from there on; ≈: between two measured sizes)",
                transform=strip.transAxes, ha="left", va="top", fontweight="bold")
     if not crossovers:
-        strip.annotate("none: a single implementation", xy=(0.5, 1), xycoords="axes fraction",
+        strip.annotate("none: a single implementation", xy=(right_column, 1), xycoords="axes fraction",
                        xytext=(0, -15), textcoords="offset points", ha="left", va="top", color="0.15")
     for k, (challenger, baseline, result) in enumerate(crossovers):
-        text = beats_text(challenger, baseline, result)
-        marked_here = result is not None and result[0] == "from"
-        strip.annotate(text, xy=(0.5, 1), xycoords="axes fraction", xytext=(0, -15 * (k + 1)),
+        text = beats_text(challenger, baseline, result, at_latency.get((challenger, baseline)))
+        marked_here = result is not None and result.kind == "from"
+        strip.annotate(text, xy=(right_column, 1), xycoords="axes fraction", xytext=(0, -15 * (k + 1)),
                        textcoords="offset points", ha="left", va="top",
                        color=styles[challenger][1] if marked_here else "0.15",
                        fontweight="bold" if marked_here else "normal")
     fig.suptitle(f"{functionality}: latency, throughput and free CPU against request size",
                  fontsize=13, fontweight="bold")
-    finish(fig, footer)
+    finish(fig, footer, notes)
+    for ax, panel_labels in zip(panels, labels):
+        taken = []
+        for label in panel_labels:
+            place_clear(ax, label, crossover_label_positions(label.xy[0]), taken)
     return fig
 
 
 def cmd_coupling(args):
     path = input_path(args.input, "coupling.csv")
     table = Table(path)
-    series, order, rows = load_coupling(table, args.functionality)
-    styles = implementation_styles(order)
     outdir = output_dir(args.out, path)
+    series, order, usable = load_coupling(table, args.functionality)
+    styles = implementation_styles(order)
     for functionality in series:  # those with rows left to plot
-        footer = table.provenance([r for r in rows if r[1]["functionality"] == functionality])
-        fig = coupling_figure(functionality, series[functionality], styles, footer)
-        save(fig, outdir, f"coupling_{safe_name(functionality)}")
+        def this_one(row):
+            return row["functionality"] == functionality
+        footer = table.provenance([r for r in usable.rows if this_one(r[1])])
+        fig = coupling_figure(functionality, series[functionality], styles, footer,
+                              [usable.figure_note(this_one)], args.logx, args.logy)
+        save(fig, outdir, figure_name("coupling", functionality))
 
 
 # -------------------------------------------------------------------------------------------- sweep
@@ -713,51 +1178,96 @@ def mean_by_key(pairs):
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
 
 
+def coinciding(lines, logy=False):
+    """The groups of lines (each {x: y}) that lie on one another: the same x values, and y values that
+    differ by less than 0.2 % of the y range shown (on a logarithmic axis, of the log range). A list of
+    lists of line indexes, in order."""
+    def scale(y):
+        return math.log10(y) if logy else y
+    values = [scale(y) for line in lines for y in line.values() if not logy or y > 0]
+    tolerance = 0.002 * (max(values) - min(values)) if values else 0
+    groups, placed = [], set()
+    for i, line in enumerate(lines):
+        if i in placed:
+            continue
+        same = [i] + [j for j in range(i + 1, len(lines))
+                      if j not in placed and lines[j].keys() == line.keys()
+                      and all(abs(scale(lines[j][x]) - scale(y)) <= tolerance for x, y in line.items())]
+        if len(same) > 1:
+            groups.append(same)
+            placed.update(same)
+    return groups
+
+
 def cmd_sweep(args):
     table = Table(args.input)
     columns = [args.x, args.y] + ([args.group] if args.group else [])
     table.require(*columns)
     outdir = output_dir(args.out, args.input)
-    rows = usable_rows(table, columns)
+    names = Names.of_sweep(args.input)
+    # A logarithmic axis shows no value at or below zero: those points are left out (non-numeric ones are
+    # errors below, or categories).
+    extra = [(lambda row, c=c: to_float(row[c]) is None or to_float(row[c]) > 0, f"with {c} ≤ 0 (log axis)")
+             for c, log in ((args.x, args.logx), (args.y, args.logy)) if log]
+    usable = usable_rows(table, columns, extra=extra, noun="point")
+    rows = usable.rows
     ys = [table.number(line, row, args.y) for line, row in rows]
     xcat = Categories([row[args.x] for _, row in rows])
+    if args.logx and not xcat.numeric:
+        values = ", ".join(short(t) for t in xcat.labels[:5]) + (", …" if len(xcat) > 5 else "")
+        raise UserError(table.path, f"--logx: {args.x} is not a number in every row ({values})")
     gcat = Categories([row[args.group] for _, row in rows]) if args.group else None
 
     # Numeric x on a value axis; string x at 0..n-1 with the strings as ticks.
     place = xcat.key if xcat.numeric else xcat.position
     fig, ax = plt.subplots(figsize=(8, 5))
     averaged = 0
-    for g in range(len(gcat) if gcat else 1):
+    groups = range(len(gcat) if gcat else 1)
+    lines = []
+    for g in groups:
         members = [(row, y) for (_, row), y in zip(rows, ys)
                    if gcat is None or gcat.position(row[args.group]) == g]
         means, several = mean_by_key((place(row[args.x]), y) for row, y in members)
         averaged += several
         xs = sorted(means)
+        lines.append({x: means[x] for x in xs})
+        # Hollow markers, each group's smaller than the one before: where lines meet, every marker shows
+        # around the next.
         line, = ax.plot(xs, [means[x] for x in xs], marker=MARKERS[g % len(MARKERS)], linewidth=2,
-                        markersize=6, label=gcat.labels[g] if gcat else "mean")
-        if several:  # the rows behind each mean, faintly
-            ax.scatter([place(row[args.x]) for row, _ in members], [y for _, y in members], s=12,
-                       color=line.get_color(), alpha=0.35, zorder=1, label=None if gcat else "rows")
+                        markersize=max(4.0, 10 - 1.5 * g), markerfacecolor="none", markeredgewidth=1.6,
+                        zorder=2, label=gcat.labels[g] if gcat else "mean")
+        if several:  # the rows behind each mean, as dots over the lines (the means' markers are hollow)
+            ax.scatter([place(row[args.x]) for row, _ in members], [y for _, y in members], s=14,
+                       color=line.get_color(), alpha=0.6, linewidths=0, zorder=3,
+                       label=None if gcat else "rows")
     if averaged:
         hint = "" if args.group else " (try --group)"
         note(table.path, f"{count(averaged, 'point')} with several rows (another column varies): "
-                         f"plotting their mean, with the rows as faint dots{hint}")
+                         f"plotting their mean, with the rows as dots{hint}")
+    hidden = coinciding(lines, args.logy) if gcat else []
 
+    style_axes(ax, logx=args.logx, logy=args.logy)  # before the ticks: a change of scale resets them
     if not xcat.numeric:
         categorical_ticks(ax, "x", xcat)
     elif len(xcat) <= 12:  # few values (slot counts, clocks): tick exactly at them
         ax.set_xticks(xcat.keys, xcat.labels)
-    by = f" by {title_name(args.group)}" if args.group else ""
-    set_labels(fig, ax, f"{title_name(args.y)} against {title_name(args.x)}{by}",
-               axis_label(args.x), axis_label(args.y))
-    style_axes(ax)
+    per = f", per {names.title(args.group)}" if args.group else ""
+    set_labels(fig, ax, f"{names.title(args.y)} against {names.title(args.x)}{per}",
+               names.label(args.x), names.label(args.y))
     if gcat:
-        ax.legend(title=axis_label(args.group))
+        ax.legend(title=names.label(args.group))
     elif averaged:
         ax.legend()
-    finish(fig, table.provenance(rows))
-    by_name = f"_by_{args.group}" if args.group else ""
-    save(fig, outdir, args.name or safe_name(f"sweep_{args.y}_vs_{args.x}{by_name}"))
+    notes = [usable.figure_note()]
+    for same in hidden:
+        listed = [gcat.labels[g] for g in same]
+        notes.append(f"{names.title(args.group)} {', '.join(listed[:-1])} and {listed[-1]}: one line, the "
+                     f"same values (drawn over one another)")
+        note(table.path, notes[-1])
+    finish(fig, table.provenance(rows), notes)
+    per = ["per", names.file_part(args.group)] if args.group else []
+    name = figure_name("sweep", names.file_part(args.y), "by", names.file_part(args.x), *per)
+    save(fig, outdir, args.name or name)
 
 
 # ------------------------------------------------------------------------------------------ heatmap
@@ -767,13 +1277,20 @@ def cmd_heatmap(args):
     table = Table(args.input)
     table.require(args.x, args.y, args.z)
     outdir = output_dir(args.out, args.input)
-    # Failed rows and empty z still place their x and y on the grid, so their cell shows as n/a.
+    names = Names.of_sweep(args.input)
+    # Failed rows and empty z still place their x and y on the grid, so their cell shows as failed or n/a.
     placed = [(line, row) for line, row in table.rows if row[args.x] != "" and row[args.y] != ""]
     if not placed:
-        raise UserError(table.path, f"no rows to plot (no row has both {args.x} and {args.y})")
-    rows = usable_rows(table, [args.x, args.y, args.z])
+        raise UserError(table.path, f"no points to plot (no row has both {args.x} and {args.y})")
+    usable = usable_rows(table, [args.x, args.y, args.z], noun="point")
+    rows = usable.rows
     xcat = Categories([row[args.x] for _, row in placed])
     ycat = Categories([row[args.y] for _, row in placed])
+    # A cell whose every point failed says so; one without a value otherwise (or without a point) is n/a.
+    failed = {(ycat.position(row[args.y]), xcat.position(row[args.x])) for _, row in placed
+              if row.get("status", "ok") != "ok"}
+    failed -= {(ycat.position(row[args.y]), xcat.position(row[args.x])) for _, row in placed
+               if row.get("status", "ok") == "ok"}
     means, averaged = mean_by_key(((ycat.position(row[args.y]), xcat.position(row[args.x])),
                                    table.number(line, row, args.z)) for line, row in rows)
     if averaged:
@@ -787,27 +1304,37 @@ def cmd_heatmap(args):
     fig, ax = plt.subplots(figsize=(min(4 + 0.9 * nx, 20), min(3 + 0.55 * ny, 14)))
     image = ax.imshow(np.ma.masked_invalid(grid), origin="lower", aspect="auto", cmap="viridis")
     colorbar = fig.colorbar(image, ax=ax)
-    colorbar.set_label(fit(axis_label(args.z), 0.75 * fig.get_size_inches()[1], plt.rcParams["font.size"]))
+    colorbar.set_label(fit(names.label(args.z), 0.75 * fig.get_size_inches()[1], plt.rcParams["font.size"]))
     fontsize = 9 if nx * ny <= 100 else 7
+    # A value is written in its cell while cells are at least ~0.4 inch wide (six glyphs at 7 points).
+    written = nx <= 40 and ny <= 60
+    notes = [usable.figure_note()]
+    if not written:
+        notes.append("Too many cells to write their values in: the colour scale gives them; hatched cells "
+                     "failed or have no value")
     for j in range(ny):
         for i in range(nx):
             value = grid[j, i]
             if np.isnan(value):
                 ax.add_patch(Rectangle((i - 0.5, j - 0.5), 1, 1, facecolor="0.93", edgecolor="0.6",
                                        hatch="///", linewidth=0))
-                ax.text(i, j, "n/a", ha="center", va="center", fontsize=fontsize, color="0.3",
-                        bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1})
-            else:
+                if written:
+                    ax.text(i, j, "failed" if (j, i) in failed else "n/a", ha="center", va="center",
+                            fontsize=fontsize, color="0.3",
+                            bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1})
+            elif written:
                 r, g, b, _ = image.cmap(image.norm(value))
                 dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
                 ax.text(i, j, format_number(value), ha="center", va="center", fontsize=fontsize,
                         color="white" if dark else "black")
     categorical_ticks(ax, "x", xcat)
     categorical_ticks(ax, "y", ycat)
-    set_labels(fig, ax, f"{title_name(args.z)} over {title_name(args.x)} × {title_name(args.y)}",
-               axis_label(args.x), axis_label(args.y))
-    finish(fig, table.provenance(rows))
-    save(fig, outdir, args.name or safe_name(f"heatmap_{args.z}_over_{args.x}_x_{args.y}"))
+    set_labels(fig, ax, f"{names.title(args.z)} over {names.title(args.x)} × {names.title(args.y)}",
+               names.label(args.x), names.label(args.y))
+    finish(fig, table.provenance(rows), notes)
+    name = figure_name("heatmap", names.file_part(args.z), "by", names.file_part(args.x), "and",
+                       names.file_part(args.y))
+    save(fig, outdir, args.name or name)
 
 
 # -------------------------------------------------------------------------------------- sensitivity
@@ -840,7 +1367,8 @@ def load_sensitivity(table, wanted):
     if unknown:
         raise UserError(table.path, f"no metric {', '.join(unknown)} (has: {', '.join(metrics)})")
     wanted = wanted or metrics
-    rows = usable_rows(table, ["at_base"], among=[(n, r) for n, r in table.rows if r["metric"] in wanted])
+    usable = usable_rows(table, ["at_base"], among=[(n, r) for n, r in table.rows if r["metric"] in wanted])
+    rows = usable.rows
     bars = {}
     for line, row in rows:
         bars.setdefault(row["metric"], []).append(
@@ -849,10 +1377,13 @@ def load_sensitivity(table, wanted):
     for metric in wanted:
         if metric not in bars:
             note(table.path, f"{metric}: no row with a base value: not drawn")
-    return {m: sorted(bars[m], key=swing_key) for m in wanted if m in bars}, rows
+    return {m: sorted(bars[m], key=swing_key) for m in wanted if m in bars}, usable
 
 
-def tornado_figure(metric, bars, footer):
+def tornado_figure(metric, bars, footer, notes=(), logx=False):
+    """The tornado of one metric; logx: a logarithmic metric axis, which needs every value above 0 (else
+    the axis stays linear and a note says why)."""
+    notes = list(notes)
     # A compound assumption's inputs one a line: its bar gets the height of its label.
     labels = [" +\n".join(parameter.split("+")) for parameter, *_ in bars]
     heights = [max(1.0, 0.45 * (label.count("\n") + 1) + 0.3) for label in labels]
@@ -863,7 +1394,12 @@ def tornado_figure(metric, bars, footer):
     fig, ax = plt.subplots(figsize=(10, 2.2 + 0.5 * top))
     base = bars[0][4]
     values = [base] + [v for b in bars for v in (b[3], b[5]) if v is not None]
-    low_x, high_x = min(values), max(values)
+    if logx and min(values) <= 0:
+        logx = False
+        notes.append(f"Linear metric axis (--logx asked for): {Names().title(metric)} has a value ≤ 0")
+    # Distances along a logarithmic axis are those of the logarithms.
+    scale, unscale = (math.log10, lambda v: 10 ** v) if logx else (float, float)
+    low_x, high_x = scale(min(values)), scale(max(values))
     for y, (parameter, low, high, at_low, _, at_high) in zip(centres, bars):
         ends = [(at_low, low, LOW_COLOUR), (at_high, high, HIGH_COLOUR)]
         # Both ends on the same side of the base (the figure is not monotonic in the input): each its own
@@ -900,13 +1436,14 @@ def tornado_figure(metric, bars, footer):
     longest = max(len(short(text)) + (10 if value is None else 0)  # ": no value"
                   for b in bars for text, value in ((b[1], b[3]), (b[2], b[5])))
     share = min(0.3, (6 + 4.8 * longest) / (6 * 72))
-    span = high_x - low_x if high_x > low_x else max(abs(base), 1)
+    span = high_x - low_x if high_x > low_x else max(abs(scale(base)), 1)
     room = span * share / (1 - 2 * share)
-    ax.set_xlim(low_x - room, high_x + room)
+    style_axes(ax, logx=logx)
+    ax.set_xlim(unscale(low_x - room), unscale(high_x + room))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
-    style_axes(ax)
     ax.grid(False, axis="y")
-    set_labels(fig, ax, f"{title_name(metric)}: how far each assumption moves it", axis_label(metric), "")
+    names = Names()  # the metric's; the bars keep the assumptions as they were given
+    set_labels(fig, ax, f"{names.title(metric)}: how far each assumption moves it", names.label(metric), "")
     # Below the axis label, where no bar or value label can be.
     handles = [Rectangle((0, 0), 1, 1, color=LOW_COLOUR), Rectangle((0, 0), 1, 1, color=HIGH_COLOUR),
                plt.Line2D([], [], color="0.15", linewidth=1.4)]
@@ -914,18 +1451,21 @@ def tornado_figure(metric, bars, footer):
     ax.legend(handles, ["towards the low end", "towards the high end", f"base: {format_number(base)}"],
               loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=below, ncol=3, fontsize=8,
               frameon=False)
-    finish(fig, footer)
+    finish(fig, footer, notes)
     return fig
 
 
 def cmd_sensitivity(args):
     path = input_path(args.input, "sensitivity.csv")
     table = Table(path)
-    bars, rows = load_sensitivity(table, args.metric)
     outdir = output_dir(args.out, path)
+    bars, usable = load_sensitivity(table, args.metric)
     for metric, metric_bars in bars.items():
-        footer = table.provenance([r for r in rows if r[1]["metric"] == metric])
-        save(tornado_figure(metric, metric_bars, footer), outdir, f"sensitivity_{safe_name(metric)}")
+        def this_one(row):
+            return row["metric"] == metric
+        footer = table.provenance([r for r in usable.rows if this_one(r[1])])
+        fig = tornado_figure(metric, metric_bars, footer, [usable.figure_note(this_one)], args.logx)
+        save(fig, outdir, figure_name("sensitivity", Names().file_part(metric)))
 
 
 # --------------------------------------------------------------------------------------------- main
@@ -945,10 +1485,34 @@ def base_name(text):
 
 
 def add_out(parser, name=False):
-    parser.add_argument("--out", "-o", metavar="OUTDIR", help="output folder (default: the input's folder)")
+    parser.add_argument("--out", "-o", metavar="OUTDIR",
+                        help="folder to write the figures into, created when missing (default: the input's "
+                             "folder); refused (exit 2) when it cannot be written")
     if name:
         parser.add_argument("--name", type=base_name, metavar="NAME",
-                            help="file name of the figure, without extension (default: from the columns)")
+                            help="file name of the figure, without folder or extension (default: from the "
+                                 "columns, see above)")
+
+
+def add_scales(parser, logx, logy, x_what, y_what):
+    """--logx/--no-logx and --logy/--no-logy, defaulting to logx and logy (None: no such flag)."""
+    for flag, default, what in (("--logx", logx, x_what), ("--logy", logy, y_what)):
+        if default is not None:
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default,
+                                help=f"logarithmic {what} (default: {'on' if default else 'off'})")
+
+
+def command(commands, name, summary, description, run):
+    p = commands.add_parser(name, help=summary,
+                            description=textwrap.dedent(description).strip() + "\n\n" + NOTES_HELP.strip(),
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(run=run)
+    return p
+
+
+NOTES_HELP = """
+Rows left out (failed points, empty or unusable values) are counted on the figure, with why, and on
+stderr. The paths written are printed, one per line."""
 
 
 def parse_args(argv):
@@ -956,55 +1520,72 @@ def parse_args(argv):
                                            "Run with /usr/bin/python3.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = commands.add_parser("crossover", help="latency and throughput against block count, per functionality",
-                            description="From `rsoc crossover` output: for each functionality, "
-                                        "crossover_F.png/.svg (latency) and throughput_F.png/.svg.")
+    p = command(commands, "crossover", "latency and throughput against block count, per functionality", """
+        From `rsoc crossover --out DIR`: crossover.csv, and crossover_summary.csv beside it when present.
+        For each functionality F writes crossover_F_latency.png/.svg (latency of one request against its
+        block count) and crossover_F_throughput.png/.svg, each with software, hardware with
+        reconfiguration and hardware with the core cached, and the crossover marked and labelled.
+        The y axis is logarithmic by default (latencies span four decades), the block count linear.
+        """, cmd_crossover)
     p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding crossover.csv, or the CSV itself")
     p.add_argument("--functionality", "-f", action="append", metavar="NAME",
                    help="only this functionality (repeatable; default: every one in the file)")
+    add_scales(p, False, True, "block-count axis", "latency and throughput axis")
     add_out(p)
-    p.set_defaults(run=cmd_crossover)
 
-    p = commands.add_parser("coupling", help="software, extension and IP cores against block count",
-                            description="From coupling.csv: for each functionality, coupling_F.png/.svg "
-                                        "with latency, throughput and CPU left against block count, one "
-                                        "line per implementation, and where one beats another.")
+    p = command(commands, "coupling", "software, extension and IP cores against block count", """
+        From coupling.csv (`rsoc reproduce --system desrnd`: OUT/desrnd): for each functionality F writes
+        coupling_F.png/.svg: latency, throughput and CPU left against the block count, one line per
+        implementation, and below them where one beats another. A crossover is marked where the two
+        curves cross as drawn (between two measured sizes, on the panels' scales), labelled where the
+        label covers no curve. Block count, latency and throughput are logarithmic by default; the CPU
+        share is always linear (0-100 %).
+        """, cmd_coupling)
     p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding coupling.csv, or the CSV itself")
     p.add_argument("--functionality", "-f", action="append", metavar="NAME",
                    help="only this functionality (repeatable; default: every one in the file)")
+    add_scales(p, True, True, "block-count axis", "latency and throughput axes")
     add_out(p)
-    p.set_defaults(run=cmd_coupling)
 
-    p = commands.add_parser("sweep", help="a metric against one parameter of a sweep",
-                            description="Y against X from a sweep.csv; with --group, one line per "
-                                        "value of GROUP. Rows that failed or have an empty X, Y or GROUP "
-                                        "are skipped.")
+    p = command(commands, "sweep", "a metric against one parameter of a sweep", """
+        Y against X from a sweep.csv (`rsoc sweep` or `rsoc crossover --param`); with --group, one line
+        per value of GROUP. Several rows at one X (another parameter varies) are drawn as dots with their
+        mean as the line. Parameters are named by the element they set, as the sweep's scenario (sweep.json
+        beside the table) names it: platform.buses.0.clock_mhz is "plb clock (MHz)". Groups whose lines
+        coincide are named in a note. Writes sweep_Y_by_X[_per_GROUP].png/.svg, e.g.
+        sweep_aes128-crossover_blocks_by_plb-clock_per_slot-count: a metric by its column (dots made
+        hyphens), a parameter by its name.
+        """, cmd_sweep)
     p.add_argument("input", metavar="SWEEP_CSV")
     p.add_argument("--x", required=True, metavar="COL", help="column on the x axis (usually a parameter)")
     p.add_argument("--y", required=True, metavar="COL", help="column on the y axis (a numeric metric)")
     p.add_argument("--group", metavar="COL", help="one line per value of this column")
+    add_scales(p, False, False, "x axis (a numeric X; points at X <= 0 left out)",
+               "y axis (points at Y <= 0 left out)")
     add_out(p, name=True)
-    p.set_defaults(run=cmd_sweep)
 
-    p = commands.add_parser("heatmap", help="a metric over a grid of two parameters",
-                            description="Z over the X x Y grid of a sweep.csv, each cell annotated; "
-                                        "failed or missing cells are hatched and marked n/a.")
+    p = command(commands, "heatmap", "a metric over a grid of two parameters", """
+        Z over the X x Y grid of a sweep.csv, one cell per value pair (the axes are categories: no
+        logarithmic scale), each cell with its value; a cell whose point failed says "failed", one without
+        a value "n/a", both hatched. Parameters are named as by `sweep`. Writes
+        heatmap_Z_by_X_and_Y.png/.svg, e.g. heatmap_aes128-crossover_blocks_by_plb-clock_and_slot-count.
+        """, cmd_heatmap)
     p.add_argument("input", metavar="SWEEP_CSV")
     p.add_argument("--x", required=True, metavar="COL", help="column along the x axis")
     p.add_argument("--y", required=True, metavar="COL", help="column along the y axis")
     p.add_argument("--z", required=True, metavar="COL", help="numeric column shown as colour")
     add_out(p, name=True)
-    p.set_defaults(run=cmd_heatmap)
 
-    p = commands.add_parser("sensitivity", help="how far each assumption moves each metric (tornado)",
-                            description="From sensitivity.csv: for each metric, sensitivity_M.png/.svg, one "
-                                        "bar per assumption from its low to its high end around the base "
-                                        "value, the largest swing on top.")
+    p = command(commands, "sensitivity", "how far each assumption moves each metric (tornado)", """
+        From sensitivity.csv (`rsoc sensitivity`): for each metric M writes sensitivity_M.png/.svg
+        (e.g. sensitivity_aes128-crossover_blocks), one bar per assumption from the metric at its low to
+        its high end around the base value, the largest swing on top.
+        """, cmd_sensitivity)
     p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding sensitivity.csv, or the CSV itself")
     p.add_argument("--metric", "-m", action="append", metavar="NAME",
                    help="only this metric (repeatable; default: every one in the file)")
+    add_scales(p, False, None, "metric axis (a metric with a value <= 0 is drawn linear, with a note)", None)
     add_out(p)
-    p.set_defaults(run=cmd_sensitivity)
 
     return parser.parse_args(argv)
 

@@ -4,14 +4,21 @@
 Run with /usr/bin/python3 (Debian's matplotlib); CTest runs it as Plot.Figures.
 """
 
+import contextlib
+import csv
 import html
 import importlib.util
+import io
+import json
+import math
 import os
 import re
 import shutil
 import subprocess
 import tempfile
 import unittest
+
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLOT = os.path.join(HERE, "..", "..", "tools", "plot.py")
@@ -39,6 +46,114 @@ def load_plot():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def figures(*argv):
+    """Runs a plot.py command in this process and returns {file name: matplotlib figure} for the figures it
+    would write, laid out and drawn as they would be saved (nothing is written), and what it said on
+    stderr."""
+    plot = load_plot()
+    drawn = {}
+
+    def keep(fig, outdir, base):
+        fig.canvas.draw()
+        drawn[base] = fig
+
+    plot.save = keep
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr):
+        code = plot.main(list(argv))
+    if code != 0:
+        raise AssertionError(f"plot.py {' '.join(argv)}: exit code {code}: {stderr.getvalue()}")
+    return drawn, stderr.getvalue()
+
+
+def panel(fig, title):
+    return next(ax for ax in fig.axes if ax.get_title() == title)
+
+
+def curve_pixels(ax):
+    """For each data curve of `ax` (a line with a legend label): the pixels its line passes through, one
+    every pixel along each segment, and its vertices, with how far from them line and markers paint."""
+    for line in ax.get_lines():
+        if line.get_label().startswith("_"):
+            continue
+        xy = line.get_transform().transform(list(zip(line.get_xdata(), line.get_ydata())))
+        along = [xy[:1]]
+        for p, q in zip(xy[:-1], xy[1:]):
+            n = max(2, int(math.dist(p, q)) + 1)
+            along.append([(p[0] + (q[0] - p[0]) * k / n, p[1] + (q[1] - p[1]) * k / n) for k in range(n + 1)])
+        pixels = ax.figure.dpi / 72
+        marker = line.get_marker() not in ("None", "none", "", " ", None)
+        yield ([point for run in along for point in run], line.get_linewidth() / 2 * pixels,
+               xy, (line.get_markersize() / 2 + line.get_markeredgewidth() / 2) * pixels if marker else 0)
+
+
+def labels_over_curves(ax):
+    """The texts in boxes (labels) of `ax` that cover part of a data curve: its line or a marker."""
+    renderer = ax.figure.canvas.get_renderer()
+    found = []
+    for text in ax.texts:
+        patch = text.get_bbox_patch()
+        if patch is None or not text.get_visible():
+            continue
+        box = patch.get_window_extent(renderer)
+
+        def hit(points, reach):
+            return any(box.x0 - reach <= x <= box.x1 + reach and box.y0 - reach <= y <= box.y1 + reach
+                       for x, y in points)
+        for points, width, vertices, radius in curve_pixels(ax):
+            if hit(points, width) or (radius and hit(vertices, radius)):
+                found.append(text.get_text())
+    return found
+
+
+def write_sweep_json(folder, overrides=()):
+    """A sweep.json in `folder` as rsoc writes it: the fixture's (the reference scenario) with `overrides`."""
+    with open(os.path.join(FIXTURES, "sweep.json"), encoding="utf-8") as f:
+        sweep = json.load(f)
+    sweep["overrides"] = list(overrides)
+    with open(os.path.join(folder, "sweep.json"), "w", encoding="utf-8") as f:
+        json.dump(sweep, f)
+
+
+def crowded_tick_labels(fig):
+    """The neighbouring tick labels (shown, inside the view) of any axis of `fig` whose texts overlap, as
+    (text, text) pairs. A label is the rectangle of its text turned by its rotation: its upright size is
+    measured from a copy of it, its centre is that of its drawn extent."""
+    renderer = fig.canvas.get_renderer()
+    found = []
+    for ax in fig.axes:
+        if not ax.axison:
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            locs = axis.get_majorticklocs()
+            labels = [tick.label1 for loc, tick in zip(locs, axis.get_major_ticks(len(locs)))
+                      if low <= loc <= high and tick.label1.get_visible() and tick.label1.get_text()]
+            rects = []
+            for label in labels:
+                probe = fig.text(0, 0, label.get_text(), fontproperties=label.get_fontproperties())
+                upright = probe.get_window_extent(renderer)
+                probe.remove()
+                box = label.get_window_extent(renderer)
+                angle = math.radians(label.get_rotation())
+                rects.append(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2, upright.width, upright.height,
+                               angle, label.get_text()))
+            rects.sort(key=lambda r: r[0] if axis is ax.xaxis else r[1])
+            for a, b in zip(rects[:-1], rects[1:]):
+                # Two rectangles turned alike overlap when they do along both of their own directions.
+                u, v = (math.cos(a[4]), math.sin(a[4])), (-math.sin(a[4]), math.cos(a[4]))
+                dx, dy = b[0] - a[0], b[1] - a[1]
+                along, across = abs(dx * u[0] + dy * u[1]), abs(dx * v[0] + dy * v[1])
+                if along < (a[2] + b[2]) / 2 and across < (a[3] + b[3]) / 2:
+                    found.append((a[5], b[5]))
+    return found
+
+
+def read_rows(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
 
 
 def svg_texts(path):
@@ -87,14 +202,14 @@ class PlotTestCase(unittest.TestCase):
 
     def test_crossover_figures_for_every_functionality(self):
         paths = self.plot("crossover", FIXTURES, "--out", self.tmp)
-        expected = [os.path.join(self.tmp, f"{kind}_{f}.{ext}") for f in ("aes128", "des")
-                    for kind in ("crossover", "throughput") for ext in ("png", "svg")]
+        expected = [os.path.join(self.tmp, f"crossover_{f}_{kind}.{ext}") for f in ("aes128", "des")
+                    for kind in ("latency", "throughput") for ext in ("png", "svg")]
         self.assertEqual(sorted(paths), sorted(expected))
 
         for f, crossover in (("aes128", 40), ("des", 80)):
             label = f"crossover: {crossover} blocks (estimate {crossover})"
-            latency = svg_texts(os.path.join(self.tmp, f"crossover_{f}.svg"))
-            throughput = svg_texts(os.path.join(self.tmp, f"throughput_{f}.svg"))
+            latency = svg_texts(os.path.join(self.tmp, f"crossover_{f}_latency.svg"))
+            throughput = svg_texts(os.path.join(self.tmp, f"crossover_{f}_throughput.svg"))
             for texts in (latency, throughput):
                 self.assertIn("Blocks", texts)
                 self.assertIn(label, texts)
@@ -109,16 +224,37 @@ class PlotTestCase(unittest.TestCase):
         shutil.copy(os.path.join(FIXTURES, "crossover_summary.csv"), self.tmp)
         paths = self.plot("crossover", os.path.join(self.tmp, "crossover.csv"), "--functionality", "des")
         names = sorted(os.path.basename(p) for p in paths)
-        self.assertEqual(names, ["crossover_des.png", "crossover_des.svg",
-                                 "throughput_des.png", "throughput_des.svg"])
+        self.assertEqual(names, ["crossover_des_latency.png", "crossover_des_latency.svg",
+                                 "crossover_des_throughput.png", "crossover_des_throughput.svg"])
         self.assertTrue(all(os.path.dirname(p) == self.tmp for p in paths))
 
     def test_crossover_without_summary_is_computed_from_the_rows(self):
         shutil.copy(os.path.join(FIXTURES, "crossover.csv"), self.tmp)
         self.plot("crossover", self.tmp, "-f", "aes128")
-        texts = svg_texts(os.path.join(self.tmp, "crossover_aes128.svg"))
+        texts = svg_texts(os.path.join(self.tmp, "crossover_aes128_latency.svg"))
         self.assertIn("crossover: 40 blocks", texts)
         self.assertFalse(any("estimate" in t for t in texts))
+
+    def test_crossover_of_one_block_is_singular(self):
+        header = "functionality,blocks,sw_ms,hw_cold_ms,hw_cached_ms,sw_kBps,hw_cold_kBps,hw_cached_kBps\n"
+        wins = os.path.join(self.tmp, "wins")
+        loses = os.path.join(self.tmp, "loses")
+        for folder, hw_cold in ((wins, 2.0), (loses, 9.0)):
+            os.mkdir(folder)
+            with open(os.path.join(folder, "crossover.csv"), "w") as f:
+                # Hardware from the first block on, or never up to the only one measured.
+                f.write(header + f"aes128,1,3.8,{hw_cold},0.04,4.2,0.1,435\n")
+        with open(os.path.join(wins, "crossover_summary.csv"), "w") as f:
+            f.write("functionality,crossover_blocks,analytic_crossover_blocks\naes128,1,1\n")
+        for folder, label in ((wins, "crossover: 1 block (estimate 1)"),
+                              (loses, "no crossover up to 1 block")):
+            self.plot("crossover", folder)
+            for name in os.listdir(folder):
+                if name.endswith(".svg"):
+                    self.assertIn(label, svg_texts(os.path.join(folder, name)), name)
+        plot = load_plot()
+        self.assertEqual([plot.count(n, "block") for n in (0, 1, 1.0, 2, 2.5)],
+                         ["0 blocks", "1 block", "1 block", "2 blocks", "2.5 blocks"])
 
     def test_crossover_errors(self):
         missing = os.path.join(self.tmp, "nothing")
@@ -130,7 +266,7 @@ class PlotTestCase(unittest.TestCase):
                           f"plot.py: {os.path.join(FIXTURES, 'crossover.csv')}: no functionality 3des "
                           "(has: aes128, des)")
         line = self.expect_error(["crossover", SWEEP], f"plot.py: {SWEEP}: no columns functionality, blocks")
-        self.assertIn("(columns: point, status, error, platform.slots_count", line)
+        self.assertIn("(columns: point, status, error, platform.slots.0.count", line)
 
     # ------------------------------------------------------------------------------------- coupling
 
@@ -144,20 +280,25 @@ class PlotTestCase(unittest.TestCase):
                          f"plot.py: {COUPLING}: skipped 1 of 53 rows: 1 with an empty latency_ms\n")
 
         crossovers = {
+            # Where the curves cross between two measured sizes (test_coupling_crossover_is_where_the_curves_
+            # cross checks the numbers).
             "3des": ["extension beats software always (1–4096 blocks)",
                      "core_static beats software always (1–4096 blocks)",
-                     "core_reconfigurable beats software from 256 blocks",
-                     "core_static beats extension from 64 blocks",
+                     "core_reconfigurable beats software from ≈ 217 blocks (between 64 and 256)",
+                     "core_static beats extension from ≈ 18 blocks (between 16 and 64)",
                      "core_reconfigurable beats extension never (up to 4096 blocks)"],
             # Without the skipped row, des stops at 1024 blocks, where the reconfigured core just wins.
             "des": ["extension beats software always (1–1024 blocks)",
                     "core_static beats software always (1–1024 blocks)",
-                    "core_reconfigurable beats software from 1024 blocks",
+                    "core_reconfigurable beats software from ≈ 1002 blocks (between 256 and 1024)",
                     "core_static beats extension never (up to 1024 blocks)",
                     "core_reconfigurable beats extension never (up to 1024 blocks)"],
         }
         for f, lines in crossovers.items():
             texts = svg_texts(os.path.join(self.tmp, f"coupling_{f}.svg"))
+            # The skipped row on the figure it is missing from, not on the other.
+            self.assertEqual([t for t in texts if t.startswith("Not shown")],
+                             ["Not shown: 1 of 25 rows: 1 with an empty latency_ms"] if f == "des" else [])
             self.assertIn(f"{f}: latency, throughput and free CPU against request size", texts)
             for text in ("Latency (ms)", "Throughput (kB/s)", "CPU left (% of the request's duration)",
                          "Latency of one request", "Throughput of one request",
@@ -171,9 +312,9 @@ class PlotTestCase(unittest.TestCase):
             # The crossover lines, in pair order: software against the others, then the extension against
             # the cores.
             self.assertTrue(any(texts[i:i + len(lines)] == lines for i in range(len(texts))), texts)
-        # 256 blocks: a tick on each of the three panels, and the crossover marker's label on the latency
-        # and throughput panels.
-        self.assertEqual(svg_texts(os.path.join(self.tmp, "coupling_3des.svg")).count("256"), 5)
+        # The crossovers' labels on the latency and throughput panels.
+        texts = svg_texts(os.path.join(self.tmp, "coupling_3des.svg"))
+        self.assertEqual((texts.count("≈ 217"), texts.count("≈ 18"), texts.count("256")), (2, 2, 3))
 
     def test_coupling_functionality_option_and_csv_path(self):
         shutil.copy(COUPLING, self.tmp)
@@ -206,20 +347,36 @@ class PlotTestCase(unittest.TestCase):
             return {"blocks": blocks, "latency_ms": latency}
 
         base = series([1, 4, 16, 64, 256], [1, 4, 16, 64, 256])
+        # (kind, at, first, last, before): before is the count measured just below `at`.
         self.assertEqual(plot.beats_from(base, series([1, 4, 16, 64, 256], [0.5, 2, 8, 32, 128])),
-                         ("always", 1, 1, 256))
+                         ("always", 1, 1, 256, None))
         self.assertEqual(plot.beats_from(base, series([1, 4, 16, 64, 256], [9, 9, 17, 90, 300])),
-                         ("never", 256, 1, 256))
+                         ("never", 256, 1, 256, None))
         # Ahead at 4, behind at 16: the crossover is where it stays ahead. Equal latency counts as ahead.
         self.assertEqual(plot.beats_from(base, series([1, 4, 16, 64, 256], [9, 3, 20, 64, 100])),
-                         ("from", 64, 1, 256))
+                         ("from", 64, 1, 256, 16))
         # Only the block counts both have are compared.
-        self.assertEqual(plot.beats_from(base, series([4, 8, 64, 1024], [5, 1, 60, 1])), ("from", 64, 4, 64))
+        self.assertEqual(plot.beats_from(base, series([4, 8, 64, 1024], [5, 1, 60, 1])),
+                         ("from", 64, 4, 64, 4))
         self.assertIsNone(plot.beats_from(base, series([2, 8], [0.1, 0.1])))
-        self.assertEqual(plot.beats_text("core_static", "software", ("always", 4, 4, 64)),
+        self.assertEqual(plot.beats_text("core_static", "software", plot.Beats("always", 4, 4, 64)),
                          "core_static beats software always (4–64 blocks)")
-        self.assertEqual(plot.beats_text("core_static", "software", ("never", 1, 1, 1)),
+        self.assertEqual(plot.beats_text("core_static", "software", plot.Beats("always", 1, 1, 1)),
+                         "core_static beats software always (1 block)")
+        self.assertEqual(plot.beats_text("core_static", "software", plot.Beats("never", 1, 1, 1)),
                          "core_static beats software never (up to 1 block)")
+        self.assertEqual(plot.beats_text("core_static", "software", plot.Beats("from", 64, 1, 256, 16), 40.4),
+                         "core_static beats software from ≈ 40 blocks (between 16 and 64)")
+
+        # The crossing as drawn: straight between the samples on the axes' scales. Behind by a factor of 4
+        # at 16, ahead by a factor of 4 at 64: on log-log axes half way, at 32 blocks; on linear ones where
+        # 64 - 16 (behind by 48) and 16 - 64 (ahead by 48) meet, at 40 blocks.
+        result = plot.Beats("from", 64, 16, 64, 16)
+        challenger = series([16, 64], [64, 16])
+        base = series([16, 64], [16, 64])
+        self.assertAlmostEqual(plot.crossing(base, challenger, result, "latency_ms", True, True)[0], 32)
+        self.assertAlmostEqual(plot.crossing(base, challenger, result, "latency_ms", False, False)[0], 40)
+        self.assertEqual(plot.crossing(base, challenger, result, "latency_ms", False, False)[1], 40)
 
         self.assertEqual(plot.coupling_pairs(list(IMPLEMENTATIONS)), [
             ("software", "extension"), ("software", "core_static"), ("software", "core_reconfigurable"),
@@ -227,6 +384,52 @@ class PlotTestCase(unittest.TestCase):
         self.assertEqual(plot.coupling_pairs(["core_static", "extension", "gpu"]),
                          [("extension", "core_static"), ("extension", "gpu")])
         self.assertEqual(plot.coupling_pairs(["a", "b", "c"]), [("a", "b"), ("a", "c")])
+
+    def test_coupling_crossover_is_where_the_curves_cross(self):
+        # 3des: the reconfigurable core is behind software at 64 blocks and ahead at 256. The crossover is
+        # marked where the two straight segments between those samples meet on the log-log latency panel,
+        # not at the first sample past it.
+        latency = {(row["implementation"], int(row["blocks"])): float(row["latency_ms"])
+                   for row in read_rows(COUPLING) if row["functionality"] == "3des"}
+        gap = [math.log(latency["core_reconfigurable", b] / latency["software", b]) for b in (64, 256)]
+        expected = math.exp(math.log(64) + gap[0] / (gap[0] - gap[1]) * math.log(256 / 64))
+        self.assertTrue(64 < expected < 256)
+        self.assertEqual(round(expected), 217)
+        drawn, _ = figures("coupling", FIXTURES, "-f", "3des")
+        fig = drawn["coupling_3des"]
+        for title in ("Latency of one request", "Throughput of one request"):
+            ax = panel(fig, title)
+            marks = [line.get_xdata()[0] for line in ax.get_lines()
+                     if len(line.get_xdata()) == 2 and line.get_xdata()[0] == line.get_xdata()[1]
+                     and line.get_color() == "tab:orange"]
+            self.assertEqual(len(marks), 1, title)
+            self.assertAlmostEqual(marks[0], expected, delta=1e-6 * expected)
+            # Both curves as drawn pass through one point there.
+            curves = {line.get_label().split(":")[0]: line for line in ax.get_lines()
+                      if not line.get_label().startswith("_")}
+            at = [10 ** float(np.interp(math.log10(marks[0]), np.log10(curves[name].get_xdata()),
+                                        np.log10(curves[name].get_ydata())))
+                  for name in ("software", "core_reconfigurable")]
+            self.assertAlmostEqual(at[0] / at[1], 1, places=9)
+            self.assertIn("≈ 217", [t.get_text() for t in ax.texts])
+
+    def test_coupling_crossover_labels_cover_no_curve(self):
+        # The extension runs flat along the foot of the latency panel, where a crossover label would go
+        # first: the label moves up its line, clear of every curve and marker.
+        path = os.path.join(self.tmp, "coupling.csv")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(COUPLING_HEADER + "\n")
+            for blocks in (1, 4, 16, 64, 256, 1024, 4096):
+                for name, ms in (("software", 0.02 * blocks), ("extension", 0.001),
+                                 ("core_reconfigurable", 4 + 0.0005 * blocks)):
+                    cpu_left = 99 if name == "core_reconfigurable" else 0
+                    f.write(f"des,{name},{blocks},{ms},{8 * blocks / ms},{cpu_left}\n")
+        drawn, _ = figures("coupling", path)
+        fig = drawn["coupling_des"]
+        for title in ("Latency of one request", "Throughput of one request"):
+            ax = panel(fig, title)
+            self.assertTrue([t for t in ax.texts if t.get_bbox_patch() is not None], title)  # labelled
+            self.assertEqual(labels_over_curves(ax), [], title)
 
     def test_coupling_errors(self):
         missing = os.path.join(self.tmp, "nothing")
@@ -253,83 +456,201 @@ class PlotTestCase(unittest.TestCase):
 
     def test_sweep_skips_the_failed_row(self):
         paths = self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz",
-                          "--y", "aes128.latency_mean_ms", "--group", "platform.slots_count",
+                          "--y", "aes128.latency_mean_ms", "--group", "platform.slots.0.count",
                           "--out", self.tmp, "--name", "latency")
         self.assertEqual(sorted(paths), [os.path.join(self.tmp, "latency.png"),
                                          os.path.join(self.tmp, "latency.svg")])
-        self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 1 of 12 rows: 1 failed\n")
+        self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 1 of 12 points: 1 failed\n")
         texts = svg_texts(os.path.join(self.tmp, "latency.svg"))
-        for text in ("platform.buses.0 clock (MHz)", "aes128 latency mean (ms)", "platform slots count",
+        # The figure says so too, not only stderr.
+        self.assertIn("Not shown: 1 of 12 points: 1 failed", texts)
+        for text in ("plb clock (MHz)", "aes128 latency mean (ms)", "slot count",
+                     "aes128 latency mean against plb clock, per slot count",
                      "1", "2", "3", "4", "50", "100", "200"):
             self.assertIn(text, texts)
 
     def test_sweep_rate_metric_is_per_second(self):
         # requests_per_s: "_per_s" is a rate, not a duration ("_s").
         self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s",
-                  "--group", "platform.slots_count", "--out", self.tmp, "--name", "rate")
+                  "--group", "platform.slots.0.count", "--out", self.tmp, "--name", "rate")
         texts = svg_texts(os.path.join(self.tmp, "rate.svg"))
         self.assertIn("Requests (1/s)", texts)
-        self.assertIn("Requests against platform.buses.0 clock by platform slots", texts)
+        self.assertIn("Requests against plb clock, per slot count", texts)
 
     def test_sweep_counts_rows_with_an_empty_metric(self):
-        self.plot("sweep", SWEEP, "--x", "platform.slots_count", "--y", "aes128.crossover_blocks",
+        self.plot("sweep", SWEEP, "--x", "platform.slots.0.count", "--y", "aes128.crossover_blocks",
                   "--group", "platform.buses.0.clock_mhz", "--out", self.tmp)
-        self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 2 of 12 rows: 1 failed, "
+        self.assertEqual(self.last.stderr, f"plot.py: {SWEEP}: skipped 2 of 12 points: 1 failed, "
                                            "1 with an empty aes128.crossover_blocks\n")
-        name = "sweep_aes128-crossover_blocks_vs_platform-slots_count_by_platform-buses-0-clock_mhz.svg"
-        self.assertIn("aes128 crossover (blocks)", svg_texts(os.path.join(self.tmp, name)))
+        name = "sweep_aes128-crossover_blocks_by_slot-count_per_plb-clock.svg"
+        texts = svg_texts(os.path.join(self.tmp, name))
+        self.assertIn("aes128 crossover (blocks)", texts)
+        self.assertIn("Not shown: 2 of 12 points: 1 failed, 1 with an empty aes128.crossover_blocks", texts)
 
     def test_sweep_string_x_is_categorical_in_first_appearance_order(self):
         self.plot("sweep", SWEEP_POLICY, "--x", "runtime.policy", "--y", "aes128.throughput_kBps",
-                  "--group", "platform.slots_count", "--out", self.tmp, "--name", "policy")
+                  "--group", "platform.slots.0.count", "--out", self.tmp, "--name", "policy")
         self.assertEqual(self.last.stderr, "")
         texts = svg_texts(os.path.join(self.tmp, "policy.svg"))
         self.assertIn("aes128 throughput (kB/s)", texts)
+        self.assertFalse([t for t in texts if t.startswith("Not shown")], texts)  # nothing was left out
         ticks = [t for t in texts if t in ("software", "hardware", "cost_model", "adaptive")]
         self.assertEqual(ticks, ["software", "hardware", "cost_model", "adaptive"])
 
+    def test_parameters_named_by_the_scenario_elements(self):
+        plot = load_plot()
+        names = plot.Names.of_sweep(SWEEP)  # fixtures/sweep.json, the reference scenario
+        cases = {
+            "platform.buses.0.clock_mhz": "plb clock (MHz)",
+            "/platform/buses/0/clock_mhz": "plb clock (MHz)",  # a JSON pointer names it too
+            "platform.slots.0.count": "slot count",
+            "platform.cores.1.bitstream.size_kib": "des_core bitstream size (KiB)",
+            "platform.config_port.cpu_copy_cycles_per_word": "config port cpu copy cycles per word",
+            "workload.apps.1.blocks_list": "des_app blocks list",
+            "workload.background.0.busy_us": "kernel_daemon busy (µs)",
+            "runtime.policy": "runtime policy",
+            "software.aes128.cycles_per_byte": "software aes128 cycles per byte",
+            "platform.buses.3.clock_mhz": "bus 3 clock (MHz)",  # no such bus in the scenario
+            # Metrics by their own words.
+            "aes128.hardware.latency_mean_ms": "aes128 hardware latency mean (ms)",
+            "aes128.crossover_blocks": "aes128 crossover (blocks)",
+            "requests_per_s": "Requests (1/s)",
+        }
+        self.assertEqual({c: names.label(c) for c in cases}, cases)
+        # Without a sweep.json beside the table, elements are known by their list and place.
+        unnamed = plot.Names.of_sweep(os.path.join(self.tmp, "sweep.csv"))
+        columns = ("platform.buses.0.clock_mhz", "platform.memories.1.size_kib",
+                   "workload.apps.0.blocks_list")
+        self.assertEqual([unnamed.label(c) for c in columns],
+                         ["bus 0 clock (MHz)", "memory 1 size (KiB)", "app 0 blocks list"])
+        # The sweep's --set overrides count: a renamed bus, a DMA engine that only they add.
+        write_sweep_json(self.tmp, overrides=[
+            "platform.buses.0.name=opb", 'platform.dmas=[{"name":"dma","bus":"plb","base":"0x40100000"}]'])
+        overridden = plot.Names.of_sweep(os.path.join(self.tmp, "sweep.csv"))
+        columns = ("platform.buses.0.clock_mhz", "platform.dmas.0.burst_words")
+        self.assertEqual([overridden.label(c) for c in columns], ["opb clock (MHz)", "dma burst (words)"])
+
+    def test_sweep_says_which_lines_coincide(self):
+        # The DES estimate does not depend on the slot count: the lines of 1, 2 and 4 slots lie on one
+        # another (3 slots lacks its failed point at 100 MHz, so its line differs).
+        paths = self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz",
+                          "--y", "des.analytic_crossover_blocks", "--group", "platform.slots.0.count",
+                          "--out", self.tmp)
+        note = "slot count 1, 2 and 4: one line, the same values (drawn over one another)"
+        self.assertIn(note, svg_texts(next(p for p in paths if p.endswith(".svg"))))
+        self.assertIn(f"plot.py: {SWEEP}: {note}\n", self.last.stderr)
+        # Lines that differ somewhere are not said to coincide.
+        self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "aes128.latency_mean_ms",
+                  "--group", "platform.slots.0.count", "--out", self.tmp, "--name", "apart")
+        self.assertFalse([t for t in svg_texts(os.path.join(self.tmp, "apart.svg")) if "one line" in t])
+
+    def test_sweep_rows_are_drawn_over_their_means(self):
+        # Without --group each clock has four rows (one per slot count): their mean is the line, the rows
+        # dots that no mean marker covers.
+        drawn, stderr = figures("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests")
+        ax = next(iter(drawn.values())).axes[0]
+        (mean,) = [line for line in ax.get_lines() if line.get_label() == "mean"]
+        (rows,) = ax.collections
+        self.assertEqual(len(rows.get_offsets()), 11)
+        self.assertGreater(rows.get_zorder(), mean.get_zorder())
+        self.assertEqual(mean.get_markerfacecolor(), "none")  # hollow: the dots show inside it
+        self.assertIn("plotting their mean, with the rows as dots (try --group)", stderr)
+
+    def test_tick_labels_never_run_into_each_other(self):
+        # Clocks of 1, 2, 5, 10, 25 and 100 MHz on a linear axis: 1, 2 and 5 would print as "125".
+        clocks = os.path.join(self.tmp, "clocks.csv")
+        with open(clocks, "w") as f:
+            f.write("point,status,error,platform.buses.0.clock_mhz,requests_per_s\n")
+            f.writelines(f"{k},ok,,{c},{10 + c}\n" for k, c in enumerate((1, 2, 5, 10, 25, 100)))
+        # 120 think times on a categorical heatmap axis, and long policy names along a sweep's x axis.
+        many = os.path.join(self.tmp, "many.csv")
+        policies = ["software_only", "hardware_always", "cost_model_with_history", "adaptive_threshold"]
+        with open(many, "w") as f:
+            f.write("point,status,error,workload.apps.0.think_us,runtime.policy,requests_per_s\n")
+            f.writelines(f"{k},ok,,{k + 1},{policies[k % 4]},{k}\n" for k in range(120))
+        for argv in (("sweep", clocks, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s"),
+                     ("heatmap", many, "--x", "workload.apps.0.think_us", "--y", "runtime.policy",
+                      "--z", "requests_per_s"),
+                     ("sweep", many, "--x", "runtime.policy", "--y", "requests_per_s"),
+                     ("sweep", many, "--x", "workload.apps.0.think_us", "--y", "requests_per_s")):
+            drawn, _ = figures(*argv)
+            fig = next(iter(drawn.values()))
+            self.assertEqual(crowded_tick_labels(fig), [], argv)
+            ax = fig.axes[0]
+            labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+            if argv[0] == "sweep" and argv[1] == clocks:
+                self.assertEqual(len(ax.get_xticks()), 6)  # a tick at every clock, some without a label
+                self.assertIn("1", labels)
+                self.assertIn("100", labels)
+            if "runtime.policy" in argv and argv[0] == "sweep":
+                self.assertEqual(labels, policies)  # slanted, all of them
+
     def test_sweep_errors(self):
-        line = self.expect_error(["sweep", SWEEP, "--x", "platform.slots_count", "--y", "nope"],
+        line = self.expect_error(["sweep", SWEEP, "--x", "platform.slots.0.count", "--y", "nope"],
                                  f"plot.py: {SWEEP}: no column nope (columns: point, status, error, ")
         self.assertIn("aes128.latency_mean_ms", line)
         missing = os.path.join(self.tmp, "sweep.csv")
         self.expect_error(["sweep", missing, "--x", "a", "--y", "b"], f"plot.py: {missing}: no such file")
-        self.expect_error(["sweep", SWEEP_POLICY, "--x", "platform.slots_count", "--y", "runtime.policy"],
+        self.expect_error(["sweep", SWEEP_POLICY, "--x", "platform.slots.0.count", "--y", "runtime.policy"],
                           f"plot.py: {SWEEP_POLICY}: line 2: runtime.policy is not a number: 'software'")
         failed = os.path.join(self.tmp, "failed.csv")
         with open(failed, "w") as f:
             f.write("point,status,error,a,b\n0,failed,boom,1,2\n")
         self.expect_error(["sweep", failed, "--x", "a", "--y", "b"],
-                          f"plot.py: {failed}: no rows to plot (1 row: 1 failed)")
-        self.expect_error(["sweep", SWEEP, "--x", "platform.slots_count"],
+                          f"plot.py: {failed}: no points to plot (1 point: 1 failed)")
+        self.expect_error(["sweep", SWEEP, "--x", "platform.slots.0.count"],
                           "plot.py: the following arguments are required: --y")
         self.assertEqual(os.listdir(self.tmp), ["failed.csv"])  # no image, not even a temporary one
 
     # -------------------------------------------------------------------------------------- heatmap
 
     def test_heatmap_annotates_cells_and_marks_missing_ones(self):
-        self.plot("heatmap", SWEEP, "--x", "platform.slots_count", "--y", "platform.buses.0.clock_mhz",
+        self.plot("heatmap", SWEEP, "--x", "platform.slots.0.count", "--y", "platform.buses.0.clock_mhz",
                   "--z", "aes128.crossover_blocks", "--out", self.tmp, "--name", "xo")
         texts = svg_texts(os.path.join(self.tmp, "xo.svg"))
         # Cells row by row from the lowest clock; (1 slot, 50 MHz) has no crossover, (3 slots, 100 MHz)
         # failed.
         cells = ["n/a", "68", "62", "57",
-                 "52", "48", "n/a", "40",
+                 "52", "48", "failed", "40",
                  "37", "34", "31", "28"]
         self.assertTrue(any(texts[i:i + len(cells)] == cells for i in range(len(texts))), texts)
-        for text in ("aes128 crossover (blocks)", "platform slots count", "platform.buses.0 clock (MHz)"):
+        self.assertIn("Not shown: 2 of 12 points: 1 failed, 1 with an empty aes128.crossover_blocks", texts)
+        # Parameters named by the elements they set, as the scenario in sweep.json names them.
+        for text in ("aes128 crossover (blocks)", "slot count", "plb clock (MHz)",
+                     "aes128 crossover over slot count × plb clock"):
             self.assertIn(text, texts)
+        self.assertFalse([t for t in texts if "platform" in t], texts)
 
     def test_heatmap_with_a_string_axis(self):
-        self.plot("heatmap", SWEEP_POLICY, "--x", "runtime.policy", "--y", "platform.slots_count",
+        self.plot("heatmap", SWEEP_POLICY, "--x", "runtime.policy", "--y", "platform.slots.0.count",
                   "--z", "aes128.latency_mean_ms", "--out", self.tmp, "--name", "policy")
         texts = svg_texts(os.path.join(self.tmp, "policy.svg"))
         cells = ["362", "151", "121", "106", "185", "77", "61.6", "53.9", "96", "40", "32", "28"]
         self.assertTrue(any(texts[i:i + len(cells)] == cells for i in range(len(texts))), texts)
         self.assertIn("aes128 latency mean (ms)", texts)
+        self.assertIn("runtime policy", texts)
+
+    def test_heatmap_titles_break_between_words_only(self):
+        # A bus with a long name: the title wraps, at spaces only, never inside the name.
+        sweep = os.path.join(self.tmp, "sweep")
+        os.mkdir(sweep)
+        shutil.copy(SWEEP, sweep)
+        name = "processor_local_bus_of_the_reference_soc_at_its_nominal_clock"
+        write_sweep_json(sweep, overrides=[f"platform.buses.0.name={name}"])
+        drawn, _ = figures("heatmap", os.path.join(sweep, "sweep.csv"), "--x", "platform.buses.0.clock_mhz",
+                           "--y", "platform.slots.0.count", "--z", "aes128.crossover_blocks")
+        (fig,) = drawn.values()
+        title = fig.axes[0].get_title()
+        self.assertIn("\n", title)  # it did wrap
+        self.assertEqual(title.replace("\n", " "), f"aes128 crossover over {name} clock × slot count")
+        self.assertTrue([line for line in title.split("\n") if name in line], title)  # whole on one line
+        plot = load_plot()
+        path = "platform.config_port.cpu_copy_cycles_per_word"
+        self.assertEqual(plot.fit(f"a figure of {path}-and-more", 1, 10).split("\n"),
+                         ["a figure of", f"{path}-and-more"])
 
     def test_heatmap_errors(self):
-        self.expect_error(["heatmap", SWEEP, "--x", "platform.slots_count", "--y", "clock",
+        self.expect_error(["heatmap", SWEEP, "--x", "platform.slots.0.count", "--y", "clock",
                            "--z", "requests"],
                           f"plot.py: {SWEEP}: no column clock (columns: point, ")
         self.expect_error(["heatmap", SWEEP, "--x", "a", "--y", "b"],
@@ -344,8 +665,8 @@ class PlotTestCase(unittest.TestCase):
                                  for m in metrics for ext in ("png", "svg")])
         self.assertEqual(self.last.stderr, "")
         texts = svg_texts(os.path.join(self.tmp, "sensitivity_aes128-hardware-latency_mean_ms.svg"))
-        for text in ("aes128.hardware latency mean: how far each assumption moves it",
-                     "aes128.hardware latency mean (ms)", "swing", "towards the low end",
+        for text in ("aes128 hardware latency mean: how far each assumption moves it",
+                     "aes128 hardware latency mean (ms)", "swing", "towards the low end",
                      "towards the high end",
                      "base: 39", "rsoc 0.1.0 · scenario 82f131840b04 · seed 2008"):
             self.assertIn(text, texts)
@@ -394,6 +715,7 @@ class PlotTestCase(unittest.TestCase):
         self.plot("sensitivity", self.tmp)
         self.assertEqual(self.last.stderr, f"plot.py: {path}: skipped 1 of 4 rows: 1 with an empty at_base\n")
         texts = svg_texts(os.path.join(self.tmp, "sensitivity_requests_per_s.svg"))
+        self.assertIn("Not shown: 1 of 4 rows: 1 with an empty at_base", texts)
         order = ["runtime.policy", "workload.hsm.modexp_slots", "runtime.caching"]
         self.assertTrue(any(texts[i:i + 3] == order for i in range(len(texts))), texts)
         self.assertIn('["modexp0","modexp1","m…', texts)
@@ -422,11 +744,184 @@ class PlotTestCase(unittest.TestCase):
                           f"plot.py: {empty}: no rows to plot (1 row: 1 with an empty at_base)")
         self.assertEqual(sorted(os.listdir(self.tmp)), ["bad.csv", "empty.csv", "nothing"])
 
+    # --------------------------------------------------------------------------------------- output
+
+    def test_an_output_folder_that_cannot_be_written_is_refused_before_anything_is_drawn(self):
+        a_file = os.path.join(self.tmp, "figures")
+        with open(a_file, "w") as f:
+            f.write("not a folder")
+        under_a_file = os.path.join(a_file, "sub")
+        # /proc takes no new files, not even from root.
+        cases = [(a_file, "not a folder: cannot write figures into it"),
+                 (under_a_file, "cannot create the output folder: Not a directory"),
+                 ("/proc", "cannot write into the output folder: ")]
+        if os.geteuid() != 0:  # root writes into any folder whatever its mode
+            read_only = os.path.join(self.tmp, "read_only")
+            os.mkdir(read_only, 0o555)
+            cases.append((read_only, "cannot write into the output folder: Permission denied"))
+        commands = (["coupling", FIXTURES], ["crossover", FIXTURES], ["sensitivity", FIXTURES],
+                    ["sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests"],
+                    ["heatmap", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "platform.slots.0.count",
+                     "--z", "requests"])
+        # Every case with one command, one case with every command (each run starts matplotlib).
+        for command, (outdir, message) in [(commands[0], case) for case in cases[1:]] + \
+                                          [(command, cases[0]) for command in commands]:
+            with self.subTest(command=command[0], outdir=outdir):
+                result = run(*command, "--out", outdir)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                # One line: the refusal comes before the input's rows are looked at (and a note made).
+                self.assertEqual(result.stderr.splitlines(), [result.stderr.strip()], result.stderr)
+                self.assertTrue(result.stderr.startswith(f"plot.py: {outdir}: {message}"), result.stderr)
+                self.assertEqual(result.stdout, "")
+        self.assertEqual(sorted(os.listdir(self.tmp)),
+                         ["figures"] + (["read_only"] if len(cases) > 3 else []))
+
+    def test_every_command_writes_the_files_it_prints_named_as_documented(self):
+        # Into an empty folder given with --out, or the input's own: nothing else, nowhere else.
+        sweep = os.path.join(self.tmp, "sweep")
+        os.mkdir(sweep)
+        for name in ("sweep.csv", "sweep.json"):
+            shutil.copy(os.path.join(FIXTURES, name), sweep)
+        before = sorted(os.listdir(FIXTURES))
+        commands = {
+            ("crossover", FIXTURES, "-f", "des"): ["crossover_des_latency", "crossover_des_throughput"],
+            ("coupling", FIXTURES): ["coupling_3des", "coupling_des"],
+            ("sweep", os.path.join(sweep, "sweep.csv"), "--x", "platform.buses.0.clock_mhz",
+             "--y", "aes128.crossover_blocks", "--group", "platform.slots.0.count"):
+                ["sweep_aes128-crossover_blocks_by_plb-clock_per_slot-count"],
+            ("sweep", os.path.join(sweep, "sweep.csv"), "--x", "platform.slots.0.count",
+             "--y", "requests_per_s"): ["sweep_requests_per_s_by_slot-count"],
+            ("heatmap", os.path.join(sweep, "sweep.csv"), "--x", "platform.buses.0.clock_mhz",
+             "--y", "platform.slots.0.count", "--z", "aes128.latency_mean_ms"):
+                ["heatmap_aes128-latency_mean_ms_by_plb-clock_and_slot-count"],
+            ("sensitivity", SENSITIVITY_CROSSOVER, "-m", "des.crossover_blocks"):
+                ["sensitivity_des-crossover_blocks"],
+        }
+        for k, (command, names) in enumerate(commands.items()):
+            outdir = sweep if command[0] in ("sweep", "heatmap") else os.path.join(self.tmp, f"out{k}", "new")
+            before_here = set(os.listdir(outdir)) if os.path.isdir(outdir) else set()
+            args = list(command) + ([] if command[0] in ("sweep", "heatmap") else ["--out", outdir])
+            paths = self.plot(*args)
+            files = sorted(f"{n}.{ext}" for n in names for ext in ("png", "svg"))
+            self.assertEqual(sorted(paths), [os.path.join(outdir, f) for f in files], command)
+            self.assertEqual(sorted(set(os.listdir(outdir)) - before_here), files, command)
+            for f in files:
+                os.unlink(os.path.join(outdir, f))
+        self.assertEqual(sorted(os.listdir(FIXTURES)), before)
+
+    # ------------------------------------------------------------------------------------- scales
+
+    def test_logarithmic_axes_by_default_where_they_help_and_on_request(self):
+        def scales(ax):
+            return ax.get_xscale(), ax.get_yscale()
+
+        cases = [  # (arguments, {figure: [(panel title, (x scale, y scale))]})
+            (("crossover", FIXTURES, "-f", "des"), {"crossover_des_latency": [(None, ("linear", "log"))]}),
+            (("crossover", FIXTURES, "-f", "des", "--logx", "--no-logy"),
+             {"crossover_des_throughput": [(None, ("log", "linear"))]}),
+            (("coupling", FIXTURES, "-f", "des"),
+             {"coupling_des": [("Latency of one request", ("log", "log")),
+                               ("Throughput of one request", ("log", "log")),
+                               ("CPU left for other processes", ("log", "linear"))]}),
+            (("coupling", FIXTURES, "-f", "des", "--no-logx", "--no-logy"),
+             {"coupling_des": [("Latency of one request", ("linear", "linear")),
+                               ("CPU left for other processes", ("linear", "linear"))]}),
+            (("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s", "--name", "s"),
+             {"s": [(None, ("linear", "linear"))]}),
+            (("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s", "--name", "s",
+              "--logx", "--logy"), {"s": [(None, ("log", "log"))]}),
+            (("sensitivity", FIXTURES, "-m", "requests_per_s"),
+             {"sensitivity_requests_per_s": [(None, ("linear", "linear"))]}),
+            (("sensitivity", FIXTURES, "-m", "requests_per_s", "--logx"),
+             {"sensitivity_requests_per_s": [(None, ("log", "linear"))]}),
+        ]
+        for argv, expected in cases:
+            drawn, _ = figures(*argv)
+            for name, panels in expected.items():
+                for title, scale in panels:
+                    fig = drawn[name]
+                    ax = panel(fig, title) if title else fig.axes[0]
+                    self.assertEqual(scales(ax), scale, (argv, title))
+                    self.assertEqual(crowded_tick_labels(fig), [], argv)
+        # Every shown tick of a logarithmic sweep axis is labelled with a plain number.
+        drawn, _ = figures("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s",
+                           "--logx", "--logy")
+        ax = next(iter(drawn.values())).axes[0]
+        self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["50", "100", "200"])
+        self.assertGreaterEqual(len([t for t in ax.get_yticklabels() if t.get_text()]), 2)
+        self.assertTrue(all(re.fullmatch(r"[0-9.]+", t.get_text()) for t in ax.get_yticklabels()
+                            if t.get_text()))
+        # The heatmap's axes are categories: no such option.
+        self.expect_error(["heatmap", SWEEP, "--x", "platform.buses.0.clock_mhz",
+                           "--y", "platform.slots.0.count", "--z", "requests", "--logx"],
+                          "plot.py: unrecognized arguments: --logx")
+
+    def test_logarithmic_axes_leave_out_what_they_cannot_show(self):
+        path = os.path.join(self.tmp, "sweep.csv")
+        with open(path, "w") as f:
+            f.write("point,status,error,platform.buses.0.clock_mhz,runtime.policy,requests_per_s\n"
+                    "0,ok,,0,software,1\n1,ok,,50,software,0\n2,ok,,100,software,2\n3,ok,,200,hardware,4\n")
+        drawn, stderr = figures("sweep", path, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s",
+                                "--logx", "--logy")
+        reasons = ("2 of 4 points: 1 with platform.buses.0.clock_mhz ≤ 0 (log axis), "
+                   "1 with requests_per_s ≤ 0 (log axis)")
+        self.assertEqual(stderr, f"plot.py: {path}: skipped {reasons}\n")
+        self.assertIn(f"Not shown: {reasons}",  # wrapped to the figure's width
+                      [t.get_text().replace("\n", " ") for t in next(iter(drawn.values())).texts])
+        self.expect_error(["sweep", path, "--x", "runtime.policy", "--y", "requests_per_s", "--logx"],
+                          f"plot.py: {path}: --logx: runtime.policy is not a number in every row "
+                          "(software, hardware)")
+        # A tornado with a value at or below 0 stays linear, and says why.
+        sensitivity = os.path.join(self.tmp, "sensitivity.csv")
+        with open(sensitivity, "w") as f:
+            f.write(SENSITIVITY_HEADER + "\nruntime.policy,software,hardware,failed,0,2,5,250,0.1.0,abc,1\n")
+        drawn, _ = figures("sensitivity", sensitivity, "--logx")
+        fig = drawn["sensitivity_failed"]
+        self.assertEqual(fig.axes[0].get_xscale(), "linear")
+        self.assertIn("Linear metric axis (--logx asked for): Failed has a value ≤ 0",
+                      [t.get_text() for t in fig.texts])
+
+    def test_crossover_labels_cover_no_curve_and_no_legend_on_any_scales(self):
+        for scales in ((), ("--logx",), ("--logx", "--no-logy"), ("--no-logy",)):
+            drawn, _ = figures("crossover", FIXTURES, *scales)
+            for name, fig in drawn.items():
+                ax = fig.axes[0]
+                renderer = fig.canvas.get_renderer()
+                (label,) = [t for t in ax.texts if t.get_text().startswith("crossover:")]
+                box = label.get_bbox_patch().get_window_extent(renderer)
+                self.assertEqual(labels_over_curves(ax), [], (name, scales))
+                self.assertFalse(box.overlaps(ax.get_legend().get_window_extent(renderer)), (name, scales))
+                inside = ax.get_window_extent(renderer)
+                self.assertTrue(inside.x0 <= box.x0 and box.x1 <= inside.x1, (name, scales))
+        # With linear scales a coupling crossover is interpolated on linear scales: 3des, software against
+        # the reconfigurable core, between 64 and 256 blocks.
+        latency = {(row["implementation"], int(row["blocks"])): float(row["latency_ms"])
+                   for row in read_rows(COUPLING) if row["functionality"] == "3des"}
+        gap = [latency["core_reconfigurable", b] - latency["software", b] for b in (64, 256)]
+        expected = 64 + gap[0] / (gap[0] - gap[1]) * (256 - 64)
+        drawn, _ = figures("coupling", FIXTURES, "-f", "3des", "--no-logx", "--no-logy")
+        ax = panel(drawn["coupling_3des"], "Latency of one request")
+        marks = [line.get_xdata()[0] for line in ax.get_lines() if line.get_color() == "tab:orange"
+                 and len(line.get_xdata()) == 2 and line.get_xdata()[0] == line.get_xdata()[1]]
+        self.assertEqual(len(marks), 1)
+        self.assertAlmostEqual(marks[0], expected, delta=1e-6 * expected)
+
     def test_help(self):
-        for command in ("crossover", "coupling", "sweep", "heatmap", "sensitivity"):
+        # Each command's help says what it writes and which scales it takes.
+        says = {"crossover": ["crossover_F_latency.png/.svg", "crossover_F_throughput.png/.svg", "--logx",
+                              "--no-logy"],
+                "coupling": ["coupling_F.png/.svg", "--no-logx", "--no-logy"],
+                "sweep": ["sweep_Y_by_X[_per_GROUP].png/.svg", "plb clock (MHz)", "--logx", "--logy",
+                          "--name"],
+                "heatmap": ["heatmap_Z_by_X_and_Y.png/.svg", "--name"],
+                "sensitivity": ["sensitivity_M.png/.svg", "--logx"]}
+        for command, texts in says.items():
             result = run(command, "--help")
             self.assertEqual(result.returncode, 0)
             self.assertIn(f"usage: plot.py {command}", result.stdout)
+            help_text = " ".join(result.stdout.split())
+            for text in texts + ["--out OUTDIR", "counted on the figure", "The paths written are printed"]:
+                self.assertIn(text, help_text, command)
 
 
 if __name__ == "__main__":
