@@ -604,7 +604,7 @@ TEST(Cli, VerifyDesAgreesOnRandomPairs) {
 
 TEST(Cli, VerifyDesWithVectorsOneConfiguration) {
   const fs::path dir = scratch("verify_vectors");
-  const std::string vectors = std::string(RSOC_REFERENCE_DIR) + "/vectors/des_sp800_17_tables.txt";
+  const std::string vectors = std::string(RSOC_TEST_DATA_DIR) + "/des_sp800_17_tables.txt";
   Result r = rsoc("verify des --pairs 300 --seed 7 --rounds-per-instruction 2 --vectors " + vectors, dir);
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("SP 800-17 vectors: 120 of 120 (480 blocks)\n"), std::string::npos) << r.out;
