@@ -33,7 +33,7 @@ double kbps(const CrossoverRow& row, double seconds) {
   return static_cast<double>(row.blocks * row.unit_bytes) / seconds / 1e3;
 }
 
-// REFERENCE.md section 1: OS-managed AES and DES on a reconfigurable SoC (scenarios/os_aes_des.json). One
+// OS-managed AES and DES on a reconfigurable SoC (scenarios/os_aes_des.json; published: os_aes_des.md). One
 // crossover experiment (1 to 200 blocks, software / hardware with reconfiguration / hardware cached) gives
 // every figure: the crossovers, the cached throughputs (at 100 blocks; they are constant in size), one
 // reconfiguration (hardware with minus without it, 1 AES block), and the software throughput with its
@@ -82,11 +82,11 @@ std::vector<ReproducedFigure> reproduce_soc(const fs::path& scenarios, const fs:
   return figures;
 }
 
-// REFERENCE.md section 3: the HSM (scenarios/hsm_rsa2048.json) with N clients, the full build or a variant.
-// Throughput = signatures delivered over the simulated time (every client's closed loop starts at zero), as
-// the published client counts them; latency = mean of the signatures' latencies (from the client's call to
-// its answer, host part included). One client's rate is the calibration; its latency follows from it (no
-// think time: latency = 1 / rate).
+// The HSM (scenarios/hsm_rsa2048.json; published: hsm_rsa2048.md) with N clients, the full build or a
+// variant. Throughput = signatures delivered over the simulated time (every client's closed loop starts at
+// zero), as the published client counts them; latency = mean of the signatures' latencies (from the client's
+// call to its answer, host part included). One client's rate is the calibration; its latency follows from it
+// (no think time: latency = 1 / rate).
 std::vector<ReproducedFigure> reproduce_hsm(const std::string& experiment, const fs::path& scenarios,
                                             const fs::path& out) {
   const auto dot = experiment.find('.');
@@ -142,9 +142,9 @@ std::vector<std::map<std::string, std::string>> read_rows(const fs::path& path) 
   return rows;
 }
 
-// REFERENCE.md section 4: the Cell engine (scenarios/cell_rsa4096.json). Each setting is one `openssl speed
-// rsa4096 [-engine] [-multi N]` run: N processes, each signing for a fixed time and then verifying for a
-// fixed time (workload.apps: "sign", then "verify" after it). As openssl speed measures them, a process's
+// The Cell engine (scenarios/cell_rsa4096.json; published: cell_rsa4096.md). Each setting is one `openssl
+// speed rsa4096 [-engine] [-multi N]` run: N processes, each signing for a fixed time and then verifying for
+// a fixed time (workload.apps: "sign", then "verify" after it). As openssl speed measures them, a process's
 // rate is the operations it completed over the time from its first issue to its last completion (the one
 // running when the time was up included); the processes' rates are summed. The engine replaces the private
 // operation only (runtime.thresholds: rsa4096_crt); "<setting>.verify_offloaded" also sends the public
@@ -201,7 +201,7 @@ std::vector<ReproducedFigure> reproduce_cell(const std::string& experiment, cons
   throw std::invalid_argument("unknown cell experiment " + experiment);
 }
 
-// REFERENCE.md section 2: the desrnd extension (scenarios/desrnd_3des.json, desrnd_3des_baseline.json).
+// The desrnd extension (scenarios/desrnd_3des.json, desrnd_3des_baseline.json; published: desrnd_3des.md).
 // "baseline" and "<integration>.rpi=<n>": the data rate of DES and 3DES, 64 bits per block over the CPU time
 // a block takes (clock x 64 / cycles per block), from the compute time of every request.
 // "coupling.<functionality>.<implementation>": requests of 1 to 4,096 blocks one after the other, written
@@ -387,8 +387,8 @@ std::vector<ReproducedFigure> derived_figures(const fs::path& work,
       if (f.system == "desrnd" && f.figure == name) return f.simulated;
     return std::nullopt;
   };
-  // Speed-ups over the baseline software; the published ones are those of in-line assembly with two rounds
-  // per instruction (REFERENCE.md section 2).
+  // Speed-ups over the baseline software; the published ones are taken as those of in-line assembly with two
+  // rounds per instruction (an assumption stated in scenarios/desrnd_3des.md).
   const std::pair<const char*, double> published[] = {{"des", 47}, {"3des", 92}};
   for (const auto& [f, value] : published) {
     const auto base = find(std::string("data_rate_mbps.") + f + ".baseline");

@@ -1,8 +1,9 @@
 #pragma once
-// Reproduction of the published reference systems (../shared/reference/REFERENCE.md): each system is a
-// shipped scenario plus the experiment that measures its figures. `rsoc reproduce` runs every system in its
-// own process and gathers the figures into reproduce.csv: system, figure, kind, published, simulated,
-// error_pct. A figure with no published value has an empty `published`.
+// Reproduction of the published reference systems (each scenario's md says what was published, what is
+// derived and what is assumed): each system is a shipped scenario plus the experiment that measures its
+// figures. `rsoc reproduce` runs every system in its own process and gathers the figures into reproduce.csv:
+// system, figure, kind, published, simulated, error_pct. A figure with no published value has an empty
+// `published`.
 
 #include <filesystem>
 #include <map>

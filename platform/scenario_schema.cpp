@@ -46,8 +46,9 @@ Schema build() {
                     })
                     .nullable()
                     .default_value(nullptr)
-                    .doc("the desrnd DES-round instruction with extension registers C, D, L, R (REFERENCE.md "
-                         "section 2); null: none")},
+                    .doc(
+                        "the desrnd DES-round instruction with extension registers C, D, L, R (the published "
+                        "design: scenarios/desrnd_3des.md); null: none")},
            })
            .doc("instruction-set extension units of the CPU")},
   });

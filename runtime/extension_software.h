@@ -1,6 +1,6 @@
 #pragma once
 // Software that uses a CPU extension instruction: DES and 3DES on the desrnd unit
-// (models/desrnd_extension.h), in the two integrations of the published design (REFERENCE.md section 2):
+// (models/desrnd_extension.h), in the two integrations of the published design (scenarios/desrnd_3des.md):
 //   C module    the cipher module of the stack replaced by a nearly empty duplicate whose macros issue the
 //               instructions. The stack calls it once per DES pass, so a 3DES block is three calls, each
 //               loading the key and the data, with IP and IP^-1, and storing the data back.

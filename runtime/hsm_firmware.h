@@ -1,5 +1,5 @@
 #pragma once
-// The firmware of a hardware security module that signs with RSA (REFERENCE.md section 3: Cryptech's libhal
+// The firmware of a hardware security module that signs with RSA (scenarios/hsm_rsa2048.md: Cryptech's libhal
 // and stm32 firmware as of May 2018), an application on the modeled OS: RPC tasks under the cooperative
 // scheduler of the HSM's CPU serve clients on hosts that send sign requests over one UART. The cores are
 // those of the platform's static slots, handed out by the runtime's manager as libhal's core library does.

@@ -6,7 +6,7 @@
 //   rsoc sensitivity SCENARIO --vary path=LOW:HIGH... [--metric NAME]... --out DIR [--experiment
 //   run|crossover] rsoc point DIR INDEX        (one point of a prepared sweep) rsoc merge DIR rsoc reproduce
 //   --out DIR [--system NAME]... [--scenarios DIR] rsoc validate SCENARIO... rsoc schema [--markdown] rsoc
-//   verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors FILE]
+//   verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors [FILE]]
 // Exit codes: 0 success; 2 usage or scenario error; 1 simulation failure (or a verification mismatch).
 
 #include <sys/wait.h>
@@ -657,15 +657,17 @@ int cmd_verify(const std::vector<std::string>& args) {
       "rsoc verify des --pairs N [options]\n\nChecks DES and 3DES computed on the desrnd CPU extension unit "
       "(the routines the\nsoftware runs: key halves C, D and data halves L, R in extension registers, one or "
       "two\nrounds per instruction) against OpenSSL libcrypto, in both directions, for N random\nkey/data "
-      "pairs; with --vectors, also the NIST SP 800-17 known-answer tables. Prints a\nsummary; exit 0 when "
-      "everything agrees, 1 (with key, data, expected and got) when not.\n\noptions");
+      "pairs; with --vectors, also the NIST SP 800-17 known-answer tables (by default the\ncopy in the "
+      "source tree this rsoc was built from, tests/data). Prints a summary; exit 0\nwhen everything agrees, "
+      "1 (with key, data, expected and got) when not, 2 when the\nvectors file cannot be read.\n\noptions");
   opts.add_options()("help,h", "this help")("pairs,n", po::value<std::string>(),
                                             "random key/data pairs to check (required, at least 1)")(
       "seed", po::value<std::string>()->default_value("1"), "seed of the pair generator (std::mt19937_64)")(
       "rounds-per-instruction", po::value<std::string>()->default_value("both"),
       "unit configuration checked: 1, 2 or both")(
-      "vectors", po::value<std::string>(),
-      "also check the SP 800-17 tables file (table index key plaintext ciphertext per line)");
+      "vectors", po::value<std::string>()->value_name("FILE")->implicit_value(RSOC_DES_VECTORS),
+      "also check the SP 800-17 tables (`table index key plaintext ciphertext` per line); without FILE, "
+      "the build's copy");
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
@@ -702,7 +704,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   };
   std::cout << "desrnd DES/3DES verification against " << reference.name() << "\n";
   if (vectors.empty()) {
-    std::cout << "SP 800-17 vectors: not checked (--vectors FILE)\n";
+    std::cout << "SP 800-17 vectors: not checked (--vectors [FILE])\n";
   } else {
     const auto kat = rsoc::crypto::verify_des_vectors_on_desrnd(vectors, options.rounds_per_instruction);
     std::cout << "SP 800-17 vectors: " << kat.cases << " of " << vectors.size() << " (" << kat.comparisons

@@ -1,8 +1,8 @@
 #pragma once
 // DesRoundUnit: the exact semantics of the `desrnd` CPU extension instruction (an ARC core extended with a
-// DES datapath, seed 001 / REFERENCE.md §2). Timing contract: untimed; the unit counts the desrnd
-// instructions it executes and the CPU model turns counts into cycles (models/extension_unit.h: cycles per
-// instruction).
+// DES datapath; the published design: scenarios/desrnd_3des.md). Timing contract: untimed; the unit counts
+// the desrnd instructions it executes and the CPU model turns counts into cycles (models/extension_unit.h:
+// cycles per instruction).
 //
 // --- Architectural state ---------------------------------------------------------------------------------
 // Four extension core registers, and nothing else (no hidden round counter, no key table): the round position

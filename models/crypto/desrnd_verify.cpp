@@ -1,7 +1,9 @@
 // Random-pair and known-answer verification of DES / 3DES on the desrnd unit.
 #include "models/crypto/desrnd_verify.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -128,8 +130,9 @@ DesrndVerifyResult verify_des_on_desrnd(const DesrndVerifyOptions& options, DesR
 }
 
 std::vector<DesVector> load_des_vectors(const std::string& path) {
+  errno = 0;
   std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open the DES vectors file");
+  if (!in) throw std::runtime_error(path + ": cannot open the DES vectors file: " + std::strerror(errno));
   std::vector<DesVector> rows;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -148,6 +151,12 @@ std::vector<DesVector> load_des_vectors(const std::string& path) {
                                line + "\"");
     }
     rows.push_back(v);
+  }
+  // A read error (a directory opens, then fails to read) is not an empty file.
+  if (in.bad()) {
+    const int error = errno;
+    throw std::runtime_error(
+        path + ": cannot read the DES vectors file: " + std::strerror(error != 0 ? error : EIO));
   }
   if (rows.empty()) throw std::runtime_error(path + ": no DES vectors in the file");
   return rows;

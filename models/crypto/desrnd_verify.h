@@ -1,9 +1,9 @@
 #pragma once
-// Verification of the desrnd extension the way its designers did it (REFERENCE.md §2): DES and 3DES computed
-// by the routines on the unit (models/crypto/des_on_desrnd.h) against an independent implementation, for
-// random key/data pairs from a seeded generator and for the NIST SP 800-17 known-answer tables. Timing
-// contract: none (plain C++, no SystemC); this is a functional check shared by `rsoc verify des` and the
-// tests.
+// Verification of the desrnd extension the way its designers did it (scenarios/desrnd_3des.md, "The published
+// system"): DES and 3DES computed by the routines on the unit (models/crypto/des_on_desrnd.h) against an
+// independent implementation, for random key/data pairs from a seeded generator and for the NIST SP 800-17
+// known-answer tables. Timing contract: none (plain C++, no SystemC); this is a functional check shared by
+// `rsoc verify des` and the tests.
 //
 // The reference is a parameter: the command line and the tests pass OpenSSL's libcrypto
 // (tools/openssl_des_reference.h); TableDesReference (our Des / TripleDes) is available where libcrypto is

@@ -586,7 +586,7 @@ TEST(Cli, VerifyDesAgreesOnRandomPairs) {
   Result r = rsoc("verify des --pairs 20000", dir);
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   for (const char* line :
-       {"desrnd DES/3DES verification against OpenSSL", "SP 800-17 vectors: not checked (--vectors FILE)\n",
+       {"desrnd DES/3DES verification against OpenSSL", "SP 800-17 vectors: not checked (--vectors [FILE])\n",
         "pairs checked: 20000 of 20000 (seed 1)\n", "variants: 8 (DES encrypt, 1 round/instruction; ",
         "3DES decrypt, 2 rounds/instruction)\n", "blocks compared: 160000\n", "result: all agree\n"})
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
@@ -604,8 +604,8 @@ TEST(Cli, VerifyDesAgreesOnRandomPairs) {
 
 TEST(Cli, VerifyDesWithVectorsOneConfiguration) {
   const fs::path dir = scratch("verify_vectors");
-  const std::string vectors = std::string(RSOC_REFERENCE_DIR) + "/vectors/des_sp800_17_tables.txt";
-  Result r = rsoc("verify des --pairs 300 --seed 7 --rounds-per-instruction 2 --vectors " + vectors, dir);
+  // Without a file, --vectors checks the build's copy of the tables (tests/data), wherever rsoc runs.
+  Result r = rsoc("verify des --pairs 300 --seed 7 --vectors --rounds-per-instruction 2", dir);
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("SP 800-17 vectors: 120 of 120 (480 blocks)\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("pairs checked: 300 of 300 (seed 7)\n"), std::string::npos) << r.out;
@@ -614,6 +614,28 @@ TEST(Cli, VerifyDesWithVectorsOneConfiguration) {
   EXPECT_NE(r.out.find("blocks compared: 1200\n"), std::string::npos) << r.out;
   // A small run reports its progress once.
   EXPECT_EQ(r.err, "rsoc: verify des: 300 of 300 pairs (100%)\n");
+
+  // A file given is the one checked: the first three rows of the tables.
+  const std::string tables = std::string(RSOC_TEST_DATA_DIR) + "/des_sp800_17_tables.txt";
+  std::ifstream in(tables);
+  std::ofstream three(dir / "three.txt");
+  std::string line;
+  for (int rows = 0; rows < 3 && std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    three << line << "\n";
+    ++rows;
+  }
+  three.close();
+  Result f = rsoc("verify des --pairs 10 --rounds-per-instruction 1 --vectors three.txt", dir);
+  ASSERT_EQ(f.code, 0) << f.out << f.err;
+  EXPECT_NE(f.out.find("SP 800-17 vectors: 3 of 3 (12 blocks)\n"), std::string::npos) << f.out;
+  Result last = rsoc("verify des --pairs 10 --rounds-per-instruction 1 --vectors", dir);
+  ASSERT_EQ(last.code, 0) << last.out << last.err;
+  EXPECT_NE(last.out.find("SP 800-17 vectors: 120 of 120 (480 blocks)\n"), std::string::npos) << last.out;
+
+  // The help names the build's copy.
+  Result help = rsoc("verify --help", dir);
+  EXPECT_NE(help.out.find(tables), std::string::npos) << help.out;
 }
 
 TEST(Cli, VerifyDesProgressIsThrottledToFivePercentSteps) {
@@ -643,7 +665,9 @@ TEST(Cli, VerifyBadArgumentsExitTwo) {
       {"verify des --pairs 10 --seed 0x1", "--seed 0x1: expected a non-negative integer"},
       {"verify des --pairs 10 --rounds-per-instruction 3",
        "--rounds-per-instruction 3: expected 1, 2 or both"},
-      {"verify des --pairs 10 --vectors no_such_file.txt", "no_such_file.txt: cannot open"},
+      {"verify des --pairs 10 --vectors no_such_file.txt",
+       "--vectors: no_such_file.txt: cannot open the DES vectors file: No such file or directory"},
+      {"verify des --pairs 10 --vectors .", "--vectors: .: cannot read the DES vectors file: Is a directory"},
       {"verify des --pairs 10 --bogus", "unrecognised option '--bogus'"},
   };
   for (const auto& [args, message] : cases) {

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the rsoc::crypto tests: hex parsing and access to the reference vector files.
+// Helpers shared by the rsoc::crypto tests: hex parsing and access to the vector files of tests/data.
 
 #include <cstdint>
 #include <fstream>
@@ -12,8 +12,9 @@
 
 namespace rsoc::crypto::test {
 
-inline std::string reference_file(std::string_view relative) {
-  return std::string(RSOC_REFERENCE_DIR) + "/" + std::string(relative);
+// A file of tests/data (its README gives each file's provenance).
+inline std::string data_file(std::string_view name) {
+  return std::string(RSOC_TEST_DATA_DIR) + "/" + std::string(name);
 }
 
 inline int hex_nibble(char c) {

@@ -22,7 +22,7 @@ struct DesRow {
 };
 
 std::vector<DesRow> load_sp800_17() {
-  const std::string path = test::reference_file("vectors/des_sp800_17_tables.txt");
+  const std::string path = test::data_file("des_sp800_17_tables.txt");
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);
   std::vector<DesRow> rows;

@@ -34,7 +34,7 @@ std::uint32_t lo(std::uint64_t x) {
 }
 
 std::vector<DesVector> sp800_17() {
-  return load_des_vectors(test::reference_file("vectors/des_sp800_17_tables.txt"));
+  return load_des_vectors(test::data_file("des_sp800_17_tables.txt"));
 }
 
 // Loads key (C0, D0 from PC-1) and block into `unit`.

@@ -99,7 +99,7 @@ TEST(CryptoModexp, ModInverse) {
 class CryptoRsa2048 : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto kv = test::read_assignments(test::reference_file("vectors/rsa2048_kat_cryptech.txt"));
+    const auto kv = test::read_assignments(test::data_file("rsa2048_kat_cryptech.txt"));
     for (const char* name : {"n", "e", "d", "p", "q", "dP", "dQ", "u", "m", "s"}) {
       ASSERT_EQ(kv.count(name), 1U) << "missing " << name;
     }

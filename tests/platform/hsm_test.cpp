@@ -150,7 +150,7 @@ TEST(Hsm, SignaturesAreRealRsa2048ThatOpenSslVerifies) {
   }
   // Every signature unwrapped the 3,290-byte key record on an AES core: the KEK (4 words), CONFIG and INIT,
   // then 412 semiblocks x 6 operations, each 4 data words and CTRL written, the status read and 4 words read
-  // (twice: the FMC reads everything twice) (REFERENCE.md section 3).
+  // (twice: the FMC reads everything twice) (derived in scenarios/hsm_rsa2048.md, "The published system").
   EXPECT_EQ(stat(r->stats, "hsm", "aes_block_operations"), 6 * 2472.0);
   EXPECT_EQ(r->over_slots("slot.aes", "words_written"), 6 * (6 + 2472 * 5.0));
   EXPECT_EQ(r->over_slots("slot.aes", "words_read") - r->over_slots("slot.aes", "status_reads"),

@@ -1,6 +1,6 @@
-// The reference experiment (REFERENCE.md section 1, scenarios/os_aes_des.json) against the published figures,
-// the thresholds moving the way the physics says, and the adaptive policy converging on the cost model.
-// Each test is its own process (CTest), so each may elaborate one simulation.
+// The reference experiment (scenarios/os_aes_des.json; published: scenarios/os_aes_des.md) against the
+// published figures, the thresholds moving the way the physics says, and the adaptive policy converging on
+// the cost model. Each test is its own process (CTest), so each may elaborate one simulation.
 #include <gtest/gtest.h>
 
 #include <cmath>
