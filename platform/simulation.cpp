@@ -413,11 +413,13 @@ void Simulation::spawn_background() {
 }
 
 void Simulation::run() {
+  throw_if_interrupted();
   try {
     sc_core::sc_start();
   } catch (const sc_core::sc_report& e) {
     throw SimulationError(std::string("simulation failed: ") + e.what());
   }
+  throw_if_interrupted();
 }
 
 std::vector<analysis::StatGroup> Simulation::stats(double end_ms) const {

@@ -8,6 +8,7 @@
 
 #include "analysis/stats.h"
 #include "models/activity.h"
+#include "platform/interrupt.h"
 #include "platform/scenario.h"
 #include "runtime/cost_model.h"
 #include "runtime/hsm_firmware.h"
@@ -35,7 +36,8 @@ class Simulation {
   void spawn_apps();
   // The scenario's background processes (they run until the simulation stops).
   void spawn_background();
-  // Runs to the end; throws SimulationError on a SystemC error.
+  // Runs to the end; throws SimulationError on a SystemC error, Interrupted when rsoc is interrupted (a
+  // SIGINT or SIGTERM pauses the kernel within a delta cycle: platform/interrupt.h).
   void run();
 
   runtime::Manager& manager() { return *manager_; }
@@ -53,6 +55,7 @@ class Simulation {
 
  private:
   const ScenarioParams& p_;
+  SimulationInterrupt interrupt_;
   std::unique_ptr<Platform> platform_;
   std::unique_ptr<runtime::CostModel> costs_;
   std::unique_ptr<runtime::Manager> manager_;
