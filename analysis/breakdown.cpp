@@ -34,13 +34,11 @@ const char* const kDescriptions[kRequestTimeUses] = {
 }  // namespace
 
 void BreakdownLog::open_csv(const std::string& path) {
-  path_ = path;
-  file_.open(path);
-  if (!file_) throw std::runtime_error(path + ": cannot write");
+  file_ = std::make_unique<OutputFile>(path);
   std::vector<std::string> columns{"id", "app", "functionality", "blocks", "bytes", "decision", "latency_ms"};
   for (const auto& n : kNames) columns.push_back(std::string(n.column) + "_ms");
   for (const char* c : {"rsoc_version", "scenario_sha256", "seed"}) columns.push_back(c);
-  csv_ = std::make_unique<CsvWriter>(file_, std::move(columns));
+  csv_ = std::make_unique<CsvWriter>(*file_, std::move(columns));
 }
 
 void BreakdownLog::add(const runtime::RequestRecord& r) {
@@ -58,8 +56,7 @@ void BreakdownLog::add(const runtime::RequestRecord& r) {
 void BreakdownLog::close_csv() {
   if (!csv_) return;
   csv_.reset();
-  file_.close();
-  if (!file_) throw std::runtime_error(path_ + ": write failed");
+  file_->close();
 }
 
 StatGroup BreakdownLog::stats() const {

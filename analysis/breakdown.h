@@ -5,13 +5,13 @@
 // of a row sum to its latency_ms exactly. The totals over all requests become the stats.json group `latency`.
 // where_time_went() is the line `rsoc run` ends with: the busiest resource and the largest share of latency.
 
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/csv.h"
+#include "analysis/output_file.h"
 #include "analysis/provenance.h"
 #include "analysis/stats.h"
 #include "runtime/request_record.h"
@@ -24,7 +24,7 @@ class BreakdownLog {
   // Streams rows to `path` (optional: without it only the totals are kept).
   void open_csv(const std::string& path);
   void add(const runtime::RequestRecord& record);
-  // Closes the CSV; throws when any row could not be written.
+  // Closes the CSV; throws OutputDirError when any row could not be written.
   void close_csv();
 
   // Sums over every request added.
@@ -35,8 +35,7 @@ class BreakdownLog {
 
  private:
   Provenance provenance_;
-  std::string path_;
-  std::ofstream file_;
+  std::unique_ptr<OutputFile> file_;
   std::unique_ptr<CsvWriter> csv_;
   runtime::LatencyBreakdown totals_;
   std::uint64_t latency_total_ps_ = 0;

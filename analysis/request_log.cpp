@@ -19,30 +19,29 @@ std::uint64_t percentile(std::vector<std::uint64_t> v, double p) {  // nearest r
 }  // namespace
 
 void RequestLog::open_csv(const std::string& path) {
-  file_.open(path);
-  if (!file_) throw std::runtime_error(path + ": cannot write");
-  csv_ = std::make_unique<CsvWriter>(file_, std::vector<std::string>{"id",
-                                                                     "app",
-                                                                     "functionality",
-                                                                     "blocks",
-                                                                     "bytes",
-                                                                     "decision",
-                                                                     "reason",
-                                                                     "slot",
-                                                                     "reconfigured",
-                                                                     "reconfig_ms",
-                                                                     "queue_ms",
-                                                                     "exec_ms",
-                                                                     "latency_ms",
-                                                                     "throughput_kBps",
-                                                                     "start_ms",
-                                                                     "end_ms",
-                                                                     "ok",
-                                                                     "error",
-                                                                     "verified",
-                                                                     "rsoc_version",
-                                                                     "scenario_sha256",
-                                                                     "seed"});
+  file_ = std::make_unique<OutputFile>(path);
+  csv_ = std::make_unique<CsvWriter>(*file_, std::vector<std::string>{"id",
+                                                                      "app",
+                                                                      "functionality",
+                                                                      "blocks",
+                                                                      "bytes",
+                                                                      "decision",
+                                                                      "reason",
+                                                                      "slot",
+                                                                      "reconfigured",
+                                                                      "reconfig_ms",
+                                                                      "queue_ms",
+                                                                      "exec_ms",
+                                                                      "latency_ms",
+                                                                      "throughput_kBps",
+                                                                      "start_ms",
+                                                                      "end_ms",
+                                                                      "ok",
+                                                                      "error",
+                                                                      "verified",
+                                                                      "rsoc_version",
+                                                                      "scenario_sha256",
+                                                                      "seed"});
 }
 
 void RequestLog::add(const runtime::RequestRecord& r) {
@@ -92,9 +91,14 @@ std::vector<RequestLog::SummaryRow> RequestLog::summary() const {
   return rows;
 }
 
+void RequestLog::close_csv() {
+  if (!file_) return;
+  csv_.reset();
+  file_->close();
+}
+
 void RequestLog::write_summary(const std::string& path) const {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error(path + ": cannot write");
+  OutputFile out(path);
   CsvWriter csv(out, {"functionality", "decision", "count", "failed", "blocks", "bytes", "reconfigurations",
                       "latency_mean_ms", "latency_p50_ms", "latency_p99_ms", "throughput_kBps",
                       "rsoc_version", "scenario_sha256", "seed"});
@@ -106,7 +110,7 @@ void RequestLog::write_summary(const std::string& path) const {
     csv.cell(provenance_.version).cell(provenance_.scenario_sha256).cell(provenance_.seed);
     csv.end_row();
   }
-  if (!out) throw std::runtime_error(path + ": write failed");
+  out.close();
 }
 
 }  // namespace rsoc::analysis

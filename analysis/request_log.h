@@ -2,13 +2,13 @@
 // Request results: requests.csv streamed as requests complete (one row each), and the per-functionality and
 // per-decision summary (summary.csv), which keeps only the latencies it needs for percentiles.
 
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "analysis/csv.h"
+#include "analysis/output_file.h"
 #include "analysis/provenance.h"
 #include "runtime/request_record.h"
 
@@ -24,6 +24,8 @@ class RequestLog {
   // Streams rows to `path` (optional: without it only the summary is kept).
   void open_csv(const std::string& path);
   void add(const runtime::RequestRecord& record);
+  // Closes the CSV; throws OutputDirError when any row could not be written.
+  void close_csv();
   void write_summary(const std::string& path) const;
   std::uint64_t completed() const { return completed_; }
   std::uint64_t failed() const { return failed_; }
@@ -45,7 +47,7 @@ class RequestLog {
 
  private:
   Provenance provenance_;
-  std::ofstream file_;
+  std::unique_ptr<OutputFile> file_;
   std::unique_ptr<CsvWriter> csv_;
   std::map<std::pair<std::string, std::string>, Group> groups_;  // (functionality, decision)
   std::uint64_t completed_ = 0, failed_ = 0;

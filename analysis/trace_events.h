@@ -22,13 +22,13 @@
 // core spans of a slot to its cores' busy time.
 
 #include <cstdint>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/output_file.h"
 #include "analysis/provenance.h"
 #include "models/activity.h"
 #include "runtime/request_record.h"
@@ -85,8 +85,7 @@ class TraceEventWriter final : public models::ActivitySink {
   // Writes the spans of `lane` that nothing booked from `now_ps` on can extend.
   void flush_bus(models::Lane lane, std::uint64_t now_ps);
 
-  std::string path_;
-  std::ofstream out_;
+  OutputFile out_;
   std::vector<models::LaneInfo> lanes_;
   std::map<std::string, models::Lane> process_lanes_;  // by process name
   TraceWindow window_;

@@ -2,12 +2,12 @@
 
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <sstream>
 
 #include "analysis/csv.h"
-#include "analysis/output_dir.h"
+#include "analysis/output_file.h"
+#include "platform/interrupt.h"
 #include "platform/simulation.h"
 #include "rsoc/version.h"
 
@@ -19,12 +19,6 @@ namespace {
 
 double seconds(const runtime::RequestRecord& r) {
   return static_cast<double>(r.end_ps - r.issue_ps) * 1e-12;
-}
-
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw analysis::OutputDirError(path.string() + ": write failed");
 }
 
 }  // namespace
@@ -123,16 +117,14 @@ std::string crossover_table(const CrossoverResult& result) {
   return t.str();
 }
 
-void write_crossover(const CrossoverResult& result, const Scenario& scenario,
-                     const std::filesystem::path& out_path) {
-  analysis::OutputDir out(out_path);
-  write_text(out.file("resolved_scenario.json"), scenario.resolved.dump(2) + "\n");
+void write_crossover(const CrossoverResult& result, const Scenario& scenario, analysis::OutputDir& out) {
+  analysis::write_text_file(out.file("resolved_scenario.json"), scenario.resolved.dump(2) + "\n");
   const std::vector<std::string> provenance_columns{"rsoc_version", "scenario_sha256", "seed"};
   auto provenance = [&](analysis::CsvWriter& csv) {
     csv.cell(std::string(kVersion)).cell(scenario.sha256).cell(scenario.params.seed);
   };
   {
-    std::ofstream f(out.file("crossover.csv"));
+    analysis::OutputFile f(out.file("crossover.csv"));
     std::vector<std::string> columns{"functionality", "blocks",       "unit_bytes",
                                      "sw_ms",         "hw_cold_ms",   "hw_cached_ms",
                                      "sw_kBps",       "hw_cold_kBps", "hw_cached_kBps"};
@@ -148,10 +140,10 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario,
       provenance(csv);
       csv.end_row();
     }
-    if (!f) throw analysis::OutputDirError(out.file("crossover.csv").string() + ": write failed");
+    f.close();
   }
   {
-    std::ofstream f(out.file("crossover_summary.csv"));
+    analysis::OutputFile f(out.file("crossover_summary.csv"));
     std::vector<std::string> columns{"functionality", "crossover_blocks", "analytic_crossover_blocks"};
     columns.insert(columns.end(), provenance_columns.begin(), provenance_columns.end());
     analysis::CsvWriter csv(f, columns);
@@ -162,7 +154,7 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario,
       provenance(csv);
       csv.end_row();
     }
-    if (!f) throw analysis::OutputDirError(out.file("crossover_summary.csv").string() + ": write failed");
+    f.close();
   }
   nlohmann::json host;
   host["wall_seconds_simulating"] = result.wall_s;
@@ -171,7 +163,8 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario,
   host["cipher_blocks"] = result.cipher_blocks;
   host["rsoc_version"] = kVersion;
   host["scenario_file"] = scenario.file;
-  write_text(out.file("host.json"), host.dump(2) + "\n");
+  analysis::write_text_file(out.file("host.json"), host.dump(2) + "\n");
+  throw_if_interrupted();
   out.commit();
 }
 

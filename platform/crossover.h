@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/output_dir.h"
 #include "platform/scenario.h"
 
 namespace rsoc::platform {
@@ -44,9 +45,10 @@ struct CrossoverResult {
 // Runs the experiments in this process (one elaboration). Throws ScenarioError when a functionality has no
 // software or no hardware implementation, SimulationError when the simulation fails.
 CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& options);
-// crossover.csv, crossover_summary.csv, resolved_scenario.json and host.json, atomically into `out`.
-void write_crossover(const CrossoverResult& result, const Scenario& scenario,
-                     const std::filesystem::path& out);
+// crossover.csv, crossover_summary.csv, resolved_scenario.json and host.json into `out`, committed (the
+// folder is made before the experiments run: a destination that cannot be written stops them before they
+// start). Throws analysis::OutputDirError, Interrupted.
+void write_crossover(const CrossoverResult& result, const Scenario& scenario, analysis::OutputDir& out);
 // The summary as a small table.
 std::string crossover_table(const CrossoverResult& result);
 

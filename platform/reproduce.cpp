@@ -9,6 +9,8 @@
 #include <stdexcept>
 
 #include "analysis/csv.h"
+#include "analysis/output_dir.h"
+#include "analysis/output_file.h"
 #include "platform/crossover.h"
 #include "platform/json_file.h"
 #include "platform/scenario.h"
@@ -45,8 +47,9 @@ std::vector<ReproducedFigure> reproduce_soc(const fs::path& scenarios, const fs:
   CrossoverOptions options;
   options.functionalities = {Functionality::kAes128, Functionality::kDes};
   options.max_blocks = 200;
+  analysis::OutputDir dir(out);
   const CrossoverResult r = run_crossover(scenario, options);
-  write_crossover(r, scenario, out);
+  write_crossover(r, scenario, dir);
   std::vector<ReproducedFigure> figures;
   auto add = [&](const std::string& figure, const char* kind, std::optional<double> published,
                  double simulated) {
@@ -238,7 +241,7 @@ std::vector<ReproducedFigure> reproduce_desrnd(const std::string& experiment, co
     const Scenario scenario = load_scenario_file(impl == "software" ? baseline : reference, options);
     const RunSummary summary = run_session(scenario, out);
     if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " requests failed");
-    std::ofstream table(out / "coupling.csv");
+    analysis::OutputFile table(out / "coupling.csv");
     analysis::CsvWriter csv(table, kCouplingColumns);
     for (const auto& row : read_rows(out / "breakdown.csv")) {
       const double latency = std::stod(row.at("latency_ms"));
@@ -252,7 +255,7 @@ std::vector<ReproducedFigure> reproduce_desrnd(const std::string& experiment, co
           .cell(100 * (1 - cpu / latency), 2)
           .end_row();
     }
-    if (!table) throw SimulationError((out / "coupling.csv").string() + ": write failed");
+    table.close();
     return {};
   }
   if (experiment != "baseline") {
@@ -416,13 +419,13 @@ std::vector<ReproducedFigure> derived_figures(const fs::path& work,
     }
   if (rows.empty()) return out;
   {
-    std::ofstream table(work / "desrnd" / "coupling.csv");
+    analysis::OutputFile table(work / "desrnd" / "coupling.csv");
     analysis::CsvWriter csv(table, kCouplingColumns);
     for (const auto& r : rows) {
       for (const auto& column : kCouplingColumns) csv.cell(r.at(column));
       csv.end_row();
     }
-    if (!table) throw std::runtime_error((work / "desrnd" / "coupling.csv").string() + ": write failed");
+    table.close();
   }
   // latency[f][impl][blocks]
   std::map<std::string, std::map<std::string, std::map<std::uint64_t, double>>> latency;
@@ -452,7 +455,7 @@ std::vector<ReproducedFigure> derived_figures(const fs::path& work,
 }
 
 void write_figures(const fs::path& path, const std::vector<ReproducedFigure>& figures) {
-  std::ofstream out(path);
+  analysis::OutputFile out(path);
   analysis::CsvWriter csv(out, {"system", "figure", "kind", "published", "simulated"});
   for (const auto& f : figures)
     csv.cell(f.system)
@@ -461,7 +464,7 @@ void write_figures(const fs::path& path, const std::vector<ReproducedFigure>& fi
         .cell(f.published ? number(*f.published) : "")
         .cell(number(f.simulated))
         .end_row();
-  if (!out) throw std::runtime_error(path.string() + ": write failed");
+  out.close();
 }
 
 std::vector<ReproducedFigure> read_figures(const fs::path& path) {
@@ -481,7 +484,7 @@ std::vector<ReproducedFigure> read_figures(const fs::path& path) {
 }
 
 void write_reproduce_csv(const fs::path& path, const std::vector<ReproducedFigure>& figures) {
-  std::ofstream out(path);
+  analysis::OutputFile out(path);
   analysis::CsvWriter csv(out, {"system", "figure", "kind", "published", "simulated", "error_pct"});
   for (const auto& f : figures) {
     csv.cell(f.system).cell(f.figure).cell(f.kind).cell(f.published ? number(*f.published) : "");
@@ -491,7 +494,7 @@ void write_reproduce_csv(const fs::path& path, const std::vector<ReproducedFigur
                  : "");
     csv.end_row();
   }
-  if (!out) throw std::runtime_error(path.string() + ": write failed");
+  out.close();
 }
 
 std::string reproduce_table(const std::vector<ReproducedFigure>& figures) {

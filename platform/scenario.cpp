@@ -902,12 +902,52 @@ class Resolver {
   std::vector<Device> devices_;
 };
 
-Scenario finish(nlohmann::ordered_json doc, const std::string& file, const LoadOptions& options) {
+// Where each override put its value: a problem there (or below) is the override's, named after its flag.
+class OverrideSources {
+ public:
+  void add(std::string pointer, std::string source) {
+    set_.emplace_back(std::move(pointer), std::move(source));
+  }
+  void name(IssueList& issues) const {
+    IssueList named(issues.file());
+    for (ScenarioIssue issue : issues) {
+      for (auto it = set_.rbegin(); it != set_.rend(); ++it)  // the last override of a value set it
+        if (issue.pointer == it->first || issue.pointer.rfind(it->first + "/", 0) == 0) {
+          issue.file = it->second;
+          break;
+        }
+      named.add(std::move(issue));
+    }
+    issues = std::move(named);
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> set_;  // pointer, flag
+};
+
+std::string source_of(const LoadOptions& options, std::size_t i) {
+  return i < options.sources.size() && !options.sources[i].empty() ? options.sources[i]
+                                                                   : "--set " + options.overrides[i];
+}
+
+// `doc` with `options` applied and resolved: the scenario, or every issue (the file's, or an override's when
+// it lies at the value the override set).
+Scenario load(nlohmann::ordered_json doc, const std::string& file, const LoadOptions& options) {
   const Schema& schema = scenario_schema();
   IssueList issues(file);
-  for (const auto& assignment : options.overrides) apply_override(doc, assignment, schema, issues);
-  if (options.seed) doc["seed"] = *options.seed;
+  OverrideSources sources;
+  for (std::size_t i = 0; i < options.overrides.size(); ++i) {
+    const std::string source = source_of(options, i);
+    std::string pointer;
+    if (apply_override(doc, options.overrides[i], schema, issues, source, &pointer))
+      sources.add(pointer, source);
+  }
+  if (options.seed) {
+    doc["seed"] = *options.seed;
+    sources.add("/seed", "--seed " + std::to_string(*options.seed));
+  }
   Resolution r = resolve(doc, schema, file);
+  sources.name(r.issues);
   issues.append(r.issues);
   issues.throw_if_any();
   Scenario s;
@@ -915,9 +955,37 @@ Scenario finish(nlohmann::ordered_json doc, const std::string& file, const LoadO
   s.resolved = std::move(r.value);
   IssueList cross(file);
   s.params = Resolver(s.resolved, cross).run();
+  sources.name(cross);
   cross.throw_if_any();
   s.sha256 = sha256_hex(s.resolved.dump());
   return s;
+}
+
+Scenario finish(const nlohmann::ordered_json& doc, const std::string& file, const LoadOptions& options) {
+  try {
+    return load(doc, file, options);
+  } catch (const ScenarioError& e) {
+    // A problem the file is blamed for may still come from an override that set another value (a slot made
+    // too small for its bitstream): when the scenario loads without that override, it is named after it.
+    std::vector<ScenarioIssue> issues = e.issues();
+    for (auto& issue : issues) {
+      if (issue.file != file) continue;
+      for (std::size_t k = options.overrides.size(); k-- > 0;) {
+        LoadOptions without = options;
+        without.overrides.erase(without.overrides.begin() + static_cast<std::ptrdiff_t>(k));
+        if (k < without.sources.size())
+          without.sources.erase(without.sources.begin() + static_cast<std::ptrdiff_t>(k));
+        try {
+          load(doc, file, without);
+        } catch (const ScenarioError&) {
+          continue;
+        }
+        issue.file = source_of(options, k);
+        break;
+      }
+    }
+    throw ScenarioError(issues);
+  }
 }
 
 }  // namespace

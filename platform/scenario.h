@@ -170,8 +170,12 @@ struct Scenario {
 };
 
 struct LoadOptions {
-  std::vector<std::string> overrides;  // --set path=value, applied in order
-  std::optional<std::uint64_t> seed;   // --seed
+  std::vector<std::string> overrides;  // path=value, applied in order
+  // The flag each override comes from, as messages name it ("--param a.b=1", "--trace-window 20:10"); an
+  // override without one (empty, or beyond the end of this list) comes from "--set <override>". A problem of
+  // a value an override set (at its JSON pointer or below) is named after the override's flag, not the file.
+  std::vector<std::string> sources;
+  std::optional<std::uint64_t> seed;  // --seed
 };
 
 Scenario load_scenario_file(const std::string& path, const LoadOptions& options = {});

@@ -458,8 +458,9 @@ std::optional<std::size_t> ParseIndex(std::string_view token) {
 }
 
 template <typename J>
-bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, IssueList& issues) {
-  const std::string flag = "--set " + std::string(assignment);
+bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, IssueList& issues,
+                   std::string_view source = {}, std::string* set_pointer = nullptr) {
+  const std::string flag = source.empty() ? "--set " + std::string(assignment) : std::string(source);
   auto fail = [&](std::string pointer, std::string message) {
     issues.add(ScenarioIssue{flag, std::move(pointer), std::move(message)});
     return false;
@@ -558,6 +559,7 @@ bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, Is
     }
   }
   *target = std::move(value);
+  if (set_pointer) *set_pointer = pointer;
   return true;
 }
 
@@ -909,8 +911,8 @@ bool apply_override(Json& doc, std::string_view assignment, const Schema& schema
 }
 
 bool apply_override(nlohmann::ordered_json& doc, std::string_view assignment, const Schema& schema,
-                    IssueList& issues) {
-  return ApplyOverride(doc, assignment, schema, issues);
+                    IssueList& issues, std::string_view source, std::string* set_pointer) {
+  return ApplyOverride(doc, assignment, schema, issues, source, set_pointer);
 }
 
 void apply_override(Json& doc, std::string_view assignment, const Schema& schema) {

@@ -174,12 +174,13 @@ nlohmann::json resolve_or_throw(const nlohmann::ordered_json& input, const Schem
 // pointer ("/platform/cpus/0/clock_mhz"); the value is parsed as JSON when it parses, else taken as a plain
 // string. Absent intermediate objects and arrays are created; an array index must exist or equal the array
 // size (append; "-" appends too). Keys are checked against the schema; values are not (the resolve pass that
-// follows checks them). Issues name the flag ("--set <assignment>") as their file. Returns false, leaving
-// `doc` unchanged, when there is an issue.
+// follows checks them). Issues name the flag as their file: `source` when given ("--param a.b=1"), else
+// "--set <assignment>". Returns false, leaving `doc` unchanged, when there is an issue; else sets
+// `*set_pointer` (when given) to the JSON pointer of the value it set.
 bool apply_override(nlohmann::json& doc, std::string_view assignment, const Schema& schema,
                     IssueList& issues);
 bool apply_override(nlohmann::ordered_json& doc, std::string_view assignment, const Schema& schema,
-                    IssueList& issues);
+                    IssueList& issues, std::string_view source = {}, std::string* set_pointer = nullptr);
 // Throwing variants: one assignment, or all of them with every issue reported together.
 void apply_override(nlohmann::json& doc, std::string_view assignment, const Schema& schema);
 void apply_override(nlohmann::ordered_json& doc, std::string_view assignment, const Schema& schema);

@@ -11,8 +11,10 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/output_dir.h"
+#include "analysis/output_file.h"
 #include "analysis/request_log.h"
 #include "analysis/stats.h"
+#include "platform/interrupt.h"
 #include "platform/simulation.h"
 #include "platform/timeline.h"
 #include "rsoc/version.h"
@@ -26,9 +28,7 @@ double ms(const sc_core::sc_time& t) {
 }
 
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc) {
-  std::ofstream out(path);
-  out << doc.dump(2) << '\n';
-  if (!out) throw analysis::OutputDirError(path.string() + ": write failed");
+  analysis::write_text_file(path, doc.dump(2) + "\n");
 }
 
 }  // namespace
@@ -83,6 +83,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   if (timeline) timeline->finish();
 
   const double end_ms = ms(sc_core::sc_time_stamp());
+  log.close_csv();
   log.write_summary(out.file("summary.csv").string());
   breakdown.close_csv();
   std::vector<analysis::StatGroup> stats = sim.stats(end_ms);
@@ -96,6 +97,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   host["systemc_version"] = sc_core::sc_version();
   host["scenario_file"] = scenario.file;
   write_json(out.file("host.json"), host);
+  throw_if_interrupted();
   out.commit();
 
   RunSummary summary;

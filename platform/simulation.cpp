@@ -429,6 +429,7 @@ void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progres
   sc_time slice(1, sc_core::SC_US);
   const sc_time shortest(1, sc_core::SC_NS), longest(1, sc_core::SC_SEC);
   const auto at = [] { return std::to_string(sc_core::sc_time_stamp().to_seconds() * 1e3) + " ms"; };
+  throw_if_interrupted();
   try {
     while (!finished_) {
       const sc_time now = sc_core::sc_time_stamp();
@@ -438,6 +439,7 @@ void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progres
                               " s of simulated time (limits.simulated_s); raise it if the run needs longer");
       const auto t0 = Clock::now();
       sc_core::sc_start(std::min(slice, p_.limits.simulated - now));
+      throw_if_interrupted();  // an interrupt pauses the kernel within a delta cycle
       if (finished_) break;
       const auto wall = Clock::now() - t0;
       if (sc_core::sc_delta_count() - first_event >= p_.limits.events)
@@ -459,6 +461,7 @@ void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progres
   } catch (const sc_core::sc_report& e) {
     throw SimulationError(std::string("simulation failed: ") + e.what());
   }
+  throw_if_interrupted();
 }
 
 std::vector<analysis::StatGroup> Simulation::stats(double end_ms) const {

@@ -9,6 +9,7 @@
 
 #include "analysis/stats.h"
 #include "models/activity.h"
+#include "platform/interrupt.h"
 #include "platform/scenario.h"
 #include "runtime/cost_model.h"
 #include "runtime/hsm_firmware.h"
@@ -43,7 +44,8 @@ class Simulation {
   // `progress`, when given, is called about every 2 s of wall time with the simulated time. Throws
   // SimulationError on a SystemC error, and when the run passes its limits (limits.simulated_s,
   // limits.events), or has nothing left to do before the workload of spawn_apps() is done (processes a caller
-  // spawned itself end the run when nothing is left).
+  // spawned itself end the run when nothing is left). Throws Interrupted when rsoc is interrupted (a SIGINT or
+  // SIGTERM pauses the kernel within a delta cycle: platform/interrupt.h).
   void run(const std::function<void(const sc_core::sc_time&)>& progress = {});
 
   runtime::Manager& manager() { return *manager_; }
@@ -61,6 +63,7 @@ class Simulation {
 
  private:
   const ScenarioParams& p_;
+  SimulationInterrupt interrupt_;
   std::unique_ptr<Platform> platform_;
   std::unique_ptr<runtime::CostModel> costs_;
   std::unique_ptr<runtime::Manager> manager_;

@@ -5,11 +5,14 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "analysis/output_dir.h"
 #include "platform/crossover.h"
+#include "platform/interrupt.h"
 #include "platform/json_file.h"
 #include "platform/scenario.h"
+#include "platform/scenario_error.h"
 #include "platform/session.h"
 #include "rsoc/version.h"
 
@@ -21,6 +24,15 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kMaxPoints = 1000000;
+
+// DIR/points and DIR/logs. Throws OutputDirError naming DIR.
+void make_folders(const fs::path& dir) {
+  std::error_code ec;
+  for (const char* folder : {"points", "logs"}) {
+    fs::create_directories(dir / folder, ec);
+    if (ec) throw analysis::write_error(dir, ec.message());
+  }
+}
 
 }  // namespace
 
@@ -213,6 +225,9 @@ void prepare_sweep(const SweepSpec& spec, const fs::path& dir, bool resume) {
                      std::to_string(point_count(spec)));
   const json doc = to_json(spec);
   std::error_code ec;
+  const fs::file_status status = fs::symlink_status(dir, ec);
+  if (fs::exists(status) && !fs::is_directory(status))
+    throw analysis::OutputDirError(dir.string() + ": is a file, not a folder; choose another --out");
   if (fs::exists(dir / "sweep.json")) {
     if (resume) {
       const json existing = read_json_file((dir / "sweep.json").string());
@@ -221,20 +236,53 @@ void prepare_sweep(const SweepSpec& spec, const fs::path& dir, bool resume) {
             dir.string() +
             " holds a different sweep (scenario, overrides, grid or rsoc version differ): run without "
             "--resume to replace it, or choose another --out");
-      fs::create_directories(dir / "points");
-      fs::create_directories(dir / "logs");
+      make_folders(dir);
       fs::remove(dir / "sensitivity.csv", ec);  // until it is written again, from every point
       if (existing != doc)
         analysis::write_file_atomically(dir / "sweep.json", doc.dump(2) + "\n");  // other metrics
       return;
     }
-    fs::remove_all(dir);  // an earlier sweep: replaced, as `rsoc run` replaces an earlier result
-  } else if (fs::exists(dir) && !fs::is_empty(dir, ec)) {
+    // An earlier sweep: replaced, as `rsoc run` replaces an earlier result — never with what rsoc did not
+    // write in it.
+    analysis::refuse_foreign(dir, foreign_sweep_entries(dir));
+    fs::remove_all(dir, ec);
+    if (ec) throw analysis::write_error(dir, "cannot remove the earlier sweep: " + ec.message());
+  } else if (fs::exists(status) && !fs::is_empty(dir, ec)) {
     throw SweepError(dir.string() + " exists and is not an rsoc sweep folder (no sweep.json): not touched");
   }
-  fs::create_directories(dir / "points");
-  fs::create_directories(dir / "logs");
+  make_folders(dir);
   analysis::write_file_atomically(dir / "sweep.json", doc.dump(2) + "\n");
+}
+
+std::vector<std::string> foreign_sweep_entries(const fs::path& dir) {
+  static const std::set<std::string> kOwn = {"sweep.json",  "sweep.csv", "sensitivity.csv", "jobs.txt",
+                                             "sweep.slurm", "logs",      "points"};
+  const auto digits = [](const std::string& name) {
+    return !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+  };
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (kOwn.count(name) || analysis::is_temporary_name(name)) continue;
+    out.push_back(entry.is_directory() ? name + "/" : name);
+  }
+  for (const auto& entry : fs::directory_iterator(dir / "points", ec)) {
+    const std::string name = entry.path().filename().string();
+    const std::string stem = name.substr(0, name.rfind(".json"));
+    if (analysis::is_temporary_name(name) ||
+        (!entry.is_directory() && digits(stem) && stem + ".json" == name))
+      continue;
+    const std::string at = "points/" + name;
+    if (!entry.is_directory() || entry.is_symlink() || !digits(name) ||
+        !analysis::is_result_folder(entry.path())) {
+      out.push_back(entry.is_directory() ? at + "/" : at);
+      continue;
+    }
+    for (const auto& f : analysis::foreign_entries(entry.path())) out.push_back(at + "/" + f);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 SweepSpec load_sweep(const fs::path& dir) {
@@ -273,6 +321,57 @@ bool point_finished(const SweepSpec& spec, const fs::path& dir, std::size_t inde
   return fs::exists(outcome_file(spec, dir, index));
 }
 
+namespace {
+
+// The scenario of point `index` is loaded with these: the sweep's --set, then the point's values, each named
+// after its flag in messages.
+LoadOptions load_options(const SweepSpec& spec, std::size_t index) {
+  LoadOptions options;
+  options.overrides = spec.overrides;
+  options.sources.resize(options.overrides.size());
+  for (auto& assignment : point_overrides(spec, index)) {
+    options.sources.push_back(spec.parameters.empty() ? "point " + point_name(spec, index) + ": " + assignment
+                                                      : "--param " + assignment);
+    options.overrides.push_back(std::move(assignment));
+  }
+  options.seed = spec.seed;
+  return options;
+}
+
+}  // namespace
+
+void validate_parameters(const SweepSpec& spec) {
+  std::vector<ScenarioIssue> all;
+  for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
+    std::vector<ScenarioIssue> found;  // a wrong path is the same problem at every value: once
+    for (const auto& value : spec.parameters[i].values) {
+      LoadOptions options;
+      options.overrides = spec.overrides;
+      options.sources.resize(options.overrides.size());
+      for (std::size_t j = 0; j < spec.parameters.size(); ++j) {
+        const std::string assignment =
+            spec.parameters[j].path + "=" + (j == i ? value : spec.parameters[j].values.front());
+        options.overrides.push_back(assignment);
+        options.sources.push_back("--param " + assignment);
+      }
+      options.seed = spec.seed;
+      const std::string source = "--param " + spec.parameters[i].path + "=" + value;
+      try {
+        load_scenario_text(spec.scenario_text, spec.scenario_name, options);
+      } catch (const ScenarioError& e) {
+        for (const auto& issue : e.issues()) {
+          const auto same = [&](const ScenarioIssue& other) {
+            return other.pointer == issue.pointer && other.message == issue.message;
+          };
+          if (issue.file == source && std::none_of(found.begin(), found.end(), same)) found.push_back(issue);
+        }
+      }
+    }
+    all.insert(all.end(), found.begin(), found.end());
+  }
+  if (!all.empty()) throw ScenarioError(all);
+}
+
 analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
   const SweepSpec spec = load_sweep(dir);
   if (index >= point_count(spec))
@@ -285,11 +384,8 @@ analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
   point.values = point_values(spec, index);
   point.version = kVersion;
   try {
-    LoadOptions options;
-    options.overrides = spec.overrides;
-    for (auto& assignment : point_overrides(spec, index)) options.overrides.push_back(std::move(assignment));
-    options.seed = spec.seed;
-    const Scenario scenario = load_scenario_text(spec.scenario_text, spec.scenario_name, options);
+    const Scenario scenario =
+        load_scenario_text(spec.scenario_text, spec.scenario_name, load_options(spec, index));
     point.scenario_sha256 = scenario.sha256;
     point.seed = std::to_string(scenario.params.seed);
     const fs::path result = dir / "points" / point_name(spec, index);
@@ -309,8 +405,9 @@ analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
         if (!f) throw SweepError("unknown functionality " + name);
         crossover.functionalities.push_back(*f);
       }
+      analysis::OutputDir out(result);
       const CrossoverResult r = run_crossover(scenario, crossover);
-      write_crossover(r, scenario, result);
+      write_crossover(r, scenario, out);
       for (const auto& s : r.summary) {
         const std::string f = runtime::info(s.functionality).name;
         if (s.simulated)
@@ -320,9 +417,14 @@ analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
       }
       point.status = "ok";
     }
+  } catch (const Interrupted&) {
+    throw;  // not an outcome: the point runs again when the sweep is resumed
+  } catch (const analysis::OutputDirError&) {
+    throw;  // the sweep's folder cannot take the point's results: nor its outcome, or not for long
   } catch (const std::exception& e) {
     point.error = one_line(e.what());
   }
+  throw_if_interrupted();
   write_outcome(spec, dir, point);
   return point;
 }
@@ -382,6 +484,7 @@ std::size_t merge_sweep(const fs::path& dir) {
   std::vector<analysis::SweepPoint> points;
   std::size_t missing = 0;
   for (std::size_t i = 0; i < point_count(spec); ++i) {
+    throw_if_interrupted();
     points.push_back(read_point(spec, dir, i));
     if (points.back().status == "missing") ++missing;
   }

@@ -87,16 +87,29 @@ std::vector<std::string> point_overrides(const SweepSpec& spec, std::size_t inde
 // "0007": the point's name in the sweep folder.
 std::string point_name(const SweepSpec& spec, std::size_t index);
 
+// Checks every value of every parameter of a grid, before any point runs: the scenario is loaded with the
+// sweep's --set and that value, the other parameters at their first values. Throws one ScenarioError with
+// every problem of a value itself (an unknown path, a value of the wrong type or out of range), each named
+// "--param path=value"; a combination of values that cannot be built fails its points instead.
+void validate_parameters(const SweepSpec& spec);
+
 // Writes DIR/sweep.json. A folder that holds another sweep is replaced unless `resume`, in which case it must
 // hold this same sweep (its finished points are kept; a sensitivity study may choose other metrics, and an
-// earlier sensitivity.csv is removed until the table is written again). A folder that is not a sweep is never
-// touched. Throws SweepError.
+// earlier sensitivity.csv is removed until the table is written again). A sweep that holds files rsoc did not
+// write (foreign_sweep_entries) is not replaced, and a folder that is not a sweep is never touched. Throws
+// SweepError, analysis::OutputDirError (the folder cannot be written, or is refused).
 void prepare_sweep(const SweepSpec& spec, const std::filesystem::path& dir, bool resume);
+// The entries of the sweep folder `dir` that rsoc did not write, relative to it: anything but its own files,
+// logs/ (the points' logs and the cluster's), and in points/ the outcomes, the point results (less what
+// analysis::foreign_entries finds in them) and the temporary files of points that were stopped.
+std::vector<std::string> foreign_sweep_entries(const std::filesystem::path& dir);
 SweepSpec load_sweep(const std::filesystem::path& dir);
 // Whether point `index` has finished (its outcome file exists).
 bool point_finished(const SweepSpec& spec, const std::filesystem::path& dir, std::size_t index);
 
-// Runs point `index` in this process and records its outcome (also when it fails). Returns the outcome.
+// Runs point `index` in this process and records its outcome (also when it fails). Returns the outcome. An
+// interrupt (Interrupted) or results that cannot be written (analysis::OutputDirError) record nothing: the
+// point runs again when the sweep is resumed.
 analysis::SweepPoint run_point(const std::filesystem::path& dir, std::size_t index);
 // The recorded outcome of point `index` (status "missing" when it has none yet). Throws SweepError when the
 // outcome file is not one rsoc wrote.

@@ -1,9 +1,75 @@
 #include "platform/vcd_timeline.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include "analysis/output_dir.h"
+#include "analysis/output_file.h"
 #include "models/fpga_slot.h"
 #include "models/kernel_time.h"
 
 namespace rsoc::platform {
+
+namespace fs = std::filesystem;
+
+// `path` is a link to a pipe, for SystemC to open; the thread copies the pipe into `path`.copy, which takes
+// the link's place at finish().
+class VcdTimeline::Copy {
+ public:
+  explicit Copy(const fs::path& path) : path_(path), copy_path_(path.string() + ".copy") {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw analysis::write_error(path, std::strerror(errno));
+    read_fd_ = fds[0];
+    write_fd_ = fds[1];
+    out_ = std::make_unique<analysis::OutputFile>(copy_path_, path_);
+    std::error_code ec;
+    fs::create_symlink("/proc/self/fd/" + std::to_string(write_fd_), path_, ec);
+    if (ec) throw analysis::write_error(path_, ec.message());
+    thread_ = std::thread([this] { copy(); });
+  }
+
+  ~Copy() {
+    end();
+    ::close(read_fd_);
+  }
+
+  // After SystemC closed its file: the rest of the pipe, then the file in place of the link.
+  void finish() {
+    end();
+    out_->close();
+    std::error_code ec;
+    fs::rename(copy_path_, path_, ec);
+    if (ec) throw analysis::write_error(path_, ec.message());
+  }
+
+ private:
+  void copy() {
+    std::vector<char> buffer(1 << 16);
+    for (;;) {
+      const ssize_t n = ::read(read_fd_, buffer.data(), buffer.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;
+      out_->write(buffer.data(), n);  // after a failed write, the rest is read and dropped
+    }
+  }
+
+  // Closes the pipe's write end (the end of the file once SystemC closed its own) and waits for the copy.
+  void end() {
+    if (write_fd_ >= 0) ::close(write_fd_);
+    write_fd_ = -1;
+    if (thread_.joinable()) thread_.join();
+  }
+
+  fs::path path_, copy_path_;
+  int read_fd_ = -1, write_fd_ = -1;
+  std::unique_ptr<analysis::OutputFile> out_;
+  std::thread thread_;
+};
 
 using models::Lane;
 using models::SlotState;
@@ -24,6 +90,7 @@ VcdTimeline::VcdTimeline(const sc_core::sc_module_name& name, const std::string&
       state_(lanes.size(), 0),
       slot_signals_(lanes.size()),
       bus_signals_(lanes.size()) {
+  copy_ = std::make_unique<Copy>(path_stem + ".vcd");
   file_ = sc_core::sc_create_vcd_trace_file(path_stem.c_str());
   file_->set_time_unit(1, sc_core::SC_PS);
   for (Lane lane = 0; lane < lanes.size(); ++lane) {
@@ -43,12 +110,14 @@ VcdTimeline::VcdTimeline(const sc_core::sc_module_name& name, const std::string&
 }
 
 VcdTimeline::~VcdTimeline() {
-  close();
+  if (file_) sc_core::sc_close_vcd_trace_file(file_);
 }
 
 void VcdTimeline::close() {
   if (file_) sc_core::sc_close_vcd_trace_file(file_);
   file_ = nullptr;
+  if (copy_) copy_->finish();
+  copy_.reset();
 }
 
 void VcdTimeline::push(std::uint64_t at_ps, Lane lane, int value) {

@@ -16,6 +16,10 @@
 // that moment (before it, signals hold their initial values: empty, idle); changes from its end on are
 // dropped. The waveforms also end with the simulation: changes booked after the kernel's final time are not
 // drawn.
+//
+// SystemC writes the file with stdio and reports no failed write. So it writes into a pipe instead (its file
+// is a link to the pipe's write end), and a thread copies the pipe into the real file through an
+// analysis::OutputFile, whose every write is checked: a full disk fails close().
 
 #include <cstdint>
 #include <limits>
@@ -32,12 +36,14 @@ namespace rsoc::platform {
 // The reports of models/activity.h it draws (platform/timeline.h forwards them).
 class VcdTimeline : public sc_core::sc_module {
  public:
-  // Creates `<path_stem>.vcd` with a signal per slot and bus lane. During elaboration.
+  // Creates `<path_stem>.vcd` with a signal per slot and bus lane. During elaboration. Throws
+  // analysis::OutputDirError.
   VcdTimeline(const sc_core::sc_module_name& name, const std::string& path_stem,
               const std::vector<models::LaneInfo>& lanes, const sc_core::sc_time& start,
               const sc_core::sc_time& end);
   ~VcdTimeline() override;
-  // Closes the file (what is still queued lies after the end of the simulation).
+  // Closes the file (what is still queued lies after the end of the simulation). Throws
+  // analysis::OutputDirError when it could not be written whole.
   void close();
 
   void bus_transfer(models::Lane bus, std::uint64_t start_ps, std::uint64_t end_ps);
@@ -59,6 +65,8 @@ class VcdTimeline : public sc_core::sc_module {
   void open_window();
   void replay();  // SC_THREAD
 
+  class Copy;
+  std::unique_ptr<Copy> copy_;
   sc_core::sc_trace_file* file_ = nullptr;
   std::uint64_t start_ps_, end_ps_;
   std::vector<bool> is_bus_;  // by lane

@@ -7,17 +7,23 @@
 //   run|crossover] rsoc point DIR INDEX        (one point of a prepared sweep) rsoc merge DIR rsoc reproduce
 //   --out DIR [--system NAME]... [--scenarios DIR] rsoc validate SCENARIO... rsoc schema [--markdown] rsoc
 //   verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors [FILE]]
-// Exit codes: 0 success; 2 usage or scenario error; 1 simulation failure (or a verification mismatch).
+// Exit codes: 0 success; 2 usage, scenario or output error (an --out that cannot be written, a failed
+// write); 1 simulation failure (or a verification mismatch); 130 and 143 stopped by SIGINT and SIGTERM.
 
 #include <sys/wait.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -28,9 +34,11 @@
 #include <vector>
 
 #include "analysis/output_dir.h"
+#include "analysis/output_file.h"
 #include "analysis/sensitivity_table.h"
 #include "models/crypto/desrnd_verify.h"
 #include "platform/crossover.h"
+#include "platform/interrupt.h"
 #include "platform/reproduce.h"
 #include "platform/scenario.h"
 #include "platform/scenario_schema.h"
@@ -71,11 +79,23 @@ const char* kToolHelp =
     "  -h, --help           this help; `rsoc <command> --help` for a command\n"
     "  --version            print the version\n"
     "\n"
-    "exit codes: 0 success, 2 usage or scenario error, 1 simulation failure (or a verification mismatch)\n";
+    "exit codes: 0 success, 2 usage, scenario or output error (an --out that cannot be written, a write\n"
+    "that failed), 1 simulation failure (or a verification mismatch), 130 and 143 stopped by SIGINT and\n"
+    "SIGTERM (what was kept is said; a sweep goes on with --resume)\n";
 
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A failure whose exit code is known (that of the child processes that failed).
+class Failure : public std::runtime_error {
+ public:
+  Failure(int code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
 };
 
 // Parses a command's arguments; positional arguments are scenario files. Prints the command's help and
@@ -100,20 +120,44 @@ std::optional<po::variables_map> parse_command(const std::vector<std::string>& a
   return vm;
 }
 
-// The scenario named on the command line, or the embedded default, with `overrides` (the keys other flags
-// set), then --set and --seed applied.
+// A whole number from `min` to `max` given to --`option`. Boost would read "-1" for an unsigned value as its
+// wrapped-around maximum: the text is parsed here.
+std::uint64_t whole_number(const std::string& option, const std::string& text, std::uint64_t min,
+                           std::uint64_t max) {
+  const UsageError bad("--" + option + " " + text + ": expected a whole number from " + std::to_string(min) +
+                       " to " + std::to_string(max));
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) throw bad;
+  try {
+    const std::uint64_t value = std::stoull(text);
+    if (value < min || value > max) throw bad;
+    return value;
+  } catch (const std::out_of_range&) {
+    throw bad;
+  }
+}
+
+// An override set by a flag, named after it in messages.
+void add_override(rsoc::platform::LoadOptions& options, std::string assignment, std::string source) {
+  options.overrides.push_back(std::move(assignment));
+  options.sources.resize(options.overrides.size() - 1);
+  options.sources.push_back(std::move(source));
+}
+
+// The scenario named on the command line, or the embedded default, with `options` (the keys other flags set),
+// then --set and --seed applied, each named after its flag in messages.
 rsoc::platform::Scenario load_for(const po::variables_map& vm, const char* command,
-                                  std::vector<std::string> overrides = {}) {
+                                  rsoc::platform::LoadOptions options = {}) {
   const std::vector<std::string> scenarios =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (scenarios.size() > 1)
     throw UsageError(std::string(command) + " takes one scenario, got " + std::to_string(scenarios.size()));
-  rsoc::platform::LoadOptions options;
-  options.overrides = std::move(overrides);
   if (vm.count("set"))
     for (const auto& assignment : vm["set"].as<std::vector<std::string>>())
-      options.overrides.push_back(assignment);
-  if (vm.count("seed")) options.seed = vm["seed"].as<std::uint64_t>();
+      add_override(options, assignment, "--set " + assignment);
+  if (vm.count("seed")) {  // the schema's range, named after the flag
+    const std::string seed = vm["seed"].as<std::string>();
+    add_override(options, "seed=" + seed, "--seed " + seed);
+  }
   return scenarios.empty() ? rsoc::platform::load_scenario_text(rsoc::platform::default_scenario_text(),
                                                                 rsoc::platform::kDefaultScenarioName, options)
                            : rsoc::platform::load_scenario_file(scenarios.front(), options);
@@ -121,12 +165,17 @@ rsoc::platform::Scenario load_for(const po::variables_map& vm, const char* comma
 
 // --trace / --trace-window (or --vcd / --vcd-window) as the keys of outputs.trace (outputs.vcd) they set: the
 // whole run, or START_MS:END_MS (END_MS empty: to the end of the run).
-std::vector<std::string> timeline_overrides(const po::variables_map& vm, const std::string& output) {
+void timeline_overrides(const po::variables_map& vm, const std::string& output,
+                        rsoc::platform::LoadOptions& options) {
   const std::string window = output + "-window";
   const std::string key = "outputs." + output;
-  if (!vm.count(window))
-    return vm.count(output) ? std::vector<std::string>{key + ".start_ms=0", key + ".end_ms=null"}
-                            : std::vector<std::string>{};
+  if (!vm.count(window)) {
+    if (vm.count(output)) {
+      add_override(options, key + ".start_ms=0", "--" + output);
+      add_override(options, key + ".end_ms=null", "--" + output);
+    }
+    return;
+  }
   const std::string text = vm[window].as<std::string>();
   const UsageError malformed(
       "--" + window + ": expected START_MS:END_MS (numbers; END_MS empty: to the end), got \"" + text + "\"");
@@ -139,8 +188,19 @@ std::vector<std::string> timeline_overrides(const po::variables_map& vm, const s
   const std::size_t colon = text.find(':');
   if (colon == std::string::npos) throw malformed;
   const std::string end = text.substr(colon + 1);
-  return {key + ".start_ms=" + number(text.substr(0, colon)),
-          key + ".end_ms=" + (end.empty() ? "null" : number(end))};
+  const std::string source = "--" + window + " " + text;
+  add_override(options, key + ".start_ms=" + number(text.substr(0, colon)), source);
+  add_override(options, key + ".end_ms=" + (end.empty() ? "null" : number(end)), source);
+}
+
+// Runs `work`, which writes the result folder `out`: an interrupt says that nothing was written there.
+template <class Work>
+auto writing(const fs::path& out, Work work) {
+  try {
+    return work();
+  } catch (const rsoc::platform::Interrupted& e) {
+    throw rsoc::platform::Interrupted(e.signal(), "nothing written, " + out.string() + " left as it was");
+  }
 }
 
 int cmd_run(const std::vector<std::string>& args) {
@@ -154,7 +214,7 @@ int cmd_run(const std::vector<std::string>& args) {
                                             "platform.cpus.0.clock_mhz, or a JSON pointer); "
                                             "repeatable")(
       "out,o", po::value<std::string>(), "output folder (default: rsoc-out/<scenario name>)")(
-      "seed", po::value<std::uint64_t>(), "override the scenario seed")(
+      "seed", po::value<std::string>(), "override the scenario seed")(
       "trace", "write trace.json, a Chrome/Perfetto trace of the whole run (sets outputs.trace)")(
       "trace-window", po::value<std::string>(),
       "START_MS:END_MS: trace only this window of simulated time (END_MS empty: to the end)")(
@@ -165,13 +225,14 @@ int cmd_run(const std::vector<std::string>& args) {
   const po::variables_map& vm = *parsed;
   const std::vector<std::string> scenarios =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  std::vector<std::string> overrides = timeline_overrides(vm, "trace");
-  for (auto& assignment : timeline_overrides(vm, "vcd")) overrides.push_back(std::move(assignment));
-  const rsoc::platform::Scenario scenario = load_for(vm, "run", std::move(overrides));
+  rsoc::platform::LoadOptions timelines;
+  timeline_overrides(vm, "trace", timelines);
+  timeline_overrides(vm, "vcd", timelines);
+  const rsoc::platform::Scenario scenario = load_for(vm, "run", std::move(timelines));
   const std::string stem = scenarios.empty() ? "os_aes_des" : fs::path(scenarios.front()).stem().string();
   const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("rsoc-out") / stem;
   std::cerr << "rsoc: running " << scenario.file << "\n";
-  const auto summary = rsoc::platform::run_session(scenario, out);
+  const auto summary = writing(out, [&] { return rsoc::platform::run_session(scenario, out); });
   std::cout << summary.table << summary.verdict << "\n";
   std::cerr << "rsoc: " << summary.requests << " requests (" << summary.failed << " failed), "
             << summary.simulated_ms << " ms simulated; results in " << out.string() << "\n";
@@ -180,12 +241,15 @@ int cmd_run(const std::vector<std::string>& args) {
 
 // How the points of a sweep run: shared by `sweep`, `crossover --param` and `sensitivity`.
 void add_runner_options(po::options_description& opts) {
-  opts.add_options()("jobs,j", po::value<unsigned>(), "points run at once (default: the number of cores)")(
+  opts.add_options()("jobs,j", po::value<std::string>(), "points run at once (default: the number of cores)")(
       "resume", "keep the finished points of the same sweep in --out and run the others")(
       "emit", po::value<std::string>(),
       "do not run: write a job list for GNU Parallel (parallel) or a Slurm job-array script (slurm) into "
       "--out");
 }
+
+// --jobs: at most as many as a sweep has points.
+constexpr std::uint64_t kMaxJobs = 1000000;
 
 // Options shared by `sweep` and `crossover --param`.
 void add_sweep_options(po::options_description& opts) {
@@ -211,13 +275,41 @@ int finish_sensitivity(const fs::path& dir) {
   return kOk;
 }
 
+// What an interrupted or stopped sweep in `dir` kept, and how to finish it.
+std::string kept_points(const rsoc::platform::SweepSpec& spec, const fs::path& dir) {
+  const std::size_t n = rsoc::platform::point_count(spec);
+  std::size_t finished = 0;
+  for (std::size_t i = 0; i < n; ++i) finished += rsoc::platform::point_finished(spec, dir, i) ? 1 : 0;
+  if (finished == n)
+    return "all " + std::to_string(n) + " points finished, kept in " + dir.string() + ": rsoc merge " +
+           dir.string() + " writes the table";
+  return std::to_string(finished) + " of " + std::to_string(n) + " points finished, kept in " + dir.string() +
+         ": the same command with --resume runs the other " + std::to_string(n - finished);
+}
+
+// Runs the points of [first, last) here; an interrupt, or a point that cannot record its outcome, says what
+// was kept.
+rsoc::tools::SweepRun run_points_keeping(const rsoc::platform::SweepSpec& spec, const fs::path& dir,
+                                         unsigned jobs, std::size_t first,
+                                         std::size_t last = static_cast<std::size_t>(-1)) {
+  try {
+    return rsoc::tools::run_points(spec, dir, jobs, first, last);
+  } catch (const rsoc::platform::Interrupted& e) {
+    throw rsoc::platform::Interrupted(e.signal(), kept_points(spec, dir));
+  } catch (const rsoc::platform::SweepError& e) {
+    throw rsoc::platform::SweepError(std::string(e.what()) + "; " + kept_points(spec, dir));
+  }
+}
+
 // Prepares the sweep in `dir`, then runs its points here or writes what runs them elsewhere.
 int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir) {
   const bool resume = vm.count("resume") > 0;
   if (vm.count("emit") && vm["emit"].as<std::string>() != "parallel" &&
       vm["emit"].as<std::string>() != "slurm")
     throw UsageError("--emit " + vm["emit"].as<std::string>() + ": expected parallel or slurm");
-  if (vm.count("jobs") && vm["jobs"].as<unsigned>() == 0) throw UsageError("--jobs must be at least 1");
+  const std::uint64_t jobs = vm.count("jobs")
+                                 ? whole_number("jobs", vm["jobs"].as<std::string>(), 1, kMaxJobs)
+                                 : std::max(1u, std::thread::hardware_concurrency());
   rsoc::platform::prepare_sweep(spec, dir, resume);
   const std::size_t n = rsoc::platform::point_count(spec);
   std::vector<std::size_t> todo;
@@ -228,53 +320,56 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
   if (vm.count("emit")) {
     const std::string emit = vm["emit"].as<std::string>();
     if (emit == "parallel") {
-      std::ofstream jobs(dir / "jobs.txt");
+      std::ostringstream jobs_txt;
       for (std::size_t i : todo)
-        jobs << exe << " point " << shell_quote(abs_dir.string()) << " " << i << "\n";
-      if (!jobs) throw rsoc::platform::SweepError((dir / "jobs.txt").string() + ": write failed");
+        jobs_txt << exe << " point " << shell_quote(abs_dir.string()) << " " << i << "\n";
+      rsoc::analysis::write_text_file(dir / "jobs.txt", jobs_txt.str());
       std::cout << "parallel --jobs " << std::max(1u, std::thread::hardware_concurrency()) << " < "
                 << shell_quote((abs_dir / "jobs.txt").string())
                 << "    # --sshlogin host1,host2 to spread it over hosts that share the folder\n"
                 << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
                 << "\n";
-    } else if (emit == "slurm") {
+    } else {
       std::ostringstream array;
       for (std::size_t k = 0; k < todo.size(); ++k) array << (k ? "," : "") << todo[k];
       if (todo.size() == n && n > 0) array.str("0-" + std::to_string(n - 1));
-      std::ofstream script(dir / "sweep.slurm");
+      std::ostringstream script;
       script << "#!/bin/bash\n"
              << "# rsoc sweep of " << spec.scenario_name << ": " << n << " points, one array task each.\n"
              << "# Submit: sbatch " << (abs_dir / "sweep.slurm").string() << "   then: rsoc merge "
              << abs_dir.string() << "\n"
              << "#SBATCH --job-name=rsoc-sweep\n"
              << "#SBATCH --array=" << (todo.empty() ? std::string("0") : array.str())
-             << (vm.count("jobs") ? "%" + std::to_string(vm["jobs"].as<unsigned>()) : std::string()) << "\n"
+             << (vm.count("jobs") ? "%" + std::to_string(jobs) : std::string()) << "\n"
              << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
              << "#SBATCH --output=" << (abs_dir / "logs" / "slurm-%a.log").string() << "\n"
              << "exec " << exe << " point " << shell_quote(abs_dir.string()) << " \"$SLURM_ARRAY_TASK_ID\"\n";
-      if (!script) throw rsoc::platform::SweepError((dir / "sweep.slurm").string() + ": write failed");
+      rsoc::analysis::write_text_file(dir / "sweep.slurm", script.str());
       std::cout << "sbatch " << shell_quote((abs_dir / "sweep.slurm").string()) << "\n"
                 << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
                 << "\n";
-    } else {
-      throw UsageError("--emit " + emit + ": expected parallel or slurm");
     }
     std::cerr << "rsoc: " << todo.size() << " of " << n << " points to run; job description in "
               << dir.string() << "\n";
     return kOk;
   }
-  const unsigned jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>() : std::thread::hardware_concurrency();
   std::cerr << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs << " at a time\n";
   std::size_t kept = 0;
   std::size_t next = 0;
+  const auto at_once = static_cast<unsigned>(jobs);
   if (spec.sensitivity) {  // the base point first: its metrics say what --metric may name
-    kept += rsoc::tools::run_points(spec, dir, jobs, 0, 1).skipped;
+    kept += run_points_keeping(spec, dir, at_once, 0, 1).skipped;
     const auto base = rsoc::platform::read_point(spec, dir, 0);
     if (base.status == "ok") rsoc::platform::check_metrics(spec, base);
     next = base.status == "ok" ? 1 : n;  // without the base, the others would tell nothing
   }
-  kept += rsoc::tools::run_points(spec, dir, jobs, next).skipped;
-  const std::size_t missing = rsoc::platform::merge_sweep(dir);
+  kept += run_points_keeping(spec, dir, at_once, next).skipped;
+  std::size_t missing = 0;
+  try {
+    missing = rsoc::platform::merge_sweep(dir);
+  } catch (const rsoc::platform::Interrupted& e) {
+    throw rsoc::platform::Interrupted(e.signal(), kept_points(spec, dir));
+  }
   std::size_t failed = 0;
   {
     std::ifstream csv(dir / "sweep.csv");
@@ -298,11 +393,12 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   if (scenarios.size() > 1)
     throw UsageError(command + " takes one scenario, got " + std::to_string(scenarios.size()));
+  // The scenario, --set and --seed are checked before any point runs.
+  const rsoc::platform::Scenario scenario = load_for(vm, command.c_str());
   if (scenarios.empty()) {
     spec.scenario_name = rsoc::platform::kDefaultScenarioName;
     spec.scenario_text = std::string(rsoc::platform::default_scenario_text());
   } else {
-    load_for(vm, command.c_str());  // the scenario and --set are checked before any point runs
     std::ifstream in(scenarios.front());
     std::stringstream text;
     text << in.rdbuf();
@@ -310,7 +406,7 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
     spec.scenario_text = text.str();
   }
   if (vm.count("set")) spec.overrides = vm["set"].as<std::vector<std::string>>();
-  if (vm.count("seed")) spec.seed = vm["seed"].as<std::uint64_t>();
+  if (vm.count("seed")) spec.seed = scenario.params.seed;
   try {
     if (vm.count("param"))
       for (const auto& p : vm["param"].as<std::vector<std::string>>())
@@ -318,15 +414,18 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
   } catch (const rsoc::platform::SweepError& e) {
     throw UsageError(e.what());
   }
+  rsoc::platform::validate_parameters(spec);  // every value of every --param, before any point runs
   return spec;
 }
+
+// The largest block count of a crossover experiment.
+constexpr std::uint64_t kMaxBlocks = 100000;
 
 // --functionality and --max-blocks of a crossover experiment.
 rsoc::platform::CrossoverOptions crossover_options(const po::variables_map& vm) {
   rsoc::platform::CrossoverOptions options;
-  if (vm.count("max-blocks")) options.max_blocks = vm["max-blocks"].as<std::uint64_t>();
-  if (options.max_blocks == 0 || options.max_blocks > 100000)
-    throw UsageError("--max-blocks must be in 1..100000, got " + std::to_string(options.max_blocks));
+  if (vm.count("max-blocks"))
+    options.max_blocks = whole_number("max-blocks", vm["max-blocks"].as<std::string>(), 1, kMaxBlocks);
   if (vm.count("functionality"))
     for (const auto& name : vm["functionality"].as<std::vector<std::string>>()) {
       const auto f = rsoc::runtime::functionality_from_name(name);
@@ -350,8 +449,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "recorded as failed; the others are kept.\n\noptions");
   opts.add_options()("help,h", "this help")("set", po::value<std::vector<std::string>>()->composing(),
                                             "override a scenario value for every point (as in run)")(
-      "seed", po::value<std::uint64_t>(), "override the scenario seed")("out,o", po::value<std::string>(),
-                                                                        "sweep folder (required)");
+      "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
+                                                                      "sweep folder (required)");
   add_sweep_options(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
@@ -387,12 +486,12 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
       "experiment", po::value<std::string>()->default_value("run"),
       "what each point runs: run (a simulation of the scenario) or crossover (the crossover experiments)")(
       "functionality,f", po::value<std::vector<std::string>>()->composing(),
-      "crossover: only this functionality; repeatable")("max-blocks", po::value<std::uint64_t>(),
+      "crossover: only this functionality; repeatable")("max-blocks", po::value<std::string>(),
                                                         "crossover: largest block count (default 200)")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "override a scenario value at every point, base included (as in run)")(
-      "seed", po::value<std::uint64_t>(), "override the scenario seed")("out,o", po::value<std::string>(),
-                                                                        "study folder (required)");
+      "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
+                                                                      "study folder (required)");
   add_runner_options(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
@@ -439,15 +538,21 @@ int cmd_point(const std::vector<std::string>& args) {
     return kOk;
   }
   if (args.size() != 2) throw UsageError("point takes a sweep folder and a point index");
-  std::size_t index = 0;
-  try {
-    std::size_t used = 0;
-    index = std::stoul(args[1], &used);
-    if (used != args[1].size()) throw std::invalid_argument("trailing characters");
-  } catch (const std::exception&) {
-    throw UsageError("point index " + args[1] + ": expected a non-negative integer");
+  const fs::path dir(args[0]);
+  const std::string& text = args[1];
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) {
+    const std::size_t n = rsoc::platform::point_count(rsoc::platform::load_sweep(dir));
+    throw UsageError("point index " + text + ": expected a whole number from 0 to " + std::to_string(n - 1) +
+                     " (the sweep in " + dir.string() + " has " + std::to_string(n) + " points)");
   }
-  const auto point = rsoc::platform::run_point(fs::path(args[0]), index);
+  const std::size_t index = std::stoull(text);
+  rsoc::analysis::SweepPoint point;
+  try {
+    point = rsoc::platform::run_point(dir, index);
+  } catch (const rsoc::platform::Interrupted& e) {
+    throw rsoc::platform::Interrupted(
+        e.signal(), "point " + text + " not recorded: it runs again when the sweep is resumed");
+  }
   if (point.status != "ok") std::cerr << "rsoc: point " << index << " failed: " << point.error << "\n";
   return point.status == "ok" ? kOk : kSimulationFailure;
 }
@@ -467,13 +572,64 @@ int cmd_merge(const std::vector<std::string>& args) {
   return missing ? kSimulationFailure : kOk;
 }
 
+// Every experiment of `systems` in its own process, as many at a time as there are cores, each in
+// <system>/<name>/ of `out`; then reproduce.csv. A failed experiment fails the reproduction: with 2 when one
+// exited with 2 (a scenario or an output error), else 1.
+int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios, const fs::path& out) {
+  rsoc::analysis::OutputDir dir(out);
+  const fs::path work = dir.file("");
+  std::vector<std::pair<std::string, std::string>> experiments;
+  for (const auto& s : systems)
+    for (const auto& e : rsoc::platform::reproduction_experiments(s)) experiments.emplace_back(s, e);
+  rsoc::tools::ChildPool pool(std::max(1u, std::thread::hardware_concurrency()));
+  std::string failures;
+  int code = kOk;
+  std::size_t next = 0;
+  while (next < experiments.size() || !pool.empty()) {
+    while (next < experiments.size() && pool.has_room()) {
+      const auto& [s, e] = experiments[next];
+      std::error_code ec;
+      fs::create_directories(work / s, ec);
+      if (ec) throw rsoc::analysis::write_error(work / s, ec.message());
+      std::cerr << "rsoc: reproducing " << s << " " << e << "\n";
+      pool.start(next++,
+                 {"reproduce", "--run-experiment", s + "/" + e, "--out", (work / s / e).string(),
+                  "--scenarios", scenarios.string()},
+                 work / s / (e + ".log"));
+    }
+    const auto [index, status] = pool.wait();
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
+    const auto& [s, e] = experiments[index];
+    std::ifstream log(work / s / (e + ".log"));
+    std::stringstream text;
+    text << log.rdbuf();
+    failures +=
+        s + " " + e + " " + rsoc::tools::ending(status) + ":\n" + rsoc::analysis::shown_in(text.str());
+    code = std::max(code, WIFEXITED(status) && WEXITSTATUS(status) == kUsage ? kUsage : kSimulationFailure);
+  }
+  if (!failures.empty()) throw Failure(code, "reproduction failed; " + failures);
+  std::vector<rsoc::platform::ReproducedFigure> figures;
+  for (const auto& [s, e] : experiments) {
+    const auto these = rsoc::platform::read_figures(work / s / e / "figures.csv");
+    figures.insert(figures.end(), these.begin(), these.end());
+  }
+  const auto derived = rsoc::platform::derived_figures(work, figures);
+  figures.insert(figures.end(), derived.begin(), derived.end());
+  rsoc::platform::write_reproduce_csv(dir.file("reproduce.csv"), figures);
+  rsoc::platform::throw_if_interrupted();
+  dir.commit();
+  std::cout << rsoc::platform::reproduce_table(figures);
+  std::cerr << "rsoc: " << figures.size() << " figures; results in " << out.string() << "\n";
+  return kOk;
+}
+
 int cmd_reproduce(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc reproduce --out DIR [options]\n\nRuns every shipped reference system (each in its own process) "
-      "and writes\nDIR/reproduce.csv: system, figure, kind, published, simulated, error_pct. kind says how far "
-      "a\nfigure can be trusted: calibrated (a model input was fitted to it), predicted (no\ninput was fitted to "
-      "it) or derived (it follows from calibrated inputs by arithmetic\nalone). Each system's own results are in "
-      "DIR/<system>/.\n\noptions");
+      "and writes\nDIR/reproduce.csv: system, figure, kind, published, simulated, error_pct. kind says "
+      "how far a\nfigure can be trusted: calibrated (a model input was fitted to it), predicted (no\n"
+      "input was fitted to it) or derived (it follows from calibrated inputs by arithmetic\nalone). Each "
+      "system's own results are in DIR/<system>/.\n\noptions");
   opts.add_options()("help,h", "this help")("out,o", po::value<std::string>(), "output folder (required)")(
       "system", po::value<std::vector<std::string>>()->composing(), "only this system; repeatable")(
       "scenarios", po::value<std::string>(), "folder of the shipped scenarios (default: the source tree's)")(
@@ -506,52 +662,7 @@ int cmd_reproduce(const std::vector<std::string>& args) {
         for (const auto& n : known) k += (k.empty() ? "" : ", ") + n;
         return k;
       }() + ")");
-  rsoc::analysis::OutputDir dir(out);
-  const fs::path work = dir.file("");
-  // Every experiment in its own process, as many at a time as there are cores; each in <system>/<name>/.
-  std::vector<std::pair<std::string, std::string>> experiments;
-  for (const auto& s : systems)
-    for (const auto& e : rsoc::platform::reproduction_experiments(s)) experiments.emplace_back(s, e);
-  const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  std::map<pid_t, std::size_t> running;
-  std::string failures;
-  std::size_t next = 0;
-  while (next < experiments.size() || !running.empty()) {
-    while (next < experiments.size() && running.size() < jobs) {
-      const auto& [s, e] = experiments[next];
-      fs::create_directories(work / s);
-      std::vector<std::string> child{"reproduce",       "--run-experiment",      s + "/" + e,
-                                     "--out",           (work / s / e).string(), "--scenarios",
-                                     scenarios.string()};
-      std::cerr << "rsoc: reproducing " << s << " " << e << "\n";
-      running[rsoc::tools::spawn_self(child, work / s / (e + ".log"))] = next++;
-    }
-    int status = 0;
-    const pid_t pid = rsoc::tools::wait_child(status);
-    const auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const auto& [s, e] = experiments[it->second];
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      std::ifstream log(work / s / (e + ".log"));
-      std::stringstream text;
-      text << log.rdbuf();
-      failures += s + " " + e + " " + rsoc::tools::ending(status) + ":\n" + text.str();
-    }
-    running.erase(it);
-  }
-  if (!failures.empty()) throw rsoc::platform::SimulationError("reproduction failed; " + failures);
-  std::vector<rsoc::platform::ReproducedFigure> figures;
-  for (const auto& [s, e] : experiments) {
-    const auto these = rsoc::platform::read_figures(work / s / e / "figures.csv");
-    figures.insert(figures.end(), these.begin(), these.end());
-  }
-  const auto derived = rsoc::platform::derived_figures(work, figures);
-  figures.insert(figures.end(), derived.begin(), derived.end());
-  rsoc::platform::write_reproduce_csv(dir.file("reproduce.csv"), figures);
-  dir.commit();
-  std::cout << rsoc::platform::reproduce_table(figures);
-  std::cerr << "rsoc: " << figures.size() << " figures; results in " << out.string() << "\n";
-  return kOk;
+  return writing(out, [&] { return reproduce(systems, scenarios, out); });
 }
 
 int cmd_crossover(const std::vector<std::string>& args) {
@@ -568,10 +679,10 @@ int cmd_crossover(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "this help")(
       "functionality,f", po::value<std::vector<std::string>>()->composing(),
       "only this functionality (aes128, des, 3des, modexp1024, ...); repeatable")(
-      "max-blocks", po::value<std::uint64_t>()->default_value(200), "largest block count")(
+      "max-blocks", po::value<std::string>()->default_value("200"), "largest block count")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a scenario value (as in run)")(
-      "seed", po::value<std::uint64_t>(), "override the scenario seed")("out,o", po::value<std::string>(),
-                                                                        "output folder (required)");
+      "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
+                                                                      "output folder (required)");
   add_sweep_options(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
@@ -588,9 +699,13 @@ int cmd_crossover(const std::vector<std::string>& args) {
     throw UsageError("--jobs, --resume and --emit go with --param (a crossover sweep)");
   const auto scenario = load_for(vm, "crossover");
   std::cerr << "rsoc: crossover experiments on " << scenario.file << "\n";
-  const auto result = rsoc::platform::run_crossover(scenario, options);
   const fs::path out(vm["out"].as<std::string>());
-  rsoc::platform::write_crossover(result, scenario, out);
+  const auto result = writing(out, [&] {
+    rsoc::analysis::OutputDir dir(out);  // before the experiments: an --out that cannot be written stops them
+    auto r = rsoc::platform::run_crossover(scenario, options);
+    rsoc::platform::write_crossover(r, scenario, dir);
+    return r;
+  });
   std::cout << rsoc::platform::crossover_table(result);
   std::cerr << "rsoc: " << result.experiments << " experiments, " << result.blocks << " blocks simulated in "
             << result.wall_s << " s; results in " << out.string() << "\n";
@@ -640,18 +755,6 @@ int cmd_schema(const std::vector<std::string>& args) {
   return kOk;
 }
 
-// A non-negative decimal integer option (Boost would accept "-1" for an unsigned value and wrap it around).
-std::uint64_t parse_count(const po::variables_map& vm, const std::string& option) {
-  const std::string text = vm[option].as<std::string>();
-  const UsageError bad("--" + option + " " + text + ": expected a non-negative integer");
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) throw bad;
-  try {
-    return std::stoull(text);
-  } catch (const std::out_of_range&) {
-    throw bad;
-  }
-}
-
 int cmd_verify(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc verify des --pairs N [options]\n\nChecks DES and 3DES computed on the desrnd CPU extension unit "
@@ -679,9 +782,9 @@ int cmd_verify(const std::vector<std::string>& args) {
     throw UsageError("verify: unknown algorithm \"" + what.front() + "\" (algorithms: des)");
   if (!vm.count("pairs")) throw UsageError("verify des needs --pairs N");
   rsoc::crypto::DesrndVerifyOptions options;
-  options.pairs = parse_count(vm, "pairs");
-  if (options.pairs == 0) throw UsageError("--pairs must be at least 1");
-  options.seed = parse_count(vm, "seed");
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  options.pairs = whole_number("pairs", vm["pairs"].as<std::string>(), 1, kMax);
+  options.seed = whole_number("seed", vm["seed"].as<std::string>(), 0, kMax);
   const std::string rpi = vm["rounds-per-instruction"].as<std::string>();
   if (rpi == "1" || rpi == "2")
     options.rounds_per_instruction = {static_cast<unsigned>(std::stoul(rpi))};
@@ -745,35 +848,49 @@ void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_action
   sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);
 }
 
-int sc_main(int argc, char* argv[]) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  sc_core::sc_report_handler::set_handler(report_to_stderr);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+namespace {
+
+int dispatch(const std::string& command, const std::vector<std::string>& args) {
+  if (command == "run") return cmd_run(args);
+  if (command == "validate") return cmd_validate(args);
+  if (command == "schema") return cmd_schema(args);
+  if (command == "crossover") return cmd_crossover(args);
+  if (command == "sweep") return cmd_sweep(args);
+  if (command == "sensitivity") return cmd_sensitivity(args);
+  if (command == "point") return cmd_point(args);
+  if (command == "merge") return cmd_merge(args);
+  if (command == "reproduce") return cmd_reproduce(args);
+  if (command == "verify") return cmd_verify(args);
+  throw UsageError(
+      "unknown command \"" + command +
+      "\" (commands: run, crossover, sweep, sensitivity, point, merge, reproduce, validate, schema, "
+      "verify; see rsoc --help)");
+}
+
+// The commands that write results stop cleanly on SIGINT and SIGTERM (platform/interrupt.h); the others end
+// at once, as any program does.
+bool writes_results(const std::string& command) {
+  for (const char* c : {"run", "crossover", "sweep", "sensitivity", "point", "merge", "reproduce"})
+    if (command == c) return true;
+  return false;
+}
+
+// Runs the command; a failure is reported on stderr and gives the exit code.
+int run_command(const std::vector<std::string>& all) {
   try {
-    if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    if (all.empty() || all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
       std::cout << kToolHelp;
-      return args.empty() ? kUsage : kOk;
+      return all.empty() ? kUsage : kOk;
     }
-    if (args[0] == "--version") {
+    if (all[0] == "--version") {
       std::cout << "rsoc " << rsoc::kVersion << " (SystemC " << sc_core::sc_release() << ")\n";
       return kOk;
     }
-    const std::string command = args[0];
-    args.erase(args.begin());
-    if (command == "run") return cmd_run(args);
-    if (command == "validate") return cmd_validate(args);
-    if (command == "schema") return cmd_schema(args);
-    if (command == "crossover") return cmd_crossover(args);
-    if (command == "sweep") return cmd_sweep(args);
-    if (command == "sensitivity") return cmd_sensitivity(args);
-    if (command == "point") return cmd_point(args);
-    if (command == "merge") return cmd_merge(args);
-    if (command == "reproduce") return cmd_reproduce(args);
-    if (command == "verify") return cmd_verify(args);
-    throw UsageError(
-        "unknown command \"" + command +
-        "\" (commands: run, crossover, sweep, sensitivity, point, merge, reproduce, validate, schema, "
-        "verify; see rsoc --help)");
+    if (writes_results(all[0])) rsoc::platform::install_interrupt_handlers();
+    return dispatch(all[0], std::vector<std::string>(all.begin() + 1, all.end()));
+  } catch (const rsoc::platform::Interrupted& e) {
+    std::cerr << "rsoc: " << e.what() << ": " << e.kept() << "\n";
+    return 128 + e.signal();
   } catch (const UsageError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kUsage;
@@ -786,6 +903,9 @@ int sc_main(int argc, char* argv[]) {
   } catch (const rsoc::platform::SweepError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kUsage;
+  } catch (const Failure& e) {
+    std::cerr << "rsoc: " << e.what() << "\n";
+    return e.code();
   } catch (const rsoc::platform::SimulationError& e) {
     std::cerr << "rsoc: " << e.what() << "\n";
     return kSimulationFailure;
@@ -793,6 +913,29 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "rsoc: simulation failure: " << e.what() << "\n";
     return kSimulationFailure;
   }
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  sc_core::sc_report_handler::set_handler(report_to_stderr);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  // A file size limit fails a write (EFBIG, reported as a full disk is) instead of killing rsoc.
+  std::signal(SIGXFSZ, SIG_IGN);
+  int code = run_command(std::vector<std::string>(argv + 1, argv + argc));
+  // The tables on stdout are output too: a write that failed there (a full disk under a redirection) fails
+  // the command as a result file would.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "rsoc: standard output: cannot write: " << std::strerror(errno) << "\n";
+    if (code == kOk) code = kUsage;
+  }
+  if (const int signal = rsoc::platform::interrupt_signal(); signal != 0 && code < 128) {
+    if (code == kOk)
+      std::cerr << "rsoc: interrupted by " << rsoc::platform::signal_name(signal)
+                << " after its work was done: everything it wrote is kept\n";
+    return 128 + signal;
+  }
+  return code;
 }
 
 // SystemC prints its banner while it starts, before sc_main: silence it first (results go to files, logs to

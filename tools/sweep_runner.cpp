@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
@@ -29,6 +30,12 @@ std::string clock_text(double seconds) {
 class Progress {
  public:
   Progress(std::size_t total) : total_(total), tty_(::isatty(STDERR_FILENO)), start_(now()) {}
+  // A bar left unfinished (the sweep was stopped) ends its line, so that the next message has its own.
+  ~Progress() {
+    if (tty_ && drawn_ && drawn_ != total_) std::cerr << "\n";
+  }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
   void point_done(const std::string& name, const std::string& values, bool ok, std::size_t done,
                   std::size_t failed) {
     const double elapsed = now() - start_;
@@ -40,6 +47,7 @@ class Progress {
                 << "/" << total_ << " points, " << failed << " failed, ETA " << clock_text(eta) << "   "
                 << std::flush;
       if (done == total_) std::cerr << "\n";
+      drawn_ = done;
     } else {
       std::cerr << "rsoc: point " << name << " (" << values << ") " << (ok ? "ok" : "FAILED") << "; " << done
                 << "/" << total_ << " done, " << failed << " failed, ETA " << clock_text(eta) << "\n";
@@ -53,6 +61,7 @@ class Progress {
   std::size_t total_;
   bool tty_;
   double start_;
+  std::size_t drawn_ = 0;  // the points done when the bar was last drawn
 };
 
 std::string values_text(const platform::SweepSpec& spec, std::size_t index) {
@@ -60,6 +69,15 @@ std::string values_text(const platform::SweepSpec& spec, std::size_t index) {
   for (const auto& assignment : platform::point_overrides(spec, index))
     out += (out.empty() ? "" : ", ") + assignment;
   return out.empty() ? "base values" : out;
+}
+
+// The last line a point process printed ("" when its log is empty or cannot be read).
+std::string last_line(const fs::path& log) {
+  std::ifstream in(log);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last;
 }
 
 }  // namespace
@@ -77,31 +95,38 @@ SweepRun run_points(const platform::SweepSpec& spec, const fs::path& dir, unsign
     }
   }
   Progress progress(todo.size());
-  std::map<pid_t, std::size_t> running;
+  ChildPool pool(jobs);
   std::size_t next = 0;
-  while (next < todo.size() || !running.empty()) {
-    while (next < todo.size() && running.size() < std::max(jobs, 1u)) {
+  while (next < todo.size() || !pool.empty()) {
+    while (next < todo.size() && pool.has_room()) {
       const std::size_t index = todo[next++];
-      const fs::path log = abs_dir / "logs" / (platform::point_name(spec, index) + ".log");
-      running[spawn_self({"point", abs_dir.string(), std::to_string(index)}, log)] = index;
+      pool.start(index, {"point", abs_dir.string(), std::to_string(index)},
+                 dir / "logs" / (platform::point_name(spec, index) + ".log"));
     }
-    int status = 0;
-    const pid_t pid = wait_child(status);
-    const auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const std::size_t index = it->second;
-    running.erase(it);
+    const auto [index, status] = pool.wait();
     ++result.run;
-    // The point's outcome file says what happened; a process that ended without writing one failed, and is
-    // recorded so.
+    // The point's outcome file says what happened. A point process that could not record one because of the
+    // sweep itself (it exited with 2: the folder cannot be written, a full disk) stops the sweep; any other
+    // that ended without one failed, and is recorded so.
     if (!platform::point_finished(spec, dir, index)) {
-      const std::string log = "see logs/" + platform::point_name(spec, index) + ".log";
+      const std::string log = "logs/" + platform::point_name(spec, index) + ".log";
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+        std::string said = last_line(dir / log);
+        if (said.rfind("rsoc: ", 0) == 0) said.erase(0, 6);
+        // The point was given the folder's absolute path: named as the user gave it.
+        for (auto at = said.find(abs_dir.string()); at != std::string::npos;
+             at = said.find(abs_dir.string(), at + dir.string().size()))
+          said.replace(at, abs_dir.string().size(), dir.string());
+        throw platform::SweepError(
+            "point " + platform::point_name(spec, index) +
+            " could not run: " + (said.empty() ? "it exited with 2 and its log " + log + " is empty" : said));
+      }
       platform::record_point_failure(
           dir, index,
           WIFSIGNALED(status)
-              ? "point process killed by signal " + std::to_string(WTERMSIG(status)) + "; " + log
+              ? "point process killed by signal " + std::to_string(WTERMSIG(status)) + "; see " + log
               : "point process exited with " + std::to_string(WEXITSTATUS(status)) +
-                    " without recording an outcome; " + log);
+                    " without recording an outcome; see " + log);
     }
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!ok) ++result.failed;

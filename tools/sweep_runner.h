@@ -15,7 +15,9 @@ struct SweepRun {
 };
 
 // Runs every point of [first, last) not yet finished (all of them unless the sweep was resumed; `last` beyond
-// the sweep: to its end). Throws platform::SweepError when a point process cannot be started.
+// the sweep: to its end). Throws platform::SweepError when a point process cannot record its outcome (the
+// others are stopped then), platform::Interrupted when rsoc or a point is interrupted, std::runtime_error
+// when a point process cannot be started.
 SweepRun run_points(const platform::SweepSpec& spec, const std::filesystem::path& dir, unsigned jobs,
                     std::size_t first = 0, std::size_t last = static_cast<std::size_t>(-1));
 

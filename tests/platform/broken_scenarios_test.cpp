@@ -34,17 +34,25 @@ std::vector<std::string> issues_of(const std::string& name) {
   return {};
 }
 
-// "pointer: message" of every issue loading `path` with `overrides` gives (none when it loads).
-std::vector<std::string> issues_with(const std::string& path, const std::vector<std::string>& overrides) {
-  rsoc::platform::LoadOptions opt;
-  opt.overrides = overrides;
+// Every issue loading `path` with `opt` gives, each as `text(issue)` (none when it loads).
+template <class Text>
+std::vector<std::string> issues_loading(const std::string& path, const rsoc::platform::LoadOptions& opt,
+                                        Text text) {
   std::vector<std::string> out;
   try {
     rsoc::platform::load_scenario_file(path, opt);
   } catch (const ScenarioError& e) {
-    for (const auto& i : e.issues()) out.push_back(i.pointer + ": " + i.message);
+    for (const auto& i : e.issues()) out.push_back(text(i));
   }
   return out;
+}
+
+// "pointer: message" of every issue loading `path` with `overrides` gives (none when it loads).
+std::vector<std::string> issues_with(const std::string& path, const std::vector<std::string>& overrides) {
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = overrides;
+  return issues_loading(path, opt,
+                        [](const rsoc::platform::ScenarioIssue& i) { return i.pointer + ": " + i.message; });
 }
 
 struct Case {
@@ -203,7 +211,39 @@ TEST(ScenarioOverrides, SetAndSeedApplyWithValidation) {
   } catch (const ScenarioError& e) {
     ASSERT_EQ(e.issues().size(), 1u);
     EXPECT_EQ(e.issues()[0].pointer, "/platform/cores/0/bitstream/size_kib");
+    // The value at fault is the file's, but the scenario loads without the override: the override's problem.
+    EXPECT_EQ(e.issues()[0].file, "--set platform.slots.0.capacity_kib=100");
   }
+}
+
+TEST(ScenarioOverrides, AProblemIsNamedAfterTheFlagThatSetItsValue) {
+  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  // "flag or file: pointer" of every issue.
+  const auto files = [&](const rsoc::platform::LoadOptions& opt) {
+    return issues_loading(smoke, opt,
+                          [](const rsoc::platform::ScenarioIssue& i) { return i.file + ": " + i.pointer; });
+  };
+  rsoc::platform::LoadOptions opt;
+  // At or below the value an override set, the last override of it; named by its own flag when it has one.
+  opt.overrides = {"platform.cpus.0.clock_mhz=0",
+                   "platform.buses=[{\"name\":\"plb\",\"clock_mhz\":\"fast\"}]"};
+  EXPECT_EQ(
+      files(opt),
+      (std::vector<std::string>{
+          "--set platform.cpus.0.clock_mhz=0: /platform/cpus/0/clock_mhz",
+          "--set platform.buses=[{\"name\":\"plb\",\"clock_mhz\":\"fast\"}]: /platform/buses/0/clock_mhz",
+      }));
+  opt.overrides = {"outputs.trace.start_ms=20", "outputs.trace.end_ms=10"};
+  opt.sources = {"--trace-window 20:10", "--trace-window 20:10"};
+  EXPECT_EQ(files(opt), std::vector<std::string>{"--trace-window 20:10: /outputs/trace/end_ms"});
+  opt.overrides = {"platform.cpus.0.clock_mhz=1", "platform.cpus.0.clock_mhz=-1"};
+  opt.sources = {"--param platform.cpus.0.clock_mhz=1"};
+  EXPECT_EQ(files(opt),
+            std::vector<std::string>{"--set platform.cpus.0.clock_mhz=-1: /platform/cpus/0/clock_mhz"});
+  opt.overrides = {};
+  opt.sources = {};
+  opt.seed = 1ULL << 60;
+  EXPECT_EQ(files(opt), std::vector<std::string>{"--seed 1152921504606846976: /seed"});
 }
 
 TEST(ScenarioUnits, TheExecutionUnitAndItsCostsAreCheckedAndResolved) {

@@ -1,0 +1,109 @@
+// What the `rsoc` command line refuses before anything runs, with the message a user sees: counts out of
+// their range (a negative one is not wrapped around), and scenario problems named after the flag that set
+// the value — --set, --seed, --param, --trace-window, --vcd-window — rather than the scenario file.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+#include "tests/cli/cli_test_support.h"
+
+namespace fs = std::filesystem;
+using namespace rsoc_cli_test;
+
+namespace {
+
+void expect_refused(const std::pair<std::string, std::string>* begin,
+                    const std::pair<std::string, std::string>* end, const fs::path& dir) {
+  for (auto it = begin; it != end; ++it) {
+    const auto& [args, message] = *it;
+    Result r = rsoc(args, dir);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.err, message) << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_FALSE(fs::exists(dir / "x")) << args;
+  }
+}
+
+}  // namespace
+
+TEST(CliInput, CountsAreRefusedOutsideTheirRangeWithTheRange) {
+  const fs::path dir = scratch("counts");
+  ASSERT_EQ(
+      rsoc("sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200 --emit parallel --out s",
+           dir)
+          .code,
+      0);
+  const std::string sweep = "sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200";
+  const std::string sensitivity = "sensitivity " + kSmoke + " --vary runtime.driver.cycles_per_block=100:400";
+  const std::string max64 = "18446744073709551615";
+  const std::pair<std::string, std::string> cases[] = {
+      {sweep + " --jobs -1 --out x", "rsoc: --jobs -1: expected a whole number from 1 to 1000000\n"},
+      {sweep + " --jobs 0 --out x", "rsoc: --jobs 0: expected a whole number from 1 to 1000000\n"},
+      {sweep + " --jobs 1000001 --out x",
+       "rsoc: --jobs 1000001: expected a whole number from 1 to 1000000\n"},
+      {sweep + " --jobs 2x --out x", "rsoc: --jobs 2x: expected a whole number from 1 to 1000000\n"},
+      {sensitivity + " --jobs -1 --out x", "rsoc: --jobs -1: expected a whole number from 1 to 1000000\n"},
+      {"crossover --param runtime.driver.cycles_per_block=100,200 --jobs -3 --out x",
+       "rsoc: --jobs -3: expected a whole number from 1 to 1000000\n"},
+      {"crossover --max-blocks -1 --out x",
+       "rsoc: --max-blocks -1: expected a whole number from 1 to 100000\n"},
+      {"crossover --max-blocks 0 --out x",
+       "rsoc: --max-blocks 0: expected a whole number from 1 to 100000\n"},
+      {"crossover --max-blocks 100001 --out x",
+       "rsoc: --max-blocks 100001: expected a whole number from 1 to 100000\n"},
+      {sensitivity + " --experiment crossover --max-blocks -1 --out x",
+       "rsoc: --max-blocks -1: expected a whole number from 1 to 100000\n"},
+      {"verify des --pairs -1", "rsoc: --pairs -1: expected a whole number from 1 to " + max64 + "\n"},
+      {"verify des --pairs 18446744073709551616",
+       "rsoc: --pairs 18446744073709551616: expected a whole number from 1 to " + max64 + "\n"},
+      {"verify des --pairs 5 --seed -1",
+       "rsoc: --seed -1: expected a whole number from 0 to " + max64 + "\n"},
+      // A scenario's seed: the schema's range, named after the flag.
+      {"run --seed -1 --out x",
+       "--seed -1: /seed: -1 is out of range; expected an integer >= 0 and <= 9007199254740991\n"},
+      {sweep + " --seed -1 --out x",
+       "--seed -1: /seed: -1 is out of range; expected an integer >= 0 and <= 9007199254740991\n"},
+      {"point s -1",
+       "rsoc: point index -1: expected a whole number from 0 to 1 (the sweep in s has 2 points)\n"},
+      {"point s 2", "rsoc: point 2 does not exist: the sweep in s has 2 points (0..1)\n"},
+  };
+  expect_refused(std::begin(cases), std::end(cases), dir);
+  EXPECT_TRUE(fs::is_empty(dir / "s" / "points"));
+}
+
+TEST(CliInput, ScenarioProblemsAreNamedAfterTheFlagThatSetTheValue) {
+  const fs::path dir = scratch("sources");
+  const std::string range =
+      ": /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) > 0 and <= 100000\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"run --set platform.cpus.0.clock_mhz=0 --out x", "--set platform.cpus.0.clock_mhz=0" + range},
+      {"crossover " + kSmoke + " --set platform.cpus.0.clock_mhz=0 --out x",
+       "--set platform.cpus.0.clock_mhz=0" + range},
+      {"validate " + kSmoke + " --set platform.cpus.0.clock_mhz=0",
+       "--set platform.cpus.0.clock_mhz=0" + range},
+      // A problem of the file itself stays the file's.
+      {"validate " + kBroken + "/out_of_range.json --set platform.buses.0.clock_mhz=50",
+       kBroken + "/out_of_range.json" + range},
+      {"run " + kSmoke + " --trace-window 20:10 --out x",
+       "--trace-window 20:10: /outputs/trace/end_ms: end_ms (10.0) must be greater than start_ms (20.0)\n"},
+      {"run " + kSmoke + " --vcd-window 5:1 --out x",
+       "--vcd-window 5:1: /outputs/vcd/end_ms: end_ms (1.0) must be greater than start_ms (5.0)\n"},
+      // Every value of every --param, before any point runs and before a job list is written.
+      {"sweep " + kSmoke +
+           " --param platform.cpus.0.clock_mhz=100,-5,200,0 --param platform.cpus.0.clok_mhz=1,2 --out x",
+       "--param platform.cpus.0.clock_mhz=-5: /platform/cpus/0/clock_mhz: -5 is out of range; expected a "
+       "number (MHz) "
+       "> 0 and <= 100000\n"
+       "--param platform.cpus.0.clock_mhz=0" +
+           range +
+           "--param platform.cpus.0.clok_mhz=1: /platform/cpus/0/clok_mhz: unknown key \"clok_mhz\"; did you "
+           "mean "
+           "\"clock_mhz\"?\n"},
+      {"sweep " + kSmoke + " --param platform.cpus.0.clock_mhz=0:100:50 --emit parallel --out x",
+       "--param platform.cpus.0.clock_mhz=0" + range},
+      {"crossover --param platform.cpus.0.clock_mhz=100,0 --emit slurm --out x",
+       "--param platform.cpus.0.clock_mhz=0" + range},
+  };
+  expect_refused(std::begin(cases), std::end(cases), dir);
+}
