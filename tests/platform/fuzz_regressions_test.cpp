@@ -127,3 +127,39 @@ TEST(FuzzRegressions, AGivenKeyIsKeptAndNoneIsDrawn) {
   EXPECT_EQ(platform::key_of(app), expected);
 }
 
+// A clock so slow that its period is no time the simulation holds (SystemC turned 1e-300 MHz into 2^63 ps,
+// and the run failed with exit 1) is refused where it is given: clocks from 1 kHz, UARTs from 1 baud.
+TEST(FuzzRegressions, ClocksTooSlowForTheirPeriodAreRefused) {
+  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  for (const std::string path : {"platform.cpus.0", "platform.buses.0", "platform.memories.0",
+                                 "platform.config_port", "platform.slots.0", "platform.cores.0"}) {
+    platform::LoadOptions options;
+    options.overrides = {path + ".clock_mhz=1e-300"};
+    try {
+      platform::load_scenario_file(smoke, options);
+      ADD_FAILURE() << path << " loaded";
+    } catch (const platform::ScenarioError& e) {
+      ASSERT_EQ(e.issues().size(), 1u) << e.what();
+      EXPECT_NE(e.issues()[0].message.find("1e-300 is out of range; expected a number (MHz) >= 0.001 and <= "
+                                           "100000"),
+                std::string::npos)
+          << e.what();
+    }
+    options.overrides = {path + ".clock_mhz=0.001"};  // 1 kHz: a period of 1 ms
+    const auto slowest = platform::load_scenario_file(smoke, options);
+    EXPECT_EQ(slowest.params.cpus.at(0).params.clock_period == sc_core::sc_time(1, sc_core::SC_MS),
+              path == "platform.cpus.0");
+  }
+  const std::string hsm = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  platform::LoadOptions options;
+  options.overrides = {"platform.uarts.0.baud=1e-300"};
+  try {
+    platform::load_scenario_file(hsm, options);
+    ADD_FAILURE() << "a UART of 1e-300 baud loaded";
+  } catch (const platform::ScenarioError& e) {
+    ASSERT_EQ(e.issues().size(), 1u) << e.what();
+    EXPECT_EQ(e.issues()[0].pointer, "/platform/uarts/0/baud");
+  }
+  options.overrides = {"platform.uarts.0.baud=1"};
+  EXPECT_EQ(platform::load_scenario_file(hsm, options).params.uarts.at(0).params.baud, 1.0);
+}
