@@ -22,8 +22,8 @@ tools/install_missing.sh clang-14 libclang-rt-14-dev
 build=build-fuzz
 started=$(date +%s)
 if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 -DRSOC_FUZZ=ON \
-    -DRSOC_BUILD_TESTS=OFF -DRSOC_BUILD_BENCHMARKS=OFF >&2
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DCMAKE_CXX_COMPILER=clang++-14 -DRSOC_FUZZ=ON -DRSOC_BUILD_TESTS=OFF -DRSOC_BUILD_BENCHMARKS=OFF >&2
 fi
 cmake --build "$build" -j "$(nproc)" --target scenario_fuzzer override_fuzzer fuzz_dictionary >&2
 echo "fuzz: build $(($(date +%s) - started)) s" >&2
