@@ -163,7 +163,8 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario, an
   host["cipher_blocks"] = result.cipher_blocks;
   host["rsoc_version"] = kVersion;
   host["scenario_file"] = scenario.file;
-  analysis::write_text_file(out.file("host.json"), host.dump(2) + "\n");
+  analysis::write_text_file(out.file("host.json"),  // a file name that is not UTF-8: with U+FFFD
+                            host.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   throw_if_interrupted();
   out.commit();
 }

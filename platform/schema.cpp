@@ -28,6 +28,15 @@ std::string Quote(std::string_view text) {
   return Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+bool IsUtf8(const std::string& text) {
+  try {
+    (void)Json(text).dump();
+    return true;
+  } catch (const Json::type_error&) {
+    return false;
+  }
+}
+
 // A user string in a message: quoted, shortened when long.
 std::string QuoteValue(std::string_view text) {
   if (text.size() <= kMaxQuotedChars) return Quote(text);
@@ -544,6 +553,10 @@ bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, Is
 
   J value = J::parse(text, nullptr, false);
   if (value.is_discarded()) value = J(std::string(text));
+  // A document holds text only as UTF-8 (JSON strings always are): a value that is not would fail every
+  // output of the scenario.
+  if (value.is_string() && !IsUtf8(value.template get_ref<const std::string&>()))
+    return fail(pointer, "the value is not UTF-8 text; expected a JSON value or UTF-8 text");
 
   // Pass 2: create what is missing along the path and assign.
   J* target = &doc;

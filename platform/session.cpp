@@ -27,8 +27,9 @@ double ms(const sc_core::sc_time& t) {
   return t.to_seconds() * 1e3;
 }
 
+// Text that is not UTF-8 (a file name) written with U+FFFD in its place: JSON holds UTF-8 only.
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc) {
-  analysis::write_text_file(path, doc.dump(2) + "\n");
+  analysis::write_text_file(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace

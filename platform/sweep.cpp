@@ -101,12 +101,17 @@ std::optional<std::vector<std::string>> range_values(const std::string& text, co
   return values;
 }
 
+// `text` as JSON holds it: bytes that are not UTF-8 (a file name's) replaced by U+FFFD.
+std::string utf8(const std::string& text) {
+  return json::parse(json(text).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
+}
+
 json to_json(const SweepSpec& spec) {
   json doc;
   doc["rsoc_sweep"] = 1;
   doc["rsoc_version"] = kVersion;
   doc["command"] = spec.command;
-  doc["scenario_name"] = spec.scenario_name;
+  doc["scenario_name"] = utf8(spec.scenario_name);
   doc["scenario_text"] = spec.scenario_text;
   doc["overrides"] = spec.overrides;
   doc["seed"] = spec.seed ? json(*spec.seed) : json(nullptr);
@@ -444,7 +449,7 @@ namespace {
 void write_outcome(const SweepSpec& spec, const fs::path& dir, const analysis::SweepPoint& point) {
   json outcome;
   outcome["status"] = point.status;
-  outcome["error"] = point.error;
+  outcome["error"] = utf8(point.error);
   outcome["values"] = point.values;
   outcome["metrics"] = json::array();
   for (const auto& [name, value] : point.metrics) outcome["metrics"].push_back({name, value});

@@ -163,3 +163,37 @@ TEST(FuzzRegressions, ClocksTooSlowForTheirPeriodAreRefused) {
   options.overrides = {"platform.uarts.0.baud=1"};
   EXPECT_EQ(platform::load_scenario_file(hsm, options).params.uarts.at(0).params.baud, 1.0);
 }
+
+// A --set, --param or --vary value that is neither JSON nor UTF-8 text became a string no JSON output can
+// hold: every command failed with exit 1 on a JSON library error. It is refused where it is given.
+TEST(FuzzRegressions, AValueThatIsNotUtf8IsRefusedWhereItIsGiven) {
+  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  for (const std::string value : {"\xff\xfe", "\"caf\xe9\"", "ok\xc3"}) {
+    platform::LoadOptions options;
+    options.overrides = {"description=" + value};
+    try {
+      platform::load_scenario_file(smoke, options);
+      ADD_FAILURE() << value << " loaded";
+    } catch (const platform::ScenarioError& e) {
+      ASSERT_EQ(e.issues().size(), 1u) << e.what();
+      EXPECT_EQ(e.issues()[0].file, "--set description=" + value);
+      EXPECT_EQ(e.issues()[0].pointer, "/description");
+      EXPECT_EQ(e.issues()[0].message, "the value is not UTF-8 text; expected a JSON value or UTF-8 text");
+    }
+  }
+  platform::LoadOptions options;
+  options.overrides = {"description=caf\xc3\xa9 \xe2\x82\xac"};  // UTF-8 text is taken as it is
+  EXPECT_EQ(platform::load_scenario_file(smoke, options).resolved["description"], "caf\xc3\xa9 \xe2\x82\xac");
+
+  platform::SweepSpec spec;
+  spec.scenario_name = "smoke_aes.json";
+  spec.scenario_text = slurp(smoke);
+  spec.parameters.push_back(platform::parse_parameter("description=a,\xff"));
+  try {
+    platform::validate_parameters(spec);
+    ADD_FAILURE() << "--param with a value that is not UTF-8 passed";
+  } catch (const platform::ScenarioError& e) {
+    ASSERT_EQ(e.issues().size(), 1u) << e.what();
+    EXPECT_EQ(e.issues()[0].file, "--param description=\xff");
+  }
+}
