@@ -1,4 +1,4 @@
-// libFuzzer target: the command-line parsers that change a scenario. The input is up to eight lines; each
+// libFuzzer target: the command-line parsers that change a scenario. The input is up to four lines; each
 // line is given to the parsers of `--param path=v1,v2,...|start:stop:step` (then its values checked as
 // `rsoc sweep` checks them, when it has few) and `--vary path=LOW:HIGH,...` (then both ends loaded as `rsoc
 // sensitivity` does), and all lines together are `--set path=value` overrides of the embedded reference
@@ -21,8 +21,8 @@ namespace {
 using rsoc::platform::ScenarioError;
 using rsoc::platform::SweepError;
 
-constexpr std::size_t kMaxLines = 8;
-constexpr std::size_t kMaxCheckedValues = 4;  // values of a --param loaded (one scenario load each)
+constexpr std::size_t kMaxLines = 4;
+constexpr std::size_t kMaxCheckedValues = 2;  // values of a --param loaded (one scenario load each)
 
 rsoc::platform::SweepSpec base_spec() {
   rsoc::platform::SweepSpec spec;
