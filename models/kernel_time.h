@@ -26,8 +26,7 @@ inline std::uint64_t to_ps(const sc_core::sc_time& t) {
 // `what`) rather than left to wrap, leaving room for the runtime's sums and for slower shared cores.
 inline sc_core::sc_time periods(const sc_core::sc_time& period, double count, const char* what) {
   constexpr double kLongestPs = 144115188075855872.0;  // 2^57
-  if (static_cast<double>(period.value()) * count >= kLongestPs)
-  {
+  if (static_cast<double>(period.value()) * count >= kLongestPs) {
     char cycles[32];
     std::snprintf(cycles, sizeof cycles, "%.0f", count);
     throw std::overflow_error(std::string(what) + ": " + cycles + " cycles of " + period.to_string() +

@@ -542,8 +542,21 @@ bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, Is
     pointer = pointer_child(pointer, token);
   }
 
-  J value = J::parse(text, nullptr, false);
-  if (value.is_discarded()) value = J(std::string(text));
+  // The value is JSON, or else the text as a string (name=aes, not name="aes"); a number no double holds is
+  // an error, not the string "1e400".
+  J value;
+  try {
+    value = J::parse(text);
+  } catch (const typename J::parse_error&) {
+    value = J(std::string(text));
+  } catch (const typename J::out_of_range& error) {  // "... number overflow parsing '1e400'"
+    const std::string what = error.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    const std::string number = open != std::string::npos && close > open
+                                   ? what.substr(open + 1, close - open - 1)
+                                   : std::string(text);
+    return fail(pointer, "number " + number + " is out of range (beyond what a double holds: about 1.8e308)");
+  }
 
   // Pass 2: create what is missing along the path and assign.
   J* target = &doc;

@@ -68,10 +68,10 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     char line[160];
     if (expected > 0 && done > 0) {
-      std::snprintf(line, sizeof line, "\rrsoc: %.3f s simulated, %llu of %llu requests, about %.0f s left ",
-                    now.to_seconds(), static_cast<unsigned long long>(done),
-                    static_cast<unsigned long long>(expected),
-                    wall * static_cast<double>(expected - std::min(done, expected)) / static_cast<double>(done));
+      std::snprintf(
+          line, sizeof line, "\rrsoc: %.3f s simulated, %llu of %llu requests, about %.0f s left ",
+          now.to_seconds(), static_cast<unsigned long long>(done), static_cast<unsigned long long>(expected),
+          wall * static_cast<double>(expected - std::min(done, expected)) / static_cast<double>(done));
     } else {
       std::snprintf(line, sizeof line, "\rrsoc: %.3f s simulated, %llu requests ", now.to_seconds(),
                     static_cast<unsigned long long>(done));
@@ -80,7 +80,9 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     progressed = true;
   });
   if (progressed) std::fputs("\n", stderr);
-  if (timeline) timeline->finish();
+  if (timeline)
+    for (const std::string& warning : timeline->finish())
+      std::fprintf(stderr, "rsoc: warning: %s\n", warning.c_str());
 
   const double end_ms = ms(sc_core::sc_time_stamp());
   log.close_csv();

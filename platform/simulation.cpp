@@ -448,8 +448,9 @@ void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progres
                               " of simulated time; raise it if the run needs more");
       if (!sc_core::sc_pending_activity()) {
         if (!workload_spawned_) break;  // processes a caller spawned itself: they are all done
-        throw SimulationError("nothing is left to simulate at " + at() +
-                              ", but the workload is not done: a process waits for something that never happens");
+        throw SimulationError(
+            "nothing is left to simulate at " + at() +
+            ", but the workload is not done: a process waits for something that never happens");
       }
       if (wall < std::chrono::milliseconds(20) && slice < longest) slice = slice * 2;
       if (wall > std::chrono::milliseconds(200) && slice > shortest) slice = slice / 2;

@@ -1,11 +1,12 @@
 // Simulation::run(): a run ends when its workload is done, and otherwise with the reason it cannot: its
 // simulated-time or event limit passed, or nothing left to simulate while the workload still waits.
+#include "platform/simulation.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "platform/scenario.h"
-#include "platform/simulation.h"
 
 using namespace rsoc;
 
@@ -93,15 +94,17 @@ TEST(Simulation, ProcessesACallerSpawnedEndTheRunWhenNothingIsLeft) {
 
 TEST(Simulation, AComputationTooLongForSimulatedTimeFailsItsRequestWithTheReason) {
   // 10^12 cycles per block at 1 kHz: 64 blocks would last 2 * 10^12 hours; the request fails, never 0 ms.
-  const auto scenario = smoke({"runtime.policy=\"software\"", "software.aes128.cycles_per_block=1000000000000",
-                               "platform.cpus.0.clock_mhz=0.001", "workload.apps.0.requests=1"});
+  const auto scenario =
+      smoke({"runtime.policy=\"software\"", "software.aes128.cycles_per_block=1000000000000",
+             "platform.cpus.0.clock_mhz=0.001", "workload.apps.0.requests=1"});
   std::vector<runtime::RequestRecord> records;
   platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records.push_back(r); });
   sim.spawn_apps();
   EXPECT_EQ(failure([&] { sim.run(); }), "");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_FALSE(records[0].ok);
-  EXPECT_EQ(records[0].error,
-            "a computation on the CPU: 64000000020000 cycles of 1 ms would last 2^57 ps (about 40 hours) or more "
-            "in one piece");
+  EXPECT_EQ(
+      records[0].error,
+      "a computation on the CPU: 64000000020000 cycles of 1 ms would last 2^57 ps (about 40 hours) or more "
+      "in one piece");
 }
