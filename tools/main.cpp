@@ -3,10 +3,15 @@
 //            [--vcd-window S:E]
 //   rsoc crossover [SCENARIO] [--functionality NAME]... [--max-blocks N] [--param GRID]... --out DIR
 //   rsoc sweep SCENARIO --param GRID... --out DIR [--jobs N] [--resume] [--emit parallel|slurm]
-//   rsoc sensitivity SCENARIO --vary path=LOW:HIGH... [--metric NAME]... --out DIR [--experiment
-//   run|crossover] rsoc point DIR INDEX        (one point of a prepared sweep) rsoc merge DIR rsoc reproduce
-//   --out DIR [--system NAME]... [--scenarios DIR] rsoc validate SCENARIO... rsoc schema [--markdown] rsoc
-//   verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors [FILE]]
+//   rsoc sensitivity SCENARIO --vary path=LOW:HIGH... [--metric NAME]... --out DIR
+//                    [--experiment run|crossover]
+//   rsoc point DIR INDEX        (one point of a prepared sweep)
+//   rsoc merge DIR
+//   rsoc reproduce --out DIR [--system NAME]... [--scenarios DIR]
+//   rsoc validate SCENARIO...
+//   rsoc schema [--markdown]
+//   rsoc verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors [FILE]]
+// Every command takes -q/--quiet and -v/--verbose (or RSOC_LOG=quiet|normal|verbose).
 // Exit codes: 0 success; 2 usage, scenario or output error (an --out that cannot be written, a failed
 // write); 1 simulation failure (or a verification mismatch); 130 and 143 stopped by SIGINT and SIGTERM.
 
@@ -15,6 +20,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -39,6 +45,7 @@
 #include "models/crypto/desrnd_verify.h"
 #include "platform/crossover.h"
 #include "platform/interrupt.h"
+#include "platform/log.h"
 #include "platform/reproduce.h"
 #include "platform/scenario.h"
 #include "platform/scenario_schema.h"
@@ -52,6 +59,7 @@
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
+namespace logging = rsoc::platform::logging;
 using rsoc::platform::ScenarioError;
 
 namespace {
@@ -78,6 +86,11 @@ const char* kToolHelp =
     "options:\n"
     "  -h, --help           this help; `rsoc <command> --help` for a command\n"
     "  --version            print the version\n"
+    "  -q, --quiet          print only errors on stderr (before or after the command)\n"
+    "  -v, --verbose        print more on stderr: each result file written, each child process's command,\n"
+    "                       timings\n"
+    "\n"
+    "environment: RSOC_LOG=quiet|normal|verbose sets the level of -q and -v (the flags take precedence)\n"
     "\n"
     "exit codes: 0 success, 2 usage, scenario or output error (an --out that cannot be written, a write\n"
     "that failed), 1 simulation failure (or a verification mismatch), 130 and 143 stopped by SIGINT and\n"
@@ -98,10 +111,33 @@ class Failure : public std::runtime_error {
   int code_;
 };
 
+// The level -q/--quiet or -v/--verbose chose (before or after the command), which RSOC_LOG gives way to.
+std::optional<logging::Level> g_flag_level;
+
+// Sets the level a flag chose; the two flags together are refused.
+void choose_level(logging::Level level) {
+  if (g_flag_level && *g_flag_level != level) {
+    logging::set_level(logging::Level::kNormal);  // neither is given effect
+    throw UsageError("-q/--quiet and -v/--verbose go against each other: give one");
+  }
+  g_flag_level = level;
+  logging::set_level(level);
+}
+
+// -q/--quiet and -v/--verbose, which every command takes.
+void add_log_options(po::options_description& opts) {
+  opts.add_options()("quiet,q", "print only errors on stderr (also RSOC_LOG=quiet)")(
+      "verbose,v",
+      "print more on stderr: each result file written, each child process's command, timings (also "
+      "RSOC_LOG=verbose)");
+}
+
 // Parses a command's arguments; positional arguments are scenario files. Prints the command's help and
-// returns nothing for --help; throws UsageError for anything it does not understand.
+// returns nothing for --help; throws UsageError for anything it does not understand. -q and -v set the
+// level of the messages on stderr.
 std::optional<po::variables_map> parse_command(const std::vector<std::string>& args,
-                                               const po::options_description& visible) {
+                                               po::options_description visible) {
+  add_log_options(visible);
   po::options_description all;
   all.add(visible).add_options()("scenario", po::value<std::vector<std::string>>(), "");
   po::positional_options_description positional;
@@ -117,6 +153,8 @@ std::optional<po::variables_map> parse_command(const std::vector<std::string>& a
     std::cout << visible << "\n";
     return std::nullopt;
   }
+  if (vm.count("quiet")) choose_level(logging::Level::kQuiet);
+  if (vm.count("verbose")) choose_level(logging::Level::kVerbose);
   return vm;
 }
 
@@ -193,6 +231,21 @@ void timeline_overrides(const po::variables_map& vm, const std::string& output,
   add_override(options, key + ".end_ms=" + (end.empty() ? "null" : number(end)), source);
 }
 
+// Verbose: what identifies the scenario a command runs.
+void describe_scenario(const rsoc::platform::Scenario& scenario) {
+  logging::detail() << "rsoc: " << scenario.file << ": sha256 " << scenario.sha256 << ", seed "
+                    << scenario.params.seed << "\n";
+}
+
+// Verbose: every file of the result folder `out`, as its manifest lists them.
+void report_files(const fs::path& out) {
+  if (!logging::details()) return;
+  std::ifstream manifest(out / rsoc::analysis::kManifestName);
+  std::string line;
+  while (std::getline(manifest, line))
+    if (!line.empty()) logging::detail() << "rsoc: wrote " << (out / line).string() << "\n";
+}
+
 // Runs `work`, which writes the result folder `out`: an interrupt says that nothing was written there.
 template <class Work>
 auto writing(const fs::path& out, Work work) {
@@ -231,11 +284,15 @@ int cmd_run(const std::vector<std::string>& args) {
   const rsoc::platform::Scenario scenario = load_for(vm, "run", std::move(timelines));
   const std::string stem = scenarios.empty() ? "os_aes_des" : fs::path(scenarios.front()).stem().string();
   const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("rsoc-out") / stem;
-  std::cerr << "rsoc: running " << scenario.file << "\n";
+  logging::note() << "rsoc: running " << scenario.file << "\n";
+  describe_scenario(scenario);
   const auto summary = writing(out, [&] { return rsoc::platform::run_session(scenario, out); });
   std::cout << summary.table << summary.verdict << "\n";
-  std::cerr << "rsoc: " << summary.requests << " requests (" << summary.failed << " failed), "
-            << summary.simulated_ms << " ms simulated; results in " << out.string() << "\n";
+  report_files(out);
+  // Failed requests fail the command: said even when quiet.
+  (summary.failed ? std::cerr : logging::note())
+      << "rsoc: " << summary.requests << " requests (" << summary.failed << " failed), "
+      << summary.simulated_ms << " ms simulated; results in " << out.string() << "\n";
   return summary.failed ? kSimulationFailure : kOk;
 }
 
@@ -270,8 +327,8 @@ std::string shell_quote(const std::string& s) {
 int finish_sensitivity(const fs::path& dir) {
   const auto rows = rsoc::platform::write_sensitivity(dir);
   std::cout << rsoc::analysis::sensitivity_text(rows);
-  std::cerr << "rsoc: " << rows.size() << (rows.size() == 1 ? " row" : " rows") << " in "
-            << (dir / "sensitivity.csv").string() << "\n";
+  logging::note() << "rsoc: " << rows.size() << (rows.size() == 1 ? " row" : " rows") << " in "
+                  << (dir / "sensitivity.csv").string() << "\n";
   return kOk;
 }
 
@@ -329,6 +386,7 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
                 << "    # --sshlogin host1,host2 to spread it over hosts that share the folder\n"
                 << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
                 << "\n";
+      logging::detail() << "rsoc: wrote " << (dir / "jobs.txt").string() << "\n";
     } else {
       std::ostringstream array;
       for (std::size_t k = 0; k < todo.size(); ++k) array << (k ? "," : "") << todo[k];
@@ -348,12 +406,14 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
       std::cout << "sbatch " << shell_quote((abs_dir / "sweep.slurm").string()) << "\n"
                 << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
                 << "\n";
+      logging::detail() << "rsoc: wrote " << (dir / "sweep.slurm").string() << "\n";
     }
-    std::cerr << "rsoc: " << todo.size() << " of " << n << " points to run; job description in "
-              << dir.string() << "\n";
+    logging::note() << "rsoc: " << todo.size() << " of " << n << " points to run; job description in "
+                    << dir.string() << "\n";
     return kOk;
   }
-  std::cerr << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs << " at a time\n";
+  logging::note() << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs
+                  << " at a time\n";
   std::size_t kept = 0;
   std::size_t next = 0;
   const auto at_once = static_cast<unsigned>(jobs);
@@ -378,9 +438,12 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
     while (std::getline(csv, line))
       if (line.find(",failed,") != std::string::npos) ++failed;
   }
-  std::cerr << "rsoc: " << n << " points (" << kept << " kept from before, " << failed << " failed"
-            << (missing ? ", " + std::to_string(missing) + " missing" : std::string()) << "); table in "
-            << (dir / "sweep.csv").string() << "\n";
+  logging::detail() << "rsoc: wrote " << (dir / "sweep.csv").string() << "\n";
+  // Points that failed or are missing fail the command: said even when quiet.
+  (failed || missing ? std::cerr : logging::note())
+      << "rsoc: " << n << " points (" << kept << " kept from before, " << failed << " failed"
+      << (missing ? ", " + std::to_string(missing) + " missing" : std::string()) << "); table in "
+      << (dir / "sweep.csv").string() << "\n";
   if (spec.sensitivity) return finish_sensitivity(dir);
   return failed || missing ? kSimulationFailure : kOk;
 }
@@ -475,7 +538,7 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
       "that the calibrated figure holds: --vary 'p1=L1:H1,p2=L2:H2' moves both\n(parameter p1+p2, low "
       "L1+L2, high H1+H2).\n\noptions");
   opts.add_options()("help,h", "this help")(
-      "vary,v", po::value<std::vector<std::string>>()->composing(),
+      "vary", po::value<std::vector<std::string>>()->composing(),
       "an assumption: path=LOW:HIGH (path as in --set; LOW and HIGH value texts as --set takes them, split "
       "at the ':' outside JSON brackets and strings), or several inputs moved together: "
       "path=LOW:HIGH,path=LOW:HIGH; repeatable")(
@@ -530,11 +593,33 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
   return run_sweep(spec, vm, fs::path(vm["out"].as<std::string>()));
 }
 
-int cmd_point(const std::vector<std::string>& args) {
+// The arguments of a command that takes no options but -q/-v (point, merge), which set the level.
+std::vector<std::string> without_log_flags(const std::vector<std::string>& args) {
+  std::vector<std::string> rest;
+  for (const auto& a : args) {
+    if (a == "-q" || a == "--quiet") {
+      choose_level(logging::Level::kQuiet);
+    } else if (a == "-v" || a == "--verbose") {
+      choose_level(logging::Level::kVerbose);
+    } else {
+      rest.push_back(a);
+    }
+  }
+  return rest;
+}
+
+const char* const kLogFlagsHelp =
+    "\noptions\n  -q [ --quiet ]     print only errors on stderr (also RSOC_LOG=quiet)\n"
+    "  -v [ --verbose ]   print more on stderr (also RSOC_LOG=verbose)\n";
+
+int cmd_point(const std::vector<std::string>& all) {
+  const std::vector<std::string> args = without_log_flags(all);
   if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
-    std::cout << "rsoc point DIR INDEX\n\nRuns point INDEX of the sweep prepared in DIR (by rsoc sweep, rsoc "
-                 "crossover --param or\nrsoc sensitivity) and records its outcome in DIR/points/. Exit 0 "
-                 "when the point succeeded.\n";
+    std::cout
+        << "rsoc point DIR INDEX [-q|-v]\n\nRuns point INDEX of the sweep prepared in DIR (by rsoc sweep, "
+           "rsoc crossover --param or\nrsoc sensitivity) and records its outcome in DIR/points/. Exit 0 "
+           "when the point succeeded.\n"
+        << kLogFlagsHelp;
     return kOk;
   }
   if (args.size() != 2) throw UsageError("point takes a sweep folder and a point index");
@@ -553,21 +638,28 @@ int cmd_point(const std::vector<std::string>& args) {
     throw rsoc::platform::Interrupted(
         e.signal(), "point " + text + " not recorded: it runs again when the sweep is resumed");
   }
-  if (point.status != "ok") std::cerr << "rsoc: point " << index << " failed: " << point.error << "\n";
-  return point.status == "ok" ? kOk : kSimulationFailure;
+  if (point.status != "ok") {
+    std::cerr << "rsoc: point " << index << " failed: " << point.error << "\n";
+    return kSimulationFailure;
+  }
+  logging::note() << "rsoc: point " << index << " ok\n";
+  return kOk;
 }
 
-int cmd_merge(const std::vector<std::string>& args) {
+int cmd_merge(const std::vector<std::string>& all) {
+  const std::vector<std::string> args = without_log_flags(all);
   if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
-    std::cout << "rsoc merge DIR\n\nBuilds DIR/sweep.csv from the points of the sweep in DIR that have "
-                 "finished;\npoints without an outcome are listed with status missing (exit 1). For a "
-                 "sensitivity study,\nalso DIR/sensitivity.csv once every point has succeeded.\n";
+    std::cout << "rsoc merge DIR [-q|-v]\n\nBuilds DIR/sweep.csv from the points of the sweep in DIR that "
+                 "have finished;\npoints without an outcome are listed with status missing (exit 1). For a "
+                 "sensitivity study,\nalso DIR/sensitivity.csv once every point has succeeded.\n"
+              << kLogFlagsHelp;
     return kOk;
   }
   if (args.size() != 1) throw UsageError("merge takes one sweep folder");
   const std::size_t missing = rsoc::platform::merge_sweep(fs::path(args[0]));
-  std::cerr << "rsoc: " << (fs::path(args[0]) / "sweep.csv").string()
-            << (missing ? " (" + std::to_string(missing) + " points missing)" : std::string()) << "\n";
+  (missing ? std::cerr : logging::note())
+      << "rsoc: " << (fs::path(args[0]) / "sweep.csv").string()
+      << (missing ? " (" + std::to_string(missing) + " points missing)" : std::string()) << "\n";
   if (rsoc::platform::load_sweep(fs::path(args[0])).sensitivity) return finish_sensitivity(fs::path(args[0]));
   return missing ? kSimulationFailure : kOk;
 }
@@ -591,7 +683,7 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
       std::error_code ec;
       fs::create_directories(work / s, ec);
       if (ec) throw rsoc::analysis::write_error(work / s, ec.message());
-      std::cerr << "rsoc: reproducing " << s << " " << e << "\n";
+      logging::note() << "rsoc: reproducing " << s << " " << e << "\n";
       pool.start(next++,
                  {"reproduce", "--run-experiment", s + "/" + e, "--out", (work / s / e).string(),
                   "--scenarios", scenarios.string()},
@@ -619,7 +711,8 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
   rsoc::platform::throw_if_interrupted();
   dir.commit();
   std::cout << rsoc::platform::reproduce_table(figures);
-  std::cerr << "rsoc: " << figures.size() << " figures; results in " << out.string() << "\n";
+  report_files(out);
+  logging::note() << "rsoc: " << figures.size() << " figures; results in " << out.string() << "\n";
   return kOk;
 }
 
@@ -651,6 +744,7 @@ int cmd_reproduce(const std::vector<std::string>& args) {
     const auto figures =
         rsoc::platform::reproduce_experiment(which.substr(0, slash), which.substr(slash + 1), scenarios, out);
     rsoc::platform::write_figures(out / "figures.csv", figures);
+    logging::note() << "rsoc: " << which << ": " << figures.size() << " figures in " << out.string() << "\n";
     return kOk;
   }
   const auto known = rsoc::platform::reproduction_systems();
@@ -698,7 +792,8 @@ int cmd_crossover(const std::vector<std::string>& args) {
   if (vm.count("resume") || vm.count("emit") || vm.count("jobs"))
     throw UsageError("--jobs, --resume and --emit go with --param (a crossover sweep)");
   const auto scenario = load_for(vm, "crossover");
-  std::cerr << "rsoc: crossover experiments on " << scenario.file << "\n";
+  logging::note() << "rsoc: crossover experiments on " << scenario.file << "\n";
+  describe_scenario(scenario);
   const fs::path out(vm["out"].as<std::string>());
   const auto result = writing(out, [&] {
     rsoc::analysis::OutputDir dir(out);  // before the experiments: an --out that cannot be written stops them
@@ -707,8 +802,9 @@ int cmd_crossover(const std::vector<std::string>& args) {
     return r;
   });
   std::cout << rsoc::platform::crossover_table(result);
-  std::cerr << "rsoc: " << result.experiments << " experiments, " << result.blocks << " blocks simulated in "
-            << result.wall_s << " s; results in " << out.string() << "\n";
+  report_files(out);
+  logging::note() << "rsoc: " << result.experiments << " experiments, " << result.blocks
+                  << " blocks simulated in " << result.wall_s << " s; results in " << out.string() << "\n";
   return kOk;
 }
 
@@ -727,7 +823,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   int rc = kOk;
   for (const auto& file : vm["scenario"].as<std::vector<std::string>>()) {
     try {
-      rsoc::platform::load_scenario_file(file, options);
+      describe_scenario(rsoc::platform::load_scenario_file(file, options));
       std::cout << file << ": ok\n";
     } catch (const ScenarioError& e) {
       std::cerr << e.what() << "\n";
@@ -820,7 +916,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   const auto progress = [&](std::uint64_t done, std::uint64_t total) {
     const std::uint64_t percent = done * 100 / total;
     if (done != total && percent < next_percent) return;
-    std::cerr << "rsoc: verify des: " << done << " of " << total << " pairs (" << percent << "%)\n";
+    logging::note() << "rsoc: verify des: " << done << " of " << total << " pairs (" << percent << "%)\n";
     next_percent = percent / 5 * 5 + 5;
   };
   const auto result = rsoc::crypto::verify_des_on_desrnd(options, reference, progress);
@@ -838,9 +934,11 @@ int cmd_verify(const std::vector<std::string>& args) {
 }  // namespace
 
 // The one front door of SystemC reports: displayed on stderr (results go to files), everything else as
-// SystemC would (throwing errors, stopping on fatals). Infos are kernel chatter and stay silent.
+// SystemC would (throwing errors, stopping on fatals). Infos are kernel chatter and stay silent; warnings
+// too when rsoc is quiet.
 void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
-  if (actions & sc_core::SC_DISPLAY) {
+  const bool shown = report.get_severity() >= sc_core::SC_ERROR || rsoc::platform::logging::notes();
+  if ((actions & sc_core::SC_DISPLAY) && shown) {
     static const char* const severity[] = {"info", "warning", "error", "fatal"};
     std::cerr << "rsoc: " << severity[report.get_severity()] << ": " << report.get_msg_type() << ": "
               << report.get_msg() << "\n";
@@ -878,16 +976,35 @@ bool writes_results(const std::string& command) {
 // Runs the command; a failure is reported on stderr and gives the exit code.
 int run_command(const std::vector<std::string>& all) {
   try {
-    if (all.empty() || all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
-      std::cout << kToolHelp;
-      return all.empty() ? kUsage : kOk;
+    // -q and -v before the command, as after it.
+    std::size_t command = 0;
+    for (; command < all.size(); ++command) {
+      if (all[command] == "-q" || all[command] == "--quiet") {
+        choose_level(logging::Level::kQuiet);
+      } else if (all[command] == "-v" || all[command] == "--verbose") {
+        choose_level(logging::Level::kVerbose);
+      } else {
+        break;
+      }
     }
-    if (all[0] == "--version") {
+    if (command == all.size() || all[command] == "-h" || all[command] == "--help" || all[command] == "help") {
+      std::cout << kToolHelp;
+      return command == all.size() ? kUsage : kOk;
+    }
+    if (all[command] == "--version") {
       std::cout << "rsoc " << rsoc::kVersion << " (SystemC " << sc_core::sc_release() << ")\n";
       return kOk;
     }
-    if (writes_results(all[0])) rsoc::platform::install_interrupt_handlers();
-    return dispatch(all[0], std::vector<std::string>(all.begin() + 1, all.end()));
+    // RSOC_LOG is checked whatever the flags say; they take precedence over it.
+    std::optional<logging::Level> environment;
+    try {
+      environment = logging::from_environment();
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    if (environment && !g_flag_level) logging::set_level(*environment);
+    if (writes_results(all[command])) rsoc::platform::install_interrupt_handlers();
+    return dispatch(all[command], std::vector<std::string>(all.begin() + command + 1, all.end()));
   } catch (const rsoc::platform::Interrupted& e) {
     std::cerr << "rsoc: " << e.what() << ": " << e.kept() << "\n";
     return 128 + e.signal();
@@ -922,7 +1039,11 @@ int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   // A file size limit fails a write (EFBIG, reported as a full disk is) instead of killing rsoc.
   std::signal(SIGXFSZ, SIG_IGN);
+  const auto start = std::chrono::steady_clock::now();
   int code = run_command(std::vector<std::string>(argv + 1, argv + argc));
+  rsoc::platform::logging::detail()
+      << "rsoc: " << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+      << " s wall time\n";
   // The tables on stdout are output too: a write that failed there (a full disk under a redirection) fails
   // the command as a result file would.
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
