@@ -7,7 +7,7 @@
 //                    [--experiment run|crossover]
 //   rsoc point DIR INDEX        (one point of a prepared sweep)
 //   rsoc merge DIR
-//   rsoc reproduce --out DIR [--system NAME]... [--scenarios DIR]
+//   rsoc reproduce --out DIR [--system NAME]... [--scenarios DIR] [--jobs N]
 //   rsoc validate SCENARIO...
 //   rsoc schema [--markdown]
 //   rsoc verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors [FILE]]
@@ -55,6 +55,7 @@
 #include "rsoc/version.h"
 #include "tools/child_process.h"
 #include "tools/openssl_des_reference.h"
+#include "tools/progress.h"
 #include "tools/sweep_runner.h"
 
 namespace po = boost::program_options;
@@ -664,16 +665,18 @@ int cmd_merge(const std::vector<std::string>& all) {
   return missing ? kSimulationFailure : kOk;
 }
 
-// Every experiment of `systems` in its own process, as many at a time as there are cores, each in
-// <system>/<name>/ of `out`; then reproduce.csv. A failed experiment fails the reproduction: with 2 when one
-// exited with 2 (a scenario or an output error), else 1.
-int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios, const fs::path& out) {
+// Every experiment of `systems` in its own process, `jobs` at a time, each in <system>/<name>/ of `out`; then
+// reproduce.csv. A failed experiment fails the reproduction: with 2 when one exited with 2 (a scenario or an
+// output error), else 1.
+int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios, const fs::path& out,
+              unsigned jobs) {
   rsoc::analysis::OutputDir dir(out);
   const fs::path work = dir.file("");
   std::vector<std::pair<std::string, std::string>> experiments;
   for (const auto& s : systems)
     for (const auto& e : rsoc::platform::reproduction_experiments(s)) experiments.emplace_back(s, e);
-  rsoc::tools::ChildPool pool(std::max(1u, std::thread::hardware_concurrency()));
+  rsoc::tools::TaskProgress progress(experiments.size(), "experiments", "reproducing");
+  rsoc::tools::ChildPool pool(jobs);
   std::string failures;
   int code = kOk;
   std::size_t next = 0;
@@ -683,14 +686,16 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
       std::error_code ec;
       fs::create_directories(work / s, ec);
       if (ec) throw rsoc::analysis::write_error(work / s, ec.message());
-      logging::note() << "rsoc: reproducing " << s << " " << e << "\n";
-      pool.start(next++,
-                 {"reproduce", "--run-experiment", s + "/" + e, "--out", (work / s / e).string(),
-                  "--scenarios", scenarios.string()},
-                 work / s / (e + ".log"));
+      const std::vector<std::string> child{"reproduce",       "--run-experiment",      s + "/" + e,
+                                           "--out",           (work / s / e).string(), "--scenarios",
+                                           scenarios.string()};
+      progress.started(s + " " + e, child, work / s / (e + ".log"));
+      pool.start(next++, child, work / s / (e + ".log"));
     }
     const auto [index, status] = pool.wait();
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    progress.ended(experiments[index].first + " " + experiments[index].second, ok);
+    if (ok) continue;
     const auto& [s, e] = experiments[index];
     std::ifstream log(work / s / (e + ".log"));
     std::stringstream text;
@@ -718,14 +723,18 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
 
 int cmd_reproduce(const std::vector<std::string>& args) {
   po::options_description opts(
-      "rsoc reproduce --out DIR [options]\n\nRuns every shipped reference system (each in its own process) "
-      "and writes\nDIR/reproduce.csv: system, figure, kind, published, simulated, error_pct. kind says "
-      "how far a\nfigure can be trusted: calibrated (a model input was fitted to it), predicted (no\n"
-      "input was fitted to it) or derived (it follows from calibrated inputs by arithmetic\nalone). Each "
-      "system's own results are in DIR/<system>/.\n\noptions");
+      "rsoc reproduce --out DIR [options]\n\nRuns every shipped reference system (each experiment in its own "
+      "process, --jobs at a\ntime) and writes DIR/reproduce.csv: system, figure, kind, published, simulated, "
+      "error_pct.\nkind says how far a figure can be trusted: calibrated (a model input was fitted to it),\n"
+      "predicted (no input was fitted to it) or derived (it follows from calibrated inputs by\narithmetic "
+      "alone). Each system's own results are in DIR/<system>/. On a terminal, a line\nsays how many "
+      "experiments are done, which are running and the time elapsed.\n\noptions");
   opts.add_options()("help,h", "this help")("out,o", po::value<std::string>(), "output folder (required)")(
       "system", po::value<std::vector<std::string>>()->composing(), "only this system; repeatable")(
       "scenarios", po::value<std::string>(), "folder of the shipped scenarios (default: the source tree's)")(
+      "jobs,j", po::value<std::string>(),
+      "experiments run at once, each its own process (default: the number "
+      "of cores); the results are the same whatever it is")(
       "run-experiment", po::value<std::string>(),
       "(internal) run one experiment (SYSTEM/NAME) here and write its figures to --out");
   const auto parsed = parse_command(args, opts);
@@ -756,7 +765,10 @@ int cmd_reproduce(const std::vector<std::string>& args) {
         for (const auto& n : known) k += (k.empty() ? "" : ", ") + n;
         return k;
       }() + ")");
-  return writing(out, [&] { return reproduce(systems, scenarios, out); });
+  const std::uint64_t jobs = vm.count("jobs")
+                                 ? whole_number("jobs", vm["jobs"].as<std::string>(), 1, kMaxJobs)
+                                 : std::max(1u, std::thread::hardware_concurrency());
+  return writing(out, [&] { return reproduce(systems, scenarios, out, static_cast<unsigned>(jobs)); });
 }
 
 int cmd_crossover(const std::vector<std::string>& args) {

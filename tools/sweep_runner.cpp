@@ -14,6 +14,7 @@
 
 #include "platform/log.h"
 #include "tools/child_process.h"
+#include "tools/progress.h"
 
 namespace rsoc::tools {
 
@@ -21,13 +22,6 @@ namespace fs = std::filesystem;
 namespace logging = platform::logging;
 
 namespace {
-
-std::string clock_text(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-  return buf;
-}
 
 // "1.23 s": a wall time in verbose messages.
 std::string seconds_text(double seconds) {
