@@ -152,7 +152,7 @@ TEST(CliLog, VerifyFollowsTheLevel) {
 TEST(CliLog, EveryCommandTakesTheFlags) {
   const fs::path dir = scratch("log_help");
   for (const char* command : {"run", "crossover", "sweep", "sensitivity", "reproduce", "validate", "verify",
-                              "schema", "point", "merge"}) {
+                              "show", "list", "schema", "point", "merge"}) {
     Result help = rsoc(std::string(command) + " --help", dir);
     EXPECT_EQ(help.code, 0) << command;
     EXPECT_TRUE(has(help.out, "-q [ --quiet ]")) << command << help.out;
