@@ -130,6 +130,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
                             {group + "throughput_kBps", r.throughput_kBps}});
   }
   summary.table = t.str();
+  summary.rows = log.summary();
   summary.verdict = analysis::where_time_went(stats, breakdown.totals());
   return summary;
 }

@@ -13,7 +13,8 @@
 //   rsoc validate SCENARIO...
 //   rsoc schema [--markdown]
 //   rsoc verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors [FILE]]
-// Every command takes -q/--quiet and -v/--verbose (or RSOC_LOG=quiet|normal|verbose).
+// Every command takes -q/--quiet and -v/--verbose (or RSOC_LOG=quiet|normal|verbose); run, crossover, sweep,
+// sensitivity and reproduce take --format text|json.
 // Exit codes: 0 success; 2 usage, scenario or output error (an --out that cannot be written, a failed
 // write); 1 simulation failure (or a verification mismatch); 130 and 143 stopped by SIGINT and SIGTERM.
 
@@ -97,6 +98,8 @@ const char* kToolHelp =
     "  -q, --quiet          print only errors on stderr (before or after the command)\n"
     "  -v, --verbose        print more on stderr: each result file written, each child process's command,\n"
     "                       timings\n"
+    "  --format json        the summary on stdout as one JSON document (run, crossover, sweep, sensitivity,\n"
+    "                       reproduce)\n"
     "\n"
     "environment: RSOC_LOG=quiet|normal|verbose sets the level of -q and -v (the flags take precedence)\n"
     "\n"
@@ -264,6 +267,59 @@ auto writing(const fs::path& out, Work work) {
   }
 }
 
+// What a command prints on stdout: its summary as text (tables), or as one JSON document.
+enum class Format { kText, kJson };
+
+void add_format_option(po::options_description& opts) {
+  opts.add_options()("format", po::value<std::string>()->default_value("text"),
+                     "the summary on stdout: text (tables) or json (one JSON document, nothing else)");
+}
+
+Format output_format(const po::variables_map& vm) {
+  const std::string format = vm.count("format") ? vm["format"].as<std::string>() : "text";
+  if (format == "text") return Format::kText;
+  if (format == "json") return Format::kJson;
+  throw UsageError("--format " + format + ": expected text or json");
+}
+
+void print_json(const nlohmann::ordered_json& doc) {
+  std::cout << doc.dump(2) << "\n";
+}
+
+// A value that may be missing: null in JSON.
+template <class T>
+nlohmann::ordered_json maybe(const std::optional<T>& value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+
+// The summary of a run as JSON: its figures, the rows of summary.csv, the verdict line and the folder.
+nlohmann::ordered_json run_json(const rsoc::platform::RunSummary& summary, const std::string& scenario,
+                                const fs::path& out) {
+  nlohmann::ordered_json doc;
+  doc["command"] = "run";
+  doc["scenario"] = scenario;
+  doc["out"] = out.string();
+  doc["requests"] = summary.requests;
+  doc["failed"] = summary.failed;
+  doc["simulated_ms"] = summary.simulated_ms;
+  doc["requests_per_s"] = summary.requests_per_s;
+  doc["summary"] = nlohmann::ordered_json::array();
+  for (const auto& r : summary.rows)
+    doc["summary"].push_back({{"functionality", r.functionality},
+                              {"decision", r.decision},
+                              {"count", r.count},
+                              {"failed", r.failed},
+                              {"blocks", r.blocks},
+                              {"bytes", r.bytes},
+                              {"reconfigurations", r.reconfigurations},
+                              {"latency_mean_ms", r.latency_mean_ms},
+                              {"latency_p50_ms", r.latency_p50_ms},
+                              {"latency_p99_ms", r.latency_p99_ms},
+                              {"throughput_kBps", r.throughput_kBps}});
+  doc["verdict"] = summary.verdict;
+  return doc;
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc run [SCENARIO] [options]\n\nSimulates SCENARIO (a JSON file; without it, the "
@@ -281,9 +337,11 @@ int cmd_run(const std::vector<std::string>& args) {
       "START_MS:END_MS: trace only this window of simulated time (END_MS empty: to the end)")(
       "vcd", "write timeline.vcd, slot states and bus activity for GTKWave (sets outputs.vcd)")(
       "vcd-window", po::value<std::string>(), "START_MS:END_MS: the VCD of this window only");
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  const Format format = output_format(vm);
   const std::vector<std::string> scenarios =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   rsoc::platform::LoadOptions timelines;
@@ -295,7 +353,10 @@ int cmd_run(const std::vector<std::string>& args) {
   logging::note() << "rsoc: running " << scenario.file << "\n";
   describe_scenario(scenario);
   const auto summary = writing(out, [&] { return rsoc::platform::run_session(scenario, out); });
-  std::cout << summary.table << summary.verdict << "\n";
+  if (format == Format::kJson)
+    print_json(run_json(summary, scenario.file, out));
+  else
+    std::cout << summary.table << summary.verdict << "\n";
   report_files(out);
   // Failed requests fail the command: said even when quiet.
   (summary.failed ? std::cerr : logging::note())
@@ -330,14 +391,13 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-// sensitivity.csv from the points of the sensitivity study in `dir`, and its table on stdout. Throws
+// sensitivity.csv from the points of the sensitivity study in `dir`; returns its rows. Throws
 // SimulationError when a point did not succeed, SweepError for an unknown metric.
-int finish_sensitivity(const fs::path& dir) {
-  const auto rows = rsoc::platform::write_sensitivity(dir);
-  std::cout << rsoc::analysis::sensitivity_text(rows);
+std::vector<rsoc::analysis::SensitivityRow> finish_sensitivity(const fs::path& dir) {
+  auto rows = rsoc::platform::write_sensitivity(dir);
   logging::note() << "rsoc: " << rows.size() << (rows.size() == 1 ? " row" : " rows") << " in "
                   << (dir / "sensitivity.csv").string() << "\n";
-  return kOk;
+  return rows;
 }
 
 // What an interrupted or stopped sweep in `dir` kept, and how to finish it.
@@ -368,6 +428,10 @@ rsoc::tools::SweepRun run_points_keeping(const rsoc::platform::SweepSpec& spec, 
 
 // Prepares the sweep in `dir`, then runs its points here or writes what runs them elsewhere.
 int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir) {
+  const Format format = output_format(vm);
+  nlohmann::ordered_json doc;  // the summary as JSON
+  doc["command"] = spec.sensitivity ? "sensitivity" : spec.command == "crossover" ? "crossover" : "sweep";
+  doc["out"] = dir.string();
   const bool resume = vm.count("resume") > 0;
   if (vm.count("emit") && vm["emit"].as<std::string>() != "parallel" &&
       vm["emit"].as<std::string>() != "slurm")
@@ -384,17 +448,18 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
   const std::string exe = shell_quote(rsoc::tools::self_executable().string());
   if (vm.count("emit")) {
     const std::string emit = vm["emit"].as<std::string>();
+    std::vector<std::string> commands;  // what runs the points, then what merges them
     if (emit == "parallel") {
       std::ostringstream jobs_txt;
       for (std::size_t i : todo)
         jobs_txt << exe << " point " << shell_quote(abs_dir.string()) << " " << i << "\n";
       rsoc::analysis::write_text_file(dir / "jobs.txt", jobs_txt.str());
-      std::cout << "parallel --jobs " << std::max(1u, std::thread::hardware_concurrency()) << " < "
-                << shell_quote((abs_dir / "jobs.txt").string())
-                << "    # --sshlogin host1,host2 to spread it over hosts that share the folder\n"
-                << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
-                << "\n";
-      logging::detail() << "rsoc: wrote " << (dir / "jobs.txt").string() << "\n";
+      commands.push_back("parallel --jobs " +
+                         std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " < " +
+                         shell_quote((abs_dir / "jobs.txt").string()));
+      if (format == Format::kText)
+        commands.back() += "    # --sshlogin host1,host2 to spread it over hosts that share the folder";
+      doc["file"] = (dir / "jobs.txt").string();
     } else {
       std::ostringstream array;
       for (std::size_t k = 0; k < todo.size(); ++k) array << (k ? "," : "") << todo[k];
@@ -411,13 +476,22 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
              << "#SBATCH --output=" << (abs_dir / "logs" / "slurm-%a.log").string() << "\n"
              << "exec " << exe << " point " << shell_quote(abs_dir.string()) << " \"$SLURM_ARRAY_TASK_ID\"\n";
       rsoc::analysis::write_text_file(dir / "sweep.slurm", script.str());
-      std::cout << "sbatch " << shell_quote((abs_dir / "sweep.slurm").string()) << "\n"
-                << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
-                << "\n";
-      logging::detail() << "rsoc: wrote " << (dir / "sweep.slurm").string() << "\n";
+      commands.push_back("sbatch " + shell_quote((abs_dir / "sweep.slurm").string()));
+      doc["file"] = (dir / "sweep.slurm").string();
     }
+    commands.push_back(rsoc::tools::self_executable().string() + " merge " + shell_quote(abs_dir.string()));
+    logging::detail() << "rsoc: wrote " << doc["file"].get<std::string>() << "\n";
     logging::note() << "rsoc: " << todo.size() << " of " << n << " points to run; job description in "
                     << dir.string() << "\n";
+    if (format == Format::kJson) {
+      doc["points"] = n;
+      doc["to_run"] = todo.size();
+      doc["emit"] = emit;
+      doc["commands"] = commands;
+      print_json(doc);
+    } else {
+      for (const auto& c : commands) std::cout << c << "\n";
+    }
     return kOk;
   }
   logging::note() << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs
@@ -452,7 +526,32 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
       << "rsoc: " << n << " points (" << kept << " kept from before, " << failed << " failed"
       << (missing ? ", " + std::to_string(missing) + " missing" : std::string()) << "); table in "
       << (dir / "sweep.csv").string() << "\n";
-  if (spec.sensitivity) return finish_sensitivity(dir);
+  std::vector<rsoc::analysis::SensitivityRow> rows;
+  if (spec.sensitivity) rows = finish_sensitivity(dir);
+  if (format == Format::kJson) {
+    doc["points"] = n;
+    doc["kept"] = kept;
+    doc["failed"] = failed;
+    doc["missing"] = missing;
+    doc["table"] = (dir / "sweep.csv").string();
+    if (spec.sensitivity) {
+      doc["sensitivity_table"] = (dir / "sensitivity.csv").string();
+      doc["sensitivity"] = nlohmann::ordered_json::array();
+      for (const auto& r : rows)
+        doc["sensitivity"].push_back({{"parameter", r.parameter},
+                                      {"low", r.low},
+                                      {"high", r.high},
+                                      {"metric", r.metric},
+                                      {"at_low", maybe(r.at_low)},
+                                      {"at_base", maybe(r.at_base)},
+                                      {"at_high", maybe(r.at_high)},
+                                      {"swing_pct", maybe(rsoc::analysis::swing_pct(r))}});
+    }
+    print_json(doc);
+  } else if (spec.sensitivity) {
+    std::cout << rsoc::analysis::sensitivity_text(rows);
+  }
+  if (spec.sensitivity) return kOk;
   return failed || missing ? kSimulationFailure : kOk;
 }
 
@@ -523,9 +622,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
                                                                       "sweep folder (required)");
   add_sweep_options(opts);
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  output_format(vm);
   if (!vm.count("scenario")) throw UsageError("sweep needs a scenario file");
   if (!vm.count("param")) throw UsageError("sweep needs at least one --param");
   if (!vm.count("out")) throw UsageError("sweep needs --out DIR");
@@ -564,9 +665,11 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
       "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
                                                                       "study folder (required)");
   add_runner_options(opts);
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  output_format(vm);
   if (!vm.count("scenario")) throw UsageError("sensitivity needs a scenario file");
   if (!vm.count("vary")) throw UsageError("sensitivity needs at least one --vary path=LOW:HIGH");
   if (!vm.count("out")) throw UsageError("sensitivity needs --out DIR");
@@ -668,7 +771,10 @@ int cmd_merge(const std::vector<std::string>& all) {
   (missing ? std::cerr : logging::note())
       << "rsoc: " << (fs::path(args[0]) / "sweep.csv").string()
       << (missing ? " (" + std::to_string(missing) + " points missing)" : std::string()) << "\n";
-  if (rsoc::platform::load_sweep(fs::path(args[0])).sensitivity) return finish_sensitivity(fs::path(args[0]));
+  if (rsoc::platform::load_sweep(fs::path(args[0])).sensitivity) {
+    std::cout << rsoc::analysis::sensitivity_text(finish_sensitivity(fs::path(args[0])));
+    return kOk;
+  }
   return missing ? kSimulationFailure : kOk;
 }
 
@@ -676,7 +782,7 @@ int cmd_merge(const std::vector<std::string>& all) {
 // reproduce.csv. A failed experiment fails the reproduction: with 2 when one exited with 2 (a scenario or an
 // output error), else 1.
 int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios, const fs::path& out,
-              unsigned jobs) {
+              unsigned jobs, Format format) {
   rsoc::analysis::OutputDir dir(out);
   const fs::path work = dir.file("");
   std::vector<std::pair<std::string, std::string>> experiments;
@@ -722,7 +828,26 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
   rsoc::platform::write_reproduce_csv(dir.file("reproduce.csv"), figures);
   rsoc::platform::throw_if_interrupted();
   dir.commit();
-  std::cout << rsoc::platform::reproduce_table(figures);
+  if (format == Format::kJson) {
+    nlohmann::ordered_json doc;
+    doc["command"] = "reproduce";
+    doc["out"] = out.string();
+    doc["systems"] = systems;
+    doc["figures"] = nlohmann::ordered_json::array();
+    for (const auto& f : figures) {
+      std::optional<double> error_pct;
+      if (f.published && *f.published != 0) error_pct = (f.simulated - *f.published) / *f.published * 100;
+      doc["figures"].push_back({{"system", f.system},
+                                {"figure", f.figure},
+                                {"kind", f.kind},
+                                {"published", maybe(f.published)},
+                                {"simulated", f.simulated},
+                                {"error_pct", maybe(error_pct)}});
+    }
+    print_json(doc);
+  } else {
+    std::cout << rsoc::platform::reproduce_table(figures);
+  }
   report_files(out);
   logging::note() << "rsoc: " << figures.size() << " figures; results in " << out.string() << "\n";
   return kOk;
@@ -744,9 +869,11 @@ int cmd_reproduce(const std::vector<std::string>& args) {
       "of cores); the results are the same whatever it is")(
       "run-experiment", po::value<std::string>(),
       "(internal) run one experiment (SYSTEM/NAME) here and write its figures to --out");
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  const Format format = output_format(vm);
   if (!vm.count("out")) throw UsageError("reproduce needs --out DIR");
   if (vm.count("scenario"))
     throw UsageError("reproduce takes no scenario: it runs the shipped reference ones");
@@ -775,7 +902,8 @@ int cmd_reproduce(const std::vector<std::string>& args) {
   const std::uint64_t jobs = vm.count("jobs")
                                  ? whole_number("jobs", vm["jobs"].as<std::string>(), 1, kMaxJobs)
                                  : std::max(1u, std::thread::hardware_concurrency());
-  return writing(out, [&] { return reproduce(systems, scenarios, out, static_cast<unsigned>(jobs)); });
+  return writing(out,
+                 [&] { return reproduce(systems, scenarios, out, static_cast<unsigned>(jobs), format); });
 }
 
 int cmd_crossover(const std::vector<std::string>& args) {
@@ -797,9 +925,11 @@ int cmd_crossover(const std::vector<std::string>& args) {
       "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
                                                                       "output folder (required)");
   add_sweep_options(opts);
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  const Format format = output_format(vm);
   if (!vm.count("out")) throw UsageError("crossover needs --out DIR");
   const rsoc::platform::CrossoverOptions options = crossover_options(vm);
   if (vm.count("param")) {  // a crossover at every point of a grid: one sweep
@@ -820,7 +950,23 @@ int cmd_crossover(const std::vector<std::string>& args) {
     rsoc::platform::write_crossover(r, scenario, dir);
     return r;
   });
-  std::cout << rsoc::platform::crossover_table(result);
+  if (format == Format::kJson) {
+    nlohmann::ordered_json doc;
+    doc["command"] = "crossover";
+    doc["scenario"] = scenario.file;
+    doc["out"] = out.string();
+    doc["experiments"] = result.experiments;
+    doc["blocks"] = result.blocks;
+    doc["max_blocks"] = options.max_blocks;
+    doc["summary"] = nlohmann::ordered_json::array();
+    for (const auto& f : result.summary)
+      doc["summary"].push_back({{"functionality", rsoc::runtime::info(f.functionality).name},
+                                {"crossover_blocks", maybe(f.simulated)},
+                                {"analytic_crossover_blocks", maybe(f.analytic)}});
+    print_json(doc);
+  } else {
+    std::cout << rsoc::platform::crossover_table(result);
+  }
   report_files(out);
   logging::note() << "rsoc: " << result.experiments << " experiments, " << result.blocks
                   << " blocks simulated in " << result.wall_s << " s; results in " << out.string() << "\n";

@@ -1,10 +1,13 @@
 // `rsoc reproduce` on the desrnd system (13 experiments of a fraction of a second each): the same table
-// whatever --jobs is, a progress line on a terminal and the level of its messages.
+// whatever --jobs is, a progress line on a terminal, the level of its messages and its summary as JSON.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tests/cli/cli_test_support.h"
 
@@ -89,4 +92,44 @@ TEST(CliReproduce, ProgressIsALineOnATerminalAndLinesOtherwise) {
       0u);
   EXPECT_TRUE(has(slurp(dir / "c" / "desrnd" / "baseline.log"), "\nrsoc: desrnd/baseline: 2 figures in "))
       << slurp(dir / "c" / "desrnd" / "baseline.log");
+}
+
+TEST(CliReproduce, SummaryAsJsonAgreesWithTheTable) {
+  const fs::path dir = scratch("reproduce_json");
+  Result r = rsoc(kDesrnd + " --format json --out j", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc.at("command"), "reproduce");
+  EXPECT_EQ(doc.at("out"), "j");
+  EXPECT_EQ(doc.at("systems"), nlohmann::json::parse(R"(["desrnd"])"));
+  std::istringstream csv(slurp(dir / "j" / "reproduce.csv"));
+  std::string line;
+  std::getline(csv, line);
+  std::size_t i = 0;
+  const auto& figures = doc.at("figures");
+  while (std::getline(csv, line)) {
+    ASSERT_LT(i, figures.size());
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    if (line.back() == ',') cells.emplace_back();
+    ASSERT_EQ(cells.size(), 6u) << line;
+    const auto& f = figures[i++];
+    EXPECT_EQ(f.at("system"), cells[0]);
+    EXPECT_EQ(f.at("figure"), cells[1]);
+    EXPECT_EQ(f.at("kind"), cells[2]);
+    if (cells[3].empty()) {
+      EXPECT_TRUE(f.at("published").is_null()) << line;
+    } else {
+      EXPECT_EQ(f.at("published").get<double>(), std::stod(cells[3])) << line;
+    }
+    EXPECT_NEAR(f.at("simulated").get<double>(), std::stod(cells[4]), 0.0005 + 1e-12) << line;
+    if (cells[5].empty()) {
+      EXPECT_TRUE(f.at("error_pct").is_null()) << line;
+    } else {
+      EXPECT_NEAR(f.at("error_pct").get<double>(), std::stod(cells[5]), 0.005 + 1e-12) << line;
+    }
+  }
+  EXPECT_EQ(i, figures.size());
+  EXPECT_GT(i, 10u);
 }
