@@ -158,3 +158,24 @@ TEST(CliFormat, AnUnknownFormatIsRefusedBeforeAnythingRuns) {
   for (const char* command : {"run", "crossover", "sweep", "sensitivity", "reproduce"})
     EXPECT_NE(rsoc(std::string(command) + " --help", dir).out.find("--format"), std::string::npos) << command;
 }
+
+TEST(CliFormat, SensitivityRowsAsJsonAgreeWithSensitivityCsv) {
+  const fs::path dir = scratch("format_sensitivity");
+  Result r = rsoc("sensitivity " + kSmoke +
+                      " --vary runtime.driver.cycles_per_block=100:300 --metric requests_per_s --format json "
+                      "--out s",
+                  dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc.at("command"), "sensitivity");
+  EXPECT_EQ(doc.at("points"), 3);
+  EXPECT_EQ(doc.at("sensitivity_table"), "s/sensitivity.csv");
+  const auto rows = csv_rows(slurp(dir / "s" / "sensitivity.csv"));
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_EQ(doc.at("sensitivity").size(), 1u);
+  const auto& row = doc.at("sensitivity")[0];
+  for (const char* text : {"parameter", "low", "high", "metric"}) EXPECT_EQ(row.at(text), rows[0].at(text));
+  for (const char* value : {"at_low", "at_base", "at_high"})
+    expect_agrees(row.at(value), rows[0].at(value), 6, value);
+  expect_agrees(row.at("swing_pct"), rows[0].at("swing_pct"), 2, "swing_pct");
+}
