@@ -1335,9 +1335,10 @@ int sc_main(int argc, char* argv[]) {
   std::signal(SIGXFSZ, SIG_IGN);
   const auto start = std::chrono::steady_clock::now();
   int code = run_command(std::vector<std::string>(argv + 1, argv + argc));
-  rsoc::platform::logging::detail()
-      << "rsoc: " << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
-      << " s wall time\n";
+  char wall[48];
+  std::snprintf(wall, sizeof wall, "rsoc: %.2f s wall time\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  rsoc::platform::logging::detail() << wall;
   // The tables on stdout are output too: a write that failed there (a full disk under a redirection) fails
   // the command as a result file would.
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
