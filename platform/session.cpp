@@ -15,6 +15,7 @@
 #include "analysis/request_log.h"
 #include "analysis/stats.h"
 #include "platform/interrupt.h"
+#include "platform/log.h"
 #include "platform/simulation.h"
 #include "platform/timeline.h"
 #include "rsoc/version.h"
@@ -54,13 +55,13 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   if (p.trace || p.vcd) timeline = std::make_unique<Timeline>(p, sim, out, provenance);
   sim.spawn_background();
   sim.spawn_apps();
-  // A long run says how far it is, on a terminal: requests done of those the workload issues (when it says
-  // how many) and the time left at the pace so far.
+  // A long run says how far it is, on a terminal (unless quiet): requests done of those the workload issues
+  // (when it says how many) and the time left at the pace so far.
   std::uint64_t expected = p.hsm ? p.hsm->params.clients * p.hsm->params.signatures_per_client : 0;
   for (const auto& app : p.apps) expected += app.requests;
   if (std::any_of(p.apps.begin(), p.apps.end(), [](const AppSpec& a) { return a.duration.has_value(); }))
     expected = 0;
-  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  const bool tty = ::isatty(STDERR_FILENO) != 0 && logging::notes();
   bool progressed = false;
   sim.run([&](const sc_core::sc_time& now) {
     if (!tty) return;
@@ -131,6 +132,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
                             {group + "throughput_kBps", r.throughput_kBps}});
   }
   summary.table = t.str();
+  summary.rows = log.summary();
   summary.verdict = analysis::where_time_went(stats, breakdown.totals());
   return summary;
 }
