@@ -83,7 +83,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   if (progressed) std::fputs("\n", stderr);
   if (timeline)
     for (const std::string& warning : timeline->finish())
-      std::fprintf(stderr, "rsoc: warning: %s\n", warning.c_str());
+      logging::note() << "rsoc: warning: " << warning << std::endl;
 
   const double end_ms = ms(sc_core::sc_time_stamp());
   log.close_csv();
