@@ -1,14 +1,14 @@
 #include "platform/scenario.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
 
 #include "models/address_map.h"
+#include "platform/digest.h"
 #include "platform/json_file.h"
 #include "platform/scenario_schema.h"
 #include "runtime/rsa_work.h"
@@ -53,19 +53,6 @@ std::uint64_t u64(const json& j) {
 }
 std::uint64_t kib_bytes(const json& j) {  // KiB to bytes, rounded down to whole 32-bit words
   return static_cast<std::uint64_t>(std::floor(j.get<double>() * 1024.0 / 4.0)) * 4;
-}
-
-std::string sha256_hex(const std::string& text) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(text.data(), text.size(), md, &n, EVP_sha256(), nullptr);
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < n; ++i) {
-    out += digits[md[i] >> 4];
-    out += digits[md[i] & 15];
-  }
-  return out;
 }
 
 std::optional<std::vector<std::uint8_t>> parse_hex(const std::string& s) {

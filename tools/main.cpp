@@ -313,8 +313,14 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
   rsoc::platform::prepare_sweep(spec, dir, resume);
   const std::size_t n = rsoc::platform::point_count(spec);
   std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < n; ++i)
-    if (!rsoc::platform::point_finished(spec, dir, i)) todo.push_back(i);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto recorded = rsoc::platform::check_outcome(spec, dir, i);
+    if (recorded.state == rsoc::platform::OutcomeState::kKept) continue;
+    if (recorded.state == rsoc::platform::OutcomeState::kRejected)
+      std::cerr << "rsoc: point " << rsoc::platform::point_name(spec, i)
+                << " runs again: " << recorded.problem << "\n";
+    todo.push_back(i);
+  }
   const fs::path abs_dir = fs::absolute(dir);
   const std::string exe = shell_quote(rsoc::tools::self_executable().string());
   if (vm.count("emit")) {
@@ -411,6 +417,7 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
     if (vm.count("param"))
       for (const auto& p : vm["param"].as<std::vector<std::string>>())
         spec.parameters.push_back(rsoc::platform::parse_parameter(p));
+    rsoc::platform::check_grid(spec);  // its size first: every value is checked below
   } catch (const rsoc::platform::SweepError& e) {
     throw UsageError(e.what());
   }
