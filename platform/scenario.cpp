@@ -938,16 +938,13 @@ class OverrideSources {
     set_.emplace_back(std::move(pointer), std::move(source));
   }
   void name(IssueList& issues) const {
-    IssueList named(issues.file());
-    for (ScenarioIssue issue : issues) {
+    issues.update([this](ScenarioIssue& issue) {
       for (auto it = set_.rbegin(); it != set_.rend(); ++it)  // the last override of a value set it
         if (issue.pointer == it->first || issue.pointer.rfind(it->first + "/", 0) == 0) {
           issue.file = it->second;
           break;
         }
-      named.add(std::move(issue));
-    }
-    issues = std::move(named);
+    });
   }
 
  private:
@@ -996,22 +993,23 @@ Scenario finish(const nlohmann::ordered_json& doc, const std::string& file, cons
   } catch (const ScenarioError& e) {
     // A problem the file is blamed for may still come from an override that set another value (a slot made
     // too small for its bitstream): when the scenario loads without that override, it is named after it.
+    // The last override without which it loads names them all: found once, however many issues there are.
     std::vector<ScenarioIssue> issues = e.issues();
-    for (auto& issue : issues) {
-      if (issue.file != file) continue;
-      for (std::size_t k = options.overrides.size(); k-- > 0;) {
-        LoadOptions without = options;
-        without.overrides.erase(without.overrides.begin() + static_cast<std::ptrdiff_t>(k));
-        if (k < without.sources.size())
-          without.sources.erase(without.sources.begin() + static_cast<std::ptrdiff_t>(k));
-        try {
-          load(doc, file, without);
-        } catch (const ScenarioError&) {
-          continue;
-        }
-        issue.file = source_of(options, k);
-        break;
+    if (std::none_of(issues.begin(), issues.end(), [&](const ScenarioIssue& i) { return i.file == file; }))
+      throw;
+    for (std::size_t k = options.overrides.size(); k-- > 0;) {
+      LoadOptions without = options;
+      without.overrides.erase(without.overrides.begin() + static_cast<std::ptrdiff_t>(k));
+      if (k < without.sources.size())
+        without.sources.erase(without.sources.begin() + static_cast<std::ptrdiff_t>(k));
+      try {
+        load(doc, file, without);
+      } catch (const ScenarioError&) {
+        continue;
       }
+      for (auto& issue : issues)
+        if (issue.file == file) issue.file = source_of(options, k);
+      break;
     }
     throw ScenarioError(issues);
   }

@@ -368,6 +368,7 @@ Schema build() {
                      "blocks_distribution)")},
       {"blocks_list", Schema::array(Schema::integer().unit("blocks").min(1).max(1e9).doc("block count"))
                           .min_items(1)
+                          .max_items(1000000)
                           .nullable()
                           .default_value(nullptr)
                           .doc("block counts of successive requests, cycled")},

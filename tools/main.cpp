@@ -408,7 +408,7 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
     std::ifstream in(scenarios.front());
     std::stringstream text;
     text << in.rdbuf();
-    spec.scenario_name = fs::path(scenarios.front()).filename().string();
+    spec.scenario_name = rsoc::platform::printable_text(fs::path(scenarios.front()).filename().string());
     spec.scenario_text = text.str();
   }
   if (vm.count("set")) spec.overrides = vm["set"].as<std::vector<std::string>>();
@@ -441,6 +441,9 @@ rsoc::platform::CrossoverOptions crossover_options(const po::variables_map& vm) 
         for (const auto& n : rsoc::runtime::functionality_names()) known += (known.empty() ? "" : ", ") + n;
         throw UsageError("--functionality " + name + ": not one of " + known);
       }
+      if (std::find(options.functionalities.begin(), options.functionalities.end(), *f) !=
+          options.functionalities.end())
+        throw UsageError("--functionality " + name + " is given twice");
       options.functionalities.push_back(*f);
     }
   return options;
