@@ -35,4 +35,13 @@ inline sc_core::sc_time periods(const sc_core::sc_time& period, double count, co
   return period * count;
 }
 
+// `s` seconds as a time (a duration computed in seconds), refused as periods() refuses one: 2^57 ps or more.
+inline sc_core::sc_time seconds(double s, const char* what) {
+  constexpr double kLongestPs = 144115188075855872.0;  // 2^57
+  if (!(s * 1e12 < kLongestPs))
+    throw std::overflow_error(std::string(what) + ": " + std::to_string(s) +
+                              " s would last 2^57 ps (about 40 hours) or more in one piece");
+  return sc_core::sc_time(s, sc_core::SC_SEC);
+}
+
 }  // namespace rsoc::models

@@ -8,6 +8,7 @@
 #include "analysis/csv.h"
 #include "analysis/output_file.h"
 #include "platform/interrupt.h"
+#include "platform/scenario_error.h"
 #include "platform/simulation.h"
 #include "rsoc/version.h"
 
@@ -162,7 +163,7 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario, an
   host["blocks"] = result.blocks;
   host["cipher_blocks"] = result.cipher_blocks;
   host["rsoc_version"] = kVersion;
-  host["scenario_file"] = scenario.file;
+  host["scenario_file"] = printable_text(scenario.file);
   analysis::write_text_file(out.file("host.json"), host.dump(2) + "\n");
   throw_if_interrupted();
   out.commit();

@@ -16,6 +16,7 @@
 #include "analysis/stats.h"
 #include "platform/interrupt.h"
 #include "platform/log.h"
+#include "platform/scenario_error.h"
 #include "platform/simulation.h"
 #include "platform/timeline.h"
 #include "rsoc/version.h"
@@ -98,7 +99,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   host["wall_seconds"] = wall_s;
   host["rsoc_version"] = kVersion;
   host["systemc_version"] = sc_core::sc_version();
-  host["scenario_file"] = scenario.file;
+  host["scenario_file"] = printable_text(scenario.file);
   write_json(out.file("host.json"), host);
   throw_if_interrupted();
   out.commit();

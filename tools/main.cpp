@@ -442,8 +442,14 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
   rsoc::platform::prepare_sweep(spec, dir, resume);
   const std::size_t n = rsoc::platform::point_count(spec);
   std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < n; ++i)
-    if (!rsoc::platform::point_finished(spec, dir, i)) todo.push_back(i);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto recorded = rsoc::platform::check_outcome(spec, dir, i);
+    if (recorded.state == rsoc::platform::OutcomeState::kKept) continue;
+    if (recorded.state == rsoc::platform::OutcomeState::kRejected)
+      std::cerr << "rsoc: point " << rsoc::platform::point_name(spec, i)
+                << " runs again: " << recorded.problem << "\n";
+    todo.push_back(i);
+  }
   const fs::path abs_dir = fs::absolute(dir);
   const std::string exe = shell_quote(rsoc::tools::self_executable().string());
   if (vm.count("emit")) {
@@ -572,7 +578,7 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
     std::ifstream in(scenarios.front());
     std::stringstream text;
     text << in.rdbuf();
-    spec.scenario_name = fs::path(scenarios.front()).filename().string();
+    spec.scenario_name = rsoc::platform::printable_text(fs::path(scenarios.front()).filename().string());
     spec.scenario_text = text.str();
   }
   if (vm.count("set")) spec.overrides = vm["set"].as<std::vector<std::string>>();
@@ -581,6 +587,7 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
     if (vm.count("param"))
       for (const auto& p : vm["param"].as<std::vector<std::string>>())
         spec.parameters.push_back(rsoc::platform::parse_parameter(p));
+    rsoc::platform::check_grid(spec);  // its size first: every value is checked below
   } catch (const rsoc::platform::SweepError& e) {
     throw UsageError(e.what());
   }
@@ -604,6 +611,9 @@ rsoc::platform::CrossoverOptions crossover_options(const po::variables_map& vm) 
         for (const auto& n : rsoc::runtime::functionality_names()) known += (known.empty() ? "" : ", ") + n;
         throw UsageError("--functionality " + name + ": not one of " + known);
       }
+      if (std::find(options.functionalities.begin(), options.functionalities.end(), *f) !=
+          options.functionalities.end())
+        throw UsageError("--functionality " + name + " is given twice");
       options.functionalities.push_back(*f);
     }
   return options;
