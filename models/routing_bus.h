@@ -20,8 +20,9 @@ using TargetSocket =
 
 // The bus implements the forward interface of its target socket itself (rather than through the callbacks of
 // a multi-passthrough socket): every access crosses it. Any number of initiators bind to the one socket; the
-// bus never calls them back.
-class RoutingBus : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+// bus never calls them back. The interface is a protected base, not a private one: the subclasses destroy its
+// virtual bases (sc_interface), so they must reach them (clang enforces it).
+class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if<> {
  public:
   tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 0> target{"target"};
   tlm_utils::multi_passthrough_initiator_socket<RoutingBus> initiator{"initiator"};

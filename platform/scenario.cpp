@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <random>
 #include <set>
 
 #include "models/address_map.h"
@@ -833,9 +832,7 @@ class Resolver {
       s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
       if (!a["duration_ms"].is_null()) s.duration = sc_time(a["duration_ms"].get<double>(), sc_core::SC_MS);
       if (a["key_hex"].is_null()) {
-        std::mt19937_64 rng(p.seed * 0x9E3779B97F4A7C15ull + i);
-        for (unsigned b = 0; b < fi.key_bytes; ++b) s.key.push_back(static_cast<std::uint8_t>(rng()));
-        runtime::shape_key(s.functionality, s.key);
+        s.key_seed = p.seed * 0x9E3779B97F4A7C15ull + i;  // drawn when the simulation is built (key_of)
       } else {
         auto key = parse_hex(a["key_hex"].get<std::string>());
         if (!key)
@@ -1016,6 +1013,10 @@ Scenario finish(const nlohmann::ordered_json& doc, const std::string& file, cons
 }
 
 }  // namespace
+
+std::vector<std::uint8_t> key_of(const AppSpec& app) {
+  return app.key_seed ? runtime::draw_key(app.functionality, *app.key_seed) : app.key;
+}
 
 Scenario load_scenario_file(const std::string& path, const LoadOptions& options) {
   return finish(read_ordered_json_file(path), path, options);

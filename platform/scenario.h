@@ -95,12 +95,18 @@ struct AppSpec {
   sc_core::sc_time think;
   double rate_per_s = 10;
   bool encrypt = true;
-  std::vector<std::uint8_t> key;
+  std::vector<std::uint8_t> key;          // key_hex; empty when the key is drawn from key_seed
+  std::optional<std::uint64_t> key_seed;  // without key_hex: the seed its key is drawn from (key_of)
   unsigned hw_thread = 0;
   sc_core::sc_time start;                    // with `after`: from the end of that application
   std::optional<sc_core::sc_time> duration;  // no request issued later than this after the first
   std::optional<std::size_t> after;          // index in ScenarioParams::apps of the application it follows
 };
+
+// The key of an application: key_hex as given, or the one drawn from its key_seed (runtime::draw_key). Keys
+// are drawn when a simulation is built, not when its scenario is loaded: an RSA key takes a fraction of a
+// second, and checking a scenario never waits for one.
+std::vector<std::uint8_t> key_of(const AppSpec& app);
 
 struct BackgroundSpec {
   std::string name;

@@ -9,8 +9,9 @@ namespace {
 Schema name_field(const char* what) {
   return Schema::string().pattern_identifier().doc(std::string("unique name of the ") + what);
 }
+// From 1 kHz: a period must be a time the simulation holds (a clock of 1e-12 MHz has a period past 2^57 ps).
 Schema clock(double mhz) {
-  return Schema::number().unit("MHz").exclusive_min(0).max(100000).default_value(mhz);
+  return Schema::number().unit("MHz").min(0.001).max(100000).default_value(mhz);
 }
 Schema cycles(long long def, long long max = 1000000000) {
   return Schema::integer().unit("cycles").min(0).max(static_cast<double>(max)).default_value(def);
@@ -183,8 +184,8 @@ Schema build() {
 
   Schema uart = Schema::object({
       {"name", name_field("UART")},
-      {"baud", Schema::number().unit("baud").exclusive_min(0).max(1e10).default_value(115200.0).doc(
-                   "line rate, each direction")},
+      {"baud", Schema::number().unit("baud").min(1).max(1e10).default_value(115200.0).doc(
+                   "line rate, each direction (from 1 baud, so that a byte's time is one SystemC holds)")},
       {"bits_per_byte",
        Schema::integer().min(1).max(64).default_value(10).doc("bits on the line per byte (8N1: 10)")},
   });

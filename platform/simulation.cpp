@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <random>
 
@@ -168,11 +169,25 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
                     const std::function<void()>& app_done) {
   if (hsm) hsm->start(app_done);
   auto ends = std::make_shared<std::vector<AppEnd>>(p.apps.size());
+  // Every application's key, each drawn once: the copies of an entry (its count) share their entry's.
+  auto keys = std::make_shared<std::vector<std::vector<std::uint8_t>>>(p.apps.size());
+  std::map<std::pair<runtime::Functionality, std::uint64_t>, std::size_t> drawn;  // -> the first app's
+  for (std::size_t a = 0; a < p.apps.size(); ++a) {
+    const AppSpec& app = p.apps[a];
+    if (!app.key_seed) {
+      (*keys)[a] = app.key;
+    } else if (const auto [it, first] = drawn.emplace(std::pair(app.functionality, *app.key_seed), a);
+               first) {
+      (*keys)[a] = key_of(app);
+    } else {
+      (*keys)[a] = (*keys)[it->second];
+    }
+  }
   for (std::size_t a = 0; a < p.apps.size(); ++a) {
     const AppSpec& app = p.apps[a];
     schedulers[app.hw_thread]->spawn(
         app.name, app.priority,
-        [&p, &manager, &app, a, app_done, ends](runtime::Process& proc) {
+        [&p, &manager, &app, a, app_done, ends, keys](runtime::Process& proc) {
           std::mt19937_64 sizes((p.seed + 17) * 0xD1B54A32D192ED03ull ^ a);
           std::mt19937_64 arrivals((p.seed + 29) * 0x94D049BB133111EBull ^ a);
           sc_time next_arrival = app.start;
@@ -208,7 +223,7 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
                                            runtime::unit_bytes(p.runtime.unit_bytes, app.functionality));
             for (auto& b : data) b = static_cast<std::uint8_t>(rng());
             runtime::shape_data(app.functionality, data);
-            manager.request(proc, app.name, app.functionality, app.key, data, app.encrypt, issued);
+            manager.request(proc, app.name, app.functionality, (*keys)[a], data, app.encrypt, issued);
             if (!app.poisson && app.think != sc_core::SC_ZERO_TIME) proc.sleep(app.think);
           }
           proc.cpu().sync();  // the simulation ends when the last request did, not a quantum earlier

@@ -1,6 +1,7 @@
 #include "runtime/functionality.h"
 
 #include <array>
+#include <random>
 #include <stdexcept>
 
 #include "models/crypto/aes128.h"
@@ -173,6 +174,14 @@ void shape_key(Functionality f, std::vector<std::uint8_t>& key) {
   }
   key.front() |= 0x80;
   key[fi.block_bytes - 1] |= 1;
+}
+
+std::vector<std::uint8_t> draw_key(Functionality f, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint8_t> key(info(f).key_bytes);
+  for (auto& b : key) b = static_cast<std::uint8_t>(rng());
+  shape_key(f, key);
+  return key;
 }
 
 void shape_data(Functionality f, std::vector<std::uint8_t>& data) {

@@ -88,6 +88,9 @@ std::string key_problem(Functionality f, const std::vector<std::uint8_t>& key);
 // Makes random bytes a usable key of `f` (modexp: sets the modulus's top and bottom bits; RSA: a real key
 // drawn from the bytes, its public half for a public operation, with exponent 65537).
 void shape_key(Functionality f, std::vector<std::uint8_t>& key);
+// A key of `f` drawn from `seed`: key_bytes random bytes made usable by shape_key. An RSA key takes a
+// fraction of a second (its primes are searched for).
+std::vector<std::uint8_t> draw_key(Functionality f, std::uint64_t seed);
 // Makes random bytes usable input blocks of `f` (modexp: clears each message's top byte, so it is below the
 // modulus).
 void shape_data(Functionality f, std::vector<std::uint8_t>& data);

@@ -3,6 +3,7 @@
 # builds rsoc in ./build. Running it again does nothing but a no-op incremental build.
 #   tools/setup.sh            # Release-with-debug-info build in ./build
 #   BUILD_DIR=out tools/setup.sh
+#   tools/setup.sh --packages-only  # only the packages (tools/check.sh and tools/fuzz.sh start with this)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,17 +19,8 @@ packages=(
   parallel                           # GNU Parallel: rsoc sweep --emit parallel (and its test)
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}" >&2
-  sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+tools/install_missing.sh "${packages[@]}"
+if [ "${1:-}" = --packages-only ]; then exit 0; fi
 
 build="${BUILD_DIR:-build}"
 if [ ! -f "$build/CMakeCache.txt" ]; then

@@ -75,7 +75,7 @@ TEST(CliInput, CountsAreRefusedOutsideTheirRangeWithTheRange) {
 TEST(CliInput, ScenarioProblemsAreNamedAfterTheFlagThatSetTheValue) {
   const fs::path dir = scratch("sources");
   const std::string range =
-      ": /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) > 0 and <= 100000\n";
+      ": /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) >= 0.001 and <= 100000\n";
   const std::pair<std::string, std::string> cases[] = {
       {"run --set platform.cpus.0.clock_mhz=0 --out x", "--set platform.cpus.0.clock_mhz=0" + range},
       {"crossover " + kSmoke + " --set platform.cpus.0.clock_mhz=0 --out x",
@@ -94,7 +94,7 @@ TEST(CliInput, ScenarioProblemsAreNamedAfterTheFlagThatSetTheValue) {
            " --param platform.cpus.0.clock_mhz=100,-5,200,0 --param platform.cpus.0.clok_mhz=1,2 --out x",
        "--param platform.cpus.0.clock_mhz=-5: /platform/cpus/0/clock_mhz: -5 is out of range; expected a "
        "number (MHz) "
-       "> 0 and <= 100000\n"
+       ">= 0.001 and <= 100000\n"
        "--param platform.cpus.0.clock_mhz=0" +
            range +
            "--param platform.cpus.0.clok_mhz=1: /platform/cpus/0/clok_mhz: unknown key \"clok_mhz\"; did you "

@@ -812,8 +812,8 @@ TEST(Cli, SensitivityErrorsComeFirstAndLeaveFoldersAlone) {
        "\"clok_mhz\"; did you mean \"clock_mhz\"?\n"},
       {smoke + " --vary 'runtime.driver.cycles_per_block=100:400,platform.cpus.0.clock_mhz=0:200' --out done",
        "--vary runtime.driver.cycles_per_block=100:400,platform.cpus.0.clock_mhz=0:200, low end: "
-       "smoke_aes.json: /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) > 0 and <= "
-       "100000\n"},
+       "smoke_aes.json: /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) >= 0.001 and "
+       "<= 100000\n"},
       {smoke + " --vary a=1:2 --set platform.cpus.0.clok_mhz=5 --out done",
        "--set platform.cpus.0.clok_mhz=5: /platform/cpus/0/clok_mhz: unknown key \"clok_mhz\"; did you mean "
        "\"clock_mhz\"?\n"},

@@ -71,8 +71,8 @@ const Case kCases[] = {
     {"wrong_type.json",
      {"wrong_type.json: /platform/cpus/0/clock_mhz: expected a number (MHz), got a string \"fast\""}},
     {"out_of_range.json",
-     {"out_of_range.json: /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) > 0 and <= "
-      "100000"}},
+     {"out_of_range.json: /platform/cpus/0/clock_mhz: 0 is out of range; expected a number (MHz) >= 0.001 "
+      "and <= 100000"}},
     {"unknown_enum.json",
      {"unknown_enum.json: /platform/buses/0/kind: \"onchp\" is not one of \"onchip\", \"fmc\"; did you mean "
       "\"onchip\"?"}},
@@ -131,9 +131,8 @@ const Case kCases[] = {
       "unit_not_whole_cipher_blocks.json: /runtime/unit_bytes/modexp1024: 200 is not a whole number of "
       "modexp1024 messages; expected a multiple of 128 bytes"}},
     {"several_errors.json",
-     {"several_errors.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a number (MHz) > 0 and "
-      "<= "
-      "100000",
+     {"several_errors.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a number (MHz) >= 0.001 "
+      "and <= 100000",
       "several_errors.json: /platform/buses/0/latency_cycle: unknown key \"latency_cycle\"; did you mean "
       "\"latency_cycles\"?",
       "several_errors.json: /workload/apps/0/functionality: \"aes\" is not one of \"aes128\", \"des\", "

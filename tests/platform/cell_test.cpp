@@ -70,7 +70,7 @@ double software_verify_rate_over_capacity(const std::string& extra, const std::s
 TEST(Cell, AVerifyIsMToTheEModNOnAnSpuAndOnThePpu) {
   const auto scenario = cell({verify_only(1, "")});
   const Functionality f = Functionality::kRsaVerify4096;
-  const std::vector<std::uint8_t>& key = scenario.params.apps.at(0).key;  // a real public key: n, then e
+  const std::vector<std::uint8_t> key = platform::key_of(scenario.params.apps.at(0));  // n, then e
   ASSERT_EQ(key.size(), 516u);
   EXPECT_EQ(crypto::BigInt::from_bytes_be(key.data() + 512, 4), crypto::BigInt(65537));
   std::vector<std::uint8_t> data(3 * 512);
