@@ -91,7 +91,7 @@ TEST(CliLog, ErrorsArePrintedWhenQuiet) {
   EXPECT_EQ(scenario.code, 2);
   EXPECT_EQ(scenario.err,
             "--set platform.cpus.0.clock_mhz=0: /platform/cpus/0/clock_mhz: 0 is out of range; expected a "
-            "number (MHz) > 0 and <= 100000\n");
+            "number (MHz) >= 0.001 and <= 100000\n");
   Result usage = rsoc("-q crossover", dir);
   EXPECT_EQ(usage.code, 2);
   EXPECT_EQ(usage.err, "rsoc: crossover needs --out DIR\n");
