@@ -79,7 +79,8 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const std::uint64_t words = length / 4;
   const sc_time now = kernel_time();
   const sc_time arrival = now + delay;
-  const sc_time occupancy = word_time() * static_cast<double>(words);
+  const sc_time occupancy =
+      periods(word_time(), static_cast<double>(words), "configuration words on the port");
   const sc_time start = calendar_.reserve(arrival, occupancy, now);
   sc_time end = start + occupancy;
   if (StreamExtension* stream = stream_of(trans)) {
@@ -101,7 +102,8 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
 void ConfigPort::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (trans.get_address() >= port_reg::kData) return data(trans, delay);
-  const sc_time cost = params_.clock_period * static_cast<double>(params_.access_cycles);
+  const sc_time cost =
+      periods(params_.clock_period, static_cast<double>(params_.access_cycles), "a port register access");
   refused_start_ = false;
   trans.set_response_status(regs_.access(trans, kernel_time() + delay + cost));
   delay += cost;

@@ -26,7 +26,8 @@ DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const DmaParams& param
 }
 
 void DmaEngine::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
-  const sc_time cost = params_.clock_period * static_cast<double>(params_.access_cycles);
+  const sc_time cost =
+      periods(params_.clock_period, static_cast<double>(params_.access_cycles), "a DMA register access");
   trans.set_response_status(regs_.access(trans, kernel_time() + delay + cost));
   delay += cost;
 }
@@ -35,16 +36,16 @@ void DmaEngine::run() {
   for (;;) {
     sc_core::wait(start_);
     const sc_time begin = kernel_time();
-    sc_time delay = params_.clock_period * static_cast<double>(params_.setup_cycles);
+    sc_time delay = periods(params_.clock_period, static_cast<double>(params_.setup_cycles), "a DMA setup");
     const std::uint32_t ctrl = regs_.at(ctrl_reg_);
-    const auto result =
-        stream_words(initiator, this, name(), regs_.at(src_reg_), ctrl & dma_reg::kCtrlSrcFixed,
-                     regs_.at(dst_reg_), ctrl & dma_reg::kCtrlDstFixed, regs_.at(words_reg_),
-                     params_.clock_period * static_cast<double>(params_.cycles_per_word), params_.chunk_words,
-                     delay, [](sc_time& d) {
-                       sc_core::wait(d);
-                       d = sc_core::SC_ZERO_TIME;
-                     });
+    const auto result = stream_words(
+        initiator, this, name(), regs_.at(src_reg_), ctrl & dma_reg::kCtrlSrcFixed, regs_.at(dst_reg_),
+        ctrl & dma_reg::kCtrlDstFixed, regs_.at(words_reg_),
+        periods(params_.clock_period, static_cast<double>(params_.cycles_per_word), "a DMA word"),
+        params_.chunk_words, delay, [](sc_time& d) {
+          sc_core::wait(d);
+          d = sc_core::SC_ZERO_TIME;
+        });
     sc_core::wait(delay);
     words_ += result.words_moved;
     ++transfers_;

@@ -26,22 +26,23 @@ bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& ran
   word.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   forward(word, range, target_delay);
   const double nwait_cycles = std::ceil((target_delay - before) / bus_clk - 1e-9);
-  const sc_time bus_time = bus_clk * (phase_cycles + nwait_cycles);
+  const sc_time bus_time = periods(bus_clk, phase_cycles + nwait_cycles, "an FMC access");
   const sc_time start = calendar_.reserve(arrival, bus_time, now);
   delay = start + bus_time - now;
   if (observed()) report_transfer(word, start, start + bus_time, 1, now);
   if (!async) return true;
 
   // The CPU polls NWAIT as a GPIO: one poll right after the access, then until it reads released.
-  const sc_time poll = params_.cpu_clock_period * params_.poll_cycles;
+  const sc_time poll = periods(params_.cpu_clock_period, params_.poll_cycles, "an NWAIT poll");
   const sc_time nwait = bus_clk * nwait_cycles;
   std::uint64_t polls = 1;
   if (nwait_cycles > 0) polls += static_cast<std::uint64_t>(std::ceil(nwait / poll - 1e-9));
   const bool ok = polls <= params_.max_polls;
   if (!ok) polls = params_.max_polls;
   polls_ += polls;
-  poll_time_ += poll * static_cast<double>(polls);
-  delay += poll * static_cast<double>(polls);
+  const sc_time polling = periods(poll, static_cast<double>(polls), "NWAIT polling");
+  poll_time_ += polling;
+  delay += polling;
   return ok;
 }
 
@@ -63,7 +64,7 @@ void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& rang
   unsigned char* data = trans.get_data_ptr();
   const unsigned length = trans.get_data_length();
   const unsigned streaming_width = trans.get_streaming_width();
-  const sc_time swap = params_.cpu_clock_period * params_.byteswap_cycles;
+  const sc_time swap = periods(params_.cpu_clock_period, params_.byteswap_cycles, "a byte swap");
   const int reads_per_word = (read && params_.double_read && params_.mode == FmcMode::kAsync) ? 2 : 1;
 
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;

@@ -30,7 +30,8 @@ const char* to_string(CoreKind kind) {
 IpCore::IpCore(std::string name, const CoreParams& params)
     : name_(std::move(name)),
       params_(params),
-      word_access_(params.clock_period * static_cast<double>(params.access_cycles)) {
+      word_access_(
+          periods(params.clock_period, static_cast<double>(params.access_cycles), "a core register access")) {
   const std::string kind = to_string(params.kind);
   auto word_of = [&](std::size_t i) {
     std::uint32_t w = 0;
@@ -113,7 +114,7 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
     return;
   }
   const std::size_t words = length / 4;
-  const sc_time access = word_access_ * static_cast<double>(words);
+  const sc_time access = periods(word_access_, static_cast<double>(words), "a core stream access");
   unsigned char* data = trans.get_data_ptr();
   if (!in) {
     if (words > stream_out_.size()) {  // underflow

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "models/activity.h"
+#include "models/kernel_time.h"
 #include "models/pio_replay.h"
 #include "models/register_file.h"
 
@@ -149,7 +150,9 @@ class IpCore {
       status_reads_ += trans.get_address() == reg::kStatus;
     }
     const sc_core::sc_time cost =
-        words == 1 ? word_access_ : params_.clock_period * static_cast<double>(params_.access_cycles * words);
+        words == 1 ? word_access_
+                   : periods(params_.clock_period, static_cast<double>(params_.access_cycles * words),
+                             "a core register access");
     trans.set_response_status(regs_.access(trans, at + cost));
     latency += cost;
   }

@@ -2,6 +2,7 @@
 // The kernel's current time for models that read it on every access.
 
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <systemc>
@@ -25,10 +26,22 @@ inline std::uint64_t to_ps(const sc_core::sc_time& t) {
 // `what`) rather than left to wrap, leaving room for the runtime's sums and for slower shared cores.
 inline sc_core::sc_time periods(const sc_core::sc_time& period, double count, const char* what) {
   constexpr double kLongestPs = 144115188075855872.0;  // 2^57
-  if (static_cast<double>(period.value()) * count >= kLongestPs)
-    throw std::overflow_error(std::string(what) + ": " + std::to_string(count) + " cycles of " +
-                              period.to_string() + " would last 2^57 ps (about 40 hours) or more in one piece");
+  if (static_cast<double>(period.value()) * count >= kLongestPs) {
+    char cycles[32];
+    std::snprintf(cycles, sizeof cycles, "%.0f", count);
+    throw std::overflow_error(std::string(what) + ": " + cycles + " cycles of " + period.to_string() +
+                              " would last 2^57 ps (about 40 hours) or more in one piece");
+  }
   return period * count;
+}
+
+// `s` seconds as a time (a duration computed in seconds), refused as periods() refuses one: 2^57 ps or more.
+inline sc_core::sc_time seconds(double s, const char* what) {
+  constexpr double kLongestPs = 144115188075855872.0;  // 2^57
+  if (!(s * 1e12 < kLongestPs))
+    throw std::overflow_error(std::string(what) + ": " + std::to_string(s) +
+                              " s would last 2^57 ps (about 40 hours) or more in one piece");
+  return sc_core::sc_time(s, sc_core::SC_SEC);
 }
 
 }  // namespace rsoc::models

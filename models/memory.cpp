@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "models/kernel_time.h"
 #include "models/routing_bus.h"
 #include "models/stream.h"
 
@@ -92,12 +93,14 @@ void Memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& dela
   move(trans);
   const std::uint64_t w = words_of(trans);
   (write ? writes_ : reads_) += w;
-  const sc_core::sc_time data_time = params_.clock_period * static_cast<double>(w * params_.cycles_per_word);
+  const sc_core::sc_time data_time =
+      periods(params_.clock_period, static_cast<double>(w * params_.cycles_per_word), "a memory access");
   busy_ += data_time;
   if (StreamExtension* stream = stream_of(trans)) {
     stream->add(this, name(), data_time);
   } else {
-    delay += params_.clock_period * static_cast<double>(params_.latency_cycles) + data_time;
+    delay += periods(params_.clock_period, static_cast<double>(params_.latency_cycles), "a memory latency") +
+             data_time;
   }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }

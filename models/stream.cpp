@@ -1,5 +1,7 @@
 #include "models/stream.h"
 
+#include "models/kernel_time.h"
+
 namespace rsoc::models {
 
 void StreamExtension::add(const void* owner, const char* name, const sc_core::sc_time& occupancy) {
@@ -51,6 +53,13 @@ StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* 
   ext.burst = ++streams;
   tlm::tlm_generic_payload trans;
   trans.set_extension(&ext);
+  // The extension lives on this stack: it is taken off the payload however this function ends (a target that
+  // throws, a duration past 2^57 ps), or the payload's destructor would free it.
+  struct Detach {
+    tlm::tlm_generic_payload& trans;
+    StreamExtension& ext;
+    ~Detach() { trans.clear_extension(&ext); }
+  } detach{trans, ext};
   const char* bottleneck = nullptr;  // the slowest stage of the last chunk
   for (std::uint64_t done = 0; done < words;) {
     const std::uint64_t n = std::min<std::uint64_t>(chunk_words, words - done);
@@ -67,7 +76,9 @@ StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* 
       trans.set_byte_enable_ptr(nullptr);
       trans.set_dmi_allowed(false);
       trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      if (!read) ext.add(mover, mover_name.c_str(), mover_word_time * static_cast<double>(n));
+      if (!read)
+        ext.add(mover, mover_name.c_str(),
+                periods(mover_word_time, static_cast<double>(n), "a stream chunk"));
       socket->b_transport(trans, delay);
       if (trans.is_response_error()) result.status = trans.get_response_status();
     }
@@ -79,7 +90,6 @@ StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* 
     result.words_moved = done;
     if (after_chunk) after_chunk(delay);
   }
-  trans.clear_extension(&ext);
   if (bottleneck) result.bottleneck = bottleneck;
   return result;
 }

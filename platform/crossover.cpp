@@ -8,6 +8,7 @@
 #include "analysis/csv.h"
 #include "analysis/output_file.h"
 #include "platform/interrupt.h"
+#include "platform/scenario_error.h"
 #include "platform/simulation.h"
 #include "rsoc/version.h"
 
@@ -162,9 +163,8 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario, an
   host["blocks"] = result.blocks;
   host["cipher_blocks"] = result.cipher_blocks;
   host["rsoc_version"] = kVersion;
-  host["scenario_file"] = scenario.file;
-  analysis::write_text_file(out.file("host.json"),  // a file name that is not UTF-8: with U+FFFD
-                            host.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  host["scenario_file"] = printable_text(scenario.file);
+  analysis::write_text_file(out.file("host.json"), host.dump(2) + "\n");
   throw_if_interrupted();
   out.commit();
 }

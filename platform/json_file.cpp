@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <set>
 #include <utility>
 #include <vector>
@@ -16,10 +17,10 @@ std::string ParseErrorReason(const std::string& what) {
   const std::size_t error = what.find("parse error");
   if (error != std::string::npos) {
     const std::size_t colon = what.find(": ", error);
-    if (colon != std::string::npos) return what.substr(colon + 2);
+    if (colon != std::string::npos) return printable_text(what.substr(colon + 2));
   }
   const std::size_t bracket = what.find("] ");
-  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+  return printable_text(bracket == std::string::npos ? what : what.substr(bracket + 2));
 }
 
 // 1-based line and column of the character nlohmann's parser stopped at (`byte` characters read).
@@ -39,6 +40,9 @@ std::pair<int, int> Position(std::string_view text, std::size_t byte) {
 // Containers may nest this deep: scenarios need a handful of levels; far deeper text is refused before it is
 // parsed (it would only exhaust the stack or memory of whatever walks it).
 constexpr std::size_t kMaxDepth = 256;
+// An object may have this many keys: a scenario's largest has a dozen. Far more are refused as they are read
+// (keys are kept in source order, found by a linear search: millions would take hours).
+constexpr std::size_t kMaxKeys = 256;
 
 // Refuses text nested deeper than kMaxDepth, at the bracket that goes too deep.
 void CheckDepth(std::string_view text, const std::string& name) {
@@ -76,6 +80,15 @@ std::pair<int, int> TokenPosition(std::string_view text, const std::string& toke
   return at == std::string_view::npos ? std::pair<int, int>{0, 0} : Position(text, at + 1);
 }
 
+// A scenario is a description of hardware and a workload: a few kilobytes. Far larger text is refused before
+// it is parsed (parsing it would only exhaust memory).
+constexpr std::size_t kMaxScenarioBytes = std::size_t{16} << 20;
+
+std::string TooLarge(const std::string& size) {
+  return "the file is " + size + " bytes; a scenario is at most " + std::to_string(kMaxScenarioBytes) +
+         " bytes (16 MiB)";
+}
+
 template <typename J>
 J Parse(std::string_view text, const std::string& name) {
   CheckDepth(text, name);
@@ -110,6 +123,9 @@ J Parse(std::string_view text, const std::string& name) {
         break;
       case Event::key: {
         const auto& key = parsed.template get_ref<const std::string&>();
+        if (stack.back().keys.size() >= kMaxKeys)
+          throw ScenarioError(name, container_pointer(),
+                              "more than " + std::to_string(kMaxKeys) + " keys in one object");
         if (!stack.back().keys.insert(key).second) {
           issues.add(container_pointer(),
                      "duplicate key " +
@@ -152,19 +168,27 @@ J Parse(std::string_view text, const std::string& name) {
   return doc;
 }
 
-std::string ReadFile(const std::string& path) {
+// The text of the file at `path`; a file of more than `max_bytes` is refused (without reading past them).
+std::string ReadFile(const std::string& path, std::size_t max_bytes = std::string::npos) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw ScenarioError(path, "", std::string("cannot open: ") + std::strerror(errno));
   std::string text;
   char buffer[65536];
   std::size_t count = 0;
   errno = 0;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, count);
+  while (text.size() <= max_bytes && (count = std::fread(buffer, 1, sizeof buffer, file)) > 0)
+    text.append(buffer, count);
   const bool failed = std::ferror(file) != 0;
   const int error = errno;
   std::fclose(file);
   if (failed)
     throw ScenarioError(path, "", std::string("cannot read: ") + std::strerror(error != 0 ? error : EIO));
+  if (text.size() > max_bytes) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    throw ScenarioError(path, "",
+                        TooLarge(ec ? "more than " + std::to_string(max_bytes) : std::to_string(size)));
+  }
   return text;
 }
 
@@ -179,10 +203,12 @@ nlohmann::json parse_json_text(std::string_view text, std::string_view name) {
 }
 
 nlohmann::ordered_json read_ordered_json_file(const std::string& path) {
-  return Parse<nlohmann::ordered_json>(ReadFile(path), path);
+  return Parse<nlohmann::ordered_json>(ReadFile(path, kMaxScenarioBytes), path);
 }
 
 nlohmann::ordered_json parse_ordered_json_text(std::string_view text, std::string_view name) {
+  if (text.size() > kMaxScenarioBytes)
+    throw ScenarioError(std::string(name), "", TooLarge(std::to_string(text.size())));
   return Parse<nlohmann::ordered_json>(text, std::string(name));
 }
 

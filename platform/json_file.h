@@ -19,7 +19,9 @@ nlohmann::json read_json_file(const std::string& path);
 // Parses `text` with the same errors, naming it `name` (e.g. an embedded scenario).
 nlohmann::json parse_json_text(std::string_view text, std::string_view name);
 
-// The same, keeping object keys in source order (so that resolve() reports issues in the order of the text).
+// The same, keeping object keys in source order (so that resolve() reports issues in the order of the text):
+// the readers of scenarios, which also refuse a text of more than 16 MiB before parsing it
+//   PATH: the file is 52428800 bytes; a scenario is at most 16777216 bytes (16 MiB)
 nlohmann::ordered_json read_ordered_json_file(const std::string& path);
 nlohmann::ordered_json parse_ordered_json_text(std::string_view text, std::string_view name);
 

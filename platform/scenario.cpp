@@ -1,13 +1,13 @@
 #include "platform/scenario.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
 #include "models/address_map.h"
+#include "platform/digest.h"
 #include "platform/json_file.h"
 #include "platform/scenario_schema.h"
 #include "runtime/rsa_work.h"
@@ -41,8 +41,13 @@ std::string span(std::uint64_t base, std::uint64_t size) {
 // memory with its result and its reference.
 constexpr std::uint64_t kMaxRequestBytes = std::uint64_t{256} << 20;
 
-sc_time period_of(double mhz) {
-  return sc_time(1.0 / (mhz * 1e6), sc_core::SC_SEC);
+// The longest duration simulated time holds in one piece (models/kernel_time.h periods()): 2^57 ps.
+constexpr double kLongestPs = 144115188075855872.0;
+
+std::string approx(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", value);
+  return buf;
 }
 unsigned u(const json& j) {
   return static_cast<unsigned>(j.get<std::int64_t>());
@@ -52,19 +57,6 @@ std::uint64_t u64(const json& j) {
 }
 std::uint64_t kib_bytes(const json& j) {  // KiB to bytes, rounded down to whole 32-bit words
   return static_cast<std::uint64_t>(std::floor(j.get<double>() * 1024.0 / 4.0)) * 4;
-}
-
-std::string sha256_hex(const std::string& text) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(text.data(), text.size(), md, &n, EVP_sha256(), nullptr);
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < n; ++i) {
-    out += digits[md[i] >> 4];
-    out += digits[md[i] & 15];
-  }
-  return out;
 }
 
 std::optional<std::vector<std::uint8_t>> parse_hex(const std::string& s) {
@@ -130,6 +122,18 @@ class Resolver {
     std::uint64_t base, size;
   };
 
+  // The period of the clock `mhz` at `pointer`. A clock so slow that one cycle would not fit in simulated
+  // time in one piece is refused (its period would wrap around).
+  sc_time period_of(const json& mhz, const std::string& pointer) {
+    const double ps = 1e6 / mhz.get<double>();
+    if (!(ps < kLongestPs)) {
+      issues_.add(pointer, mhz.dump() + " MHz is too slow: one cycle would last " + approx(ps) +
+                               " ps; simulated time holds at most 2^57 ps (about 40 hours) in one piece");
+      return sc_time(1, sc_core::SC_PS);
+    }
+    return sc_time(1.0 / (mhz.get<double>() * 1e6), sc_core::SC_SEC);
+  }
+
   // A window of simulated time (null: none); its end must come after its start.
   std::optional<TimeWindow> window(const json& w, const std::string& ptr) {
     if (w.is_null()) return std::nullopt;
@@ -192,7 +196,7 @@ class Resolver {
       BusSpec s;
       s.name = b["name"];
       s.fmc = b["kind"] == "fmc";
-      s.onchip.clock_period = period_of(b["clock_mhz"].get<double>());
+      s.onchip.clock_period = period_of(b["clock_mhz"], ptr + "/clock_mhz");
       s.onchip.latency_cycles = u(b["latency_cycles"]);
       s.onchip.cycles_per_word = u(b["cycles_per_word"]);
       const json& f = b["fmc"];
@@ -248,7 +252,7 @@ class Resolver {
       CpuSpec s;
       s.name = c["name"];
       s.bus = c["bus"];
-      s.params.clock_period = period_of(c["clock_mhz"].get<double>());
+      s.params.clock_period = period_of(c["clock_mhz"], ptr + "/clock_mhz");
       s.params.hw_threads = u(c["hw_threads"]);
       s.params.mmio_cycles = u(c["mmio_cycles"]);
       s.params.stream_chunk_words = u(c["stream_chunk_words"]);
@@ -270,9 +274,17 @@ class Resolver {
   }
 
   void uarts(const json& pl, ScenarioParams& p) {
-    for (const json& u_ : pl["uarts"])
+    for (std::size_t i = 0; i < pl["uarts"].size(); ++i) {
+      const json& u_ = pl["uarts"][i];
+      const double ps = 1e12 * u_["bits_per_byte"].get<double>() / u_["baud"].get<double>();
+      if (!(ps < kLongestPs))
+        issues_.add("/platform/uarts/" + std::to_string(i) + "/baud",
+                    u_["baud"].dump() + " baud is too slow: a byte of " + u_["bits_per_byte"].dump() +
+                        " bits would last " + approx(ps) +
+                        " ps; simulated time holds at most 2^57 ps (about 40 hours) in one piece");
       p.uarts.push_back(
           UartSpec{u_["name"], models::UartParams{u_["baud"].get<double>(), u(u_["bits_per_byte"])}});
+    }
   }
 
   void memories(const json& pl, ScenarioParams& p) {
@@ -284,7 +296,7 @@ class Resolver {
       s.bus = m["bus"];
       s.base = u64(m["base"]);
       s.params.size_bytes = u64(m["size_kib"]) * 1024;
-      s.params.clock_period = period_of(m["clock_mhz"].get<double>());
+      s.params.clock_period = period_of(m["clock_mhz"], ptr + "/clock_mhz");
       s.params.latency_cycles = u(m["latency_cycles"]);
       s.params.cycles_per_word = u(m["cycles_per_word"]);
       device(s.name, s.bus, ptr, s.base, s.params.size_bytes);
@@ -299,13 +311,21 @@ class Resolver {
       s.name = d["name"];
       s.bus = d["bus"];
       s.base = u64(d["base"]);
-      s.params.clock_period = period_of(d["clock_mhz"].get<double>());
+      s.params.clock_period = period_of(d["clock_mhz"], "/platform/dmas/" + std::to_string(i) + "/clock_mhz");
       s.params.cycles_per_word = u(d["cycles_per_word"]);
       s.params.setup_cycles = u(d["setup_cycles"]);
       s.params.chunk_words = u(d["chunk_words"]);
       // `count` identical engines (one per co-processor): <name>0, <name>1, ... with consecutive registers.
       const std::uint64_t count = u64(d["count"]);
       if (count > 1) names_["dmas"].erase(s.name);
+      // Their registers must all lie below 2^64: the bases of later copies would wrap around to 0.
+      const bool span_wraps = count > 1 && wraps(s.base, count * models::dma_reg::kSize);
+      if (span_wraps)
+        issues_.add("/platform/dmas/" + std::to_string(i) + "/base",
+                    "the " + std::to_string(count) + " engines of \"" + s.name + "\" from " +
+                        models::hex(s.base) + " (" + std::to_string(count) + " x " +
+                        std::to_string(models::dma_reg::kSize) +
+                        " bytes) end past the last address of the 64-bit address space");
       for (std::uint64_t k = 0; k < count; ++k) {
         DmaSpec copy = s;
         if (count > 1) {
@@ -321,7 +341,9 @@ class Resolver {
                       "DMA engine name \"" + copy.name + "\" is taken by another DMA engine");
         if (count > 1) expanded_dmas_.insert(copy.name);
         dma_groups_[s.name].push_back(copy.name);
-        device(copy.name, copy.bus, "/platform/dmas/" + std::to_string(i), copy.base, models::dma_reg::kSize);
+        if (!span_wraps)
+          device(copy.name, copy.bus, "/platform/dmas/" + std::to_string(i), copy.base,
+                 models::dma_reg::kSize);
         p.dmas.push_back(copy);
       }
     }
@@ -339,7 +361,7 @@ class Resolver {
       s.params.kind = type == "aes128" ? models::CoreKind::kAes128
                       : type == "des"  ? models::CoreKind::kDes
                                        : models::CoreKind::kModexp;
-      s.params.clock_period = period_of(c["clock_mhz"].get<double>());
+      s.params.clock_period = period_of(c["clock_mhz"], ptr + "/clock_mhz");
       s.params.access_cycles = u(c["access_cycles"]);
       s.params.key_setup_cycles = u(c["key_setup_cycles"]);
       s.params.block_cycles = u(c["block_cycles"]);
@@ -387,7 +409,7 @@ class Resolver {
       s.window_bytes = u64(sl["window_kib"]) * 1024;
       s.params.capacity_bytes = kib_bytes(sl["capacity_kib"]);
       s.params.reconfigurable = sl["reconfigurable"].get<bool>();
-      s.params.clock_period = period_of(sl["clock_mhz"].get<double>());
+      s.params.clock_period = period_of(sl["clock_mhz"], ptr + "/clock_mhz");
       if (!sl["core"].is_null()) s.core = sl["core"];
       if (!s.core.empty() && known("cores", s.core, ptr + "/core", "core")) {
         for (const auto& c : p.cores)
@@ -403,6 +425,13 @@ class Resolver {
       // `count` identical slots: <name>0, <name>1, ... in consecutive windows.
       const std::uint64_t count = u64(sl["count"]);
       if (count > 1) names_["slots"].erase(s.name);  // the entry's name is a prefix, not a slot
+      // Their windows must all lie below 2^64: the bases of later copies would wrap around to 0.
+      const bool span_wraps = count > 1 && wraps(s.base, count * s.window_bytes);
+      if (span_wraps)
+        issues_.add(ptr + "/base", "the " + std::to_string(count) + " windows of \"" + s.name + "\" from " +
+                                       models::hex(s.base) + " (" + std::to_string(count) + " x " +
+                                       std::to_string(s.window_bytes) +
+                                       " bytes) end past the last address of the 64-bit address space");
       for (std::uint64_t k = 0; k < count; ++k) {
         SlotSpec copy = s;
         if (count > 1) copy.name += std::to_string(k);
@@ -416,7 +445,7 @@ class Resolver {
           expanded_slots_.insert(copy.name);
           names_["slots"].insert(copy.name);
         }
-        device(copy.name, copy.bus, ptr, copy.base, copy.window_bytes);
+        if (!span_wraps) device(copy.name, copy.bus, ptr, copy.base, copy.window_bytes);
         p.slots.push_back(copy);
       }
     }
@@ -451,7 +480,7 @@ class Resolver {
     ConfigPortSpec s;
     s.bus = cp["bus"];
     s.base = u64(cp["base"]);
-    s.params.clock_period = period_of(cp["clock_mhz"].get<double>());
+    s.params.clock_period = period_of(cp["clock_mhz"], "/platform/config_port/clock_mhz");
     s.params.width_bits = u(cp["width_bits"]);
     s.params.access_cycles = u(cp["access_cycles"]);
     s.dma_feed = cp["feed"] == "dma";
@@ -906,16 +935,13 @@ class OverrideSources {
     set_.emplace_back(std::move(pointer), std::move(source));
   }
   void name(IssueList& issues) const {
-    IssueList named(issues.file());
-    for (ScenarioIssue issue : issues) {
+    issues.update([this](ScenarioIssue& issue) {
       for (auto it = set_.rbegin(); it != set_.rend(); ++it)  // the last override of a value set it
         if (issue.pointer == it->first || issue.pointer.rfind(it->first + "/", 0) == 0) {
           issue.file = it->second;
           break;
         }
-      named.add(std::move(issue));
-    }
-    issues = std::move(named);
+    });
   }
 
  private:
@@ -964,22 +990,23 @@ Scenario finish(const nlohmann::ordered_json& doc, const std::string& file, cons
   } catch (const ScenarioError& e) {
     // A problem the file is blamed for may still come from an override that set another value (a slot made
     // too small for its bitstream): when the scenario loads without that override, it is named after it.
+    // The last override without which it loads names them all: found once, however many issues there are.
     std::vector<ScenarioIssue> issues = e.issues();
-    for (auto& issue : issues) {
-      if (issue.file != file) continue;
-      for (std::size_t k = options.overrides.size(); k-- > 0;) {
-        LoadOptions without = options;
-        without.overrides.erase(without.overrides.begin() + static_cast<std::ptrdiff_t>(k));
-        if (k < without.sources.size())
-          without.sources.erase(without.sources.begin() + static_cast<std::ptrdiff_t>(k));
-        try {
-          load(doc, file, without);
-        } catch (const ScenarioError&) {
-          continue;
-        }
-        issue.file = source_of(options, k);
-        break;
+    if (std::none_of(issues.begin(), issues.end(), [&](const ScenarioIssue& i) { return i.file == file; }))
+      throw;
+    for (std::size_t k = options.overrides.size(); k-- > 0;) {
+      LoadOptions without = options;
+      without.overrides.erase(without.overrides.begin() + static_cast<std::ptrdiff_t>(k));
+      if (k < without.sources.size())
+        without.sources.erase(without.sources.begin() + static_cast<std::ptrdiff_t>(k));
+      try {
+        load(doc, file, without);
+      } catch (const ScenarioError&) {
+        continue;
       }
+      for (auto& issue : issues)
+        if (issue.file == file) issue.file = source_of(options, k);
+      break;
     }
     throw ScenarioError(issues);
   }

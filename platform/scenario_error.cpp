@@ -1,5 +1,6 @@
 #include "platform/scenario_error.h"
 
+#include <cstdio>
 #include <utility>
 
 namespace rsoc::platform {
@@ -30,24 +31,39 @@ bool ScenarioIssue::operator==(const ScenarioIssue& other) const {
 }
 
 void IssueList::add(std::string pointer, std::string message) {
-  issues_.push_back(ScenarioIssue{file_, std::move(pointer), std::move(message)});
+  add(ScenarioIssue{file_, std::move(pointer), std::move(message)});
 }
 
 void IssueList::add(ScenarioIssue issue) {
+  if (issues_.size() >= kMaxIssues) {
+    ++dropped_;
+    return;
+  }
   if (issue.file.empty()) issue.file = file_;
   issues_.push_back(std::move(issue));
 }
 
 void IssueList::append(const IssueList& other) {
   for (const ScenarioIssue& issue : other) add(issue);
+  dropped_ += other.dropped_;
+}
+
+std::vector<ScenarioIssue> IssueList::reported() const {
+  std::vector<ScenarioIssue> out = issues_;
+  if (dropped_ > 0)
+    out.push_back(ScenarioIssue{file_, "",
+                                "and " + std::to_string(dropped_) + " more problem" +
+                                    (dropped_ == 1 ? "" : "s") + " (the first " + std::to_string(kMaxIssues) +
+                                    " are shown)"});
+  return out;
 }
 
 std::string IssueList::to_string() const {
-  return JoinIssues(issues_);
+  return JoinIssues(reported());
 }
 
 void IssueList::throw_if_any() const {
-  if (!issues_.empty()) throw ScenarioError(issues_);
+  if (!issues_.empty()) throw ScenarioError(reported());
 }
 
 ScenarioError::ScenarioError(std::vector<ScenarioIssue> issues)
@@ -56,6 +72,33 @@ ScenarioError::ScenarioError(std::vector<ScenarioIssue> issues)
 ScenarioError::ScenarioError(std::string file, std::string pointer, std::string message)
     : ScenarioError(std::vector<ScenarioIssue>{
           ScenarioIssue{std::move(file), std::move(pointer), std::move(message)}}) {}
+
+std::optional<std::size_t> invalid_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const std::size_t length = byte < 0x80           ? 1
+                               : (byte >> 5) == 0x6  ? 2
+                               : (byte >> 4) == 0xE  ? 3
+                               : (byte >> 3) == 0x1E ? 4
+                                                     : 0;
+    if (length == 0 || i + length > text.size()) return i;
+    for (std::size_t k = 1; k < length; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return i;
+    i += length;
+  }
+  return std::nullopt;
+}
+
+std::string printable_text(std::string_view text) {
+  std::string out;
+  while (const auto bad = invalid_utf8(text)) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(text[*bad]));
+    out.append(text.substr(0, *bad)).append(hex);
+    text.remove_prefix(*bad + 1);
+  }
+  return out.append(text);
+}
 
 std::string pointer_escape(std::string_view token) {
   std::string escaped;

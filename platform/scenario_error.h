@@ -3,6 +3,7 @@
 // so that every problem of a scenario is reported together, and thrown as one ScenarioError.
 
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -25,7 +26,9 @@ struct ScenarioIssue {
   bool operator!=(const ScenarioIssue& other) const { return !(*this == other); }
 };
 
-// An ordered collection of issues; issues added without a file name get the list's file name.
+// An ordered collection of issues; issues added without a file name get the list's file name. It keeps the
+// first kMaxIssues and counts the others: a file with millions of problems is reported in a few lines ("FILE:
+// and 2000000 more problems (the first 100 are shown)"), in bounded memory.
 class IssueList {
  public:
   IssueList() = default;
@@ -35,22 +38,34 @@ class IssueList {
   void add(ScenarioIssue issue);
   void append(const IssueList& other);
 
+  static constexpr std::size_t kMaxIssues = 100;
+
   bool empty() const { return issues_.empty(); }
   std::size_t size() const { return issues_.size(); }
   const ScenarioIssue& operator[](std::size_t i) const { return issues_[i]; }
   std::vector<ScenarioIssue>::const_iterator begin() const { return issues_.begin(); }
   std::vector<ScenarioIssue>::const_iterator end() const { return issues_.end(); }
   const std::vector<ScenarioIssue>& items() const { return issues_; }
+  // Calls update(issue) on every issue kept, which may change it.
+  template <class Update>
+  void update(Update update) {
+    for (ScenarioIssue& issue : issues_) update(issue);
+  }
   const std::string& file() const { return file_; }
 
-  // Every issue formatted by ScenarioIssue::to_string, one per line, no trailing newline.
+  // Every issue formatted by ScenarioIssue::to_string, one per line, no trailing newline (with the count of
+  // the issues not kept, if any).
   std::string to_string() const;
-  // Throws a ScenarioError carrying every issue when there is at least one.
+  // Throws a ScenarioError carrying every issue kept (and one that counts the others) when there is at least
+  // one.
   void throw_if_any() const;
 
  private:
+  std::vector<ScenarioIssue> reported() const;
+
   std::string file_;
   std::vector<ScenarioIssue> issues_;
+  std::size_t dropped_ = 0;  // issues past kMaxIssues
 };
 
 class ScenarioError : public std::runtime_error {
@@ -62,6 +77,12 @@ class ScenarioError : public std::runtime_error {
  private:
   std::vector<ScenarioIssue> issues_;
 };
+
+// `text` with each byte that is not part of a well-formed UTF-8 sequence written as \xHH: a file name, a
+// flag or what the JSON parser read, quoted in a message or written into a JSON result, stays valid text.
+std::string printable_text(std::string_view text);
+// The offset of the first byte of `text` that is not part of a well-formed UTF-8 sequence, if any.
+std::optional<std::size_t> invalid_utf8(std::string_view text);
 
 // JSON pointer helpers (RFC 6901): the pointer of a child of `parent`, escaping '~' and '/' in keys.
 std::string pointer_child(std::string_view parent, std::string_view key);

@@ -369,6 +369,7 @@ Schema build() {
                      "blocks_distribution)")},
       {"blocks_list", Schema::array(Schema::integer().unit("blocks").min(1).max(1e9).doc("block count"))
                           .min_items(1)
+                          .max_items(1000000)
                           .nullable()
                           .default_value(nullptr)
                           .doc("block counts of successive requests, cycled")},
@@ -379,9 +380,10 @@ Schema build() {
       {"requests", Schema::integer().min(1).max(1e9).default_value(1).doc(
                        "requests it issues (at most, with duration_ms)")},
       {"duration_ms",
-       Schema::number().unit("ms").exclusive_min(0).max(1e12).nullable().default_value(nullptr).doc(
+       Schema::number().unit("ms").exclusive_min(0).max(9e9).nullable().default_value(nullptr).doc(
            "issue no request later than this after the first one (the request running then completes, "
-           "as `openssl speed` counts operations for a fixed time); null: requests alone end it")},
+           "as `openssl speed` counts operations for a fixed time; at most the longest run, "
+           "limits.simulated_s); null: requests alone end it")},
       {"after",
        Schema::string().nullable().default_value(nullptr).doc(
            "name of an earlier entry of /workload/apps: start when it has completed its last request "

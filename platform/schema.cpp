@@ -28,15 +28,6 @@ std::string Quote(std::string_view text) {
   return Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-bool IsUtf8(const std::string& text) {
-  try {
-    (void)Json(text).dump();
-    return true;
-  } catch (const Json::type_error&) {
-    return false;
-  }
-}
-
 // A user string in a message: quoted, shortened when long.
 std::string QuoteValue(std::string_view text) {
   if (text.size() <= kMaxQuotedChars) return Quote(text);
@@ -281,7 +272,9 @@ class Resolver {
     return out;
   }
 
-  void CheckCount(std::size_t count, const Schema& schema, const std::string& pointer,
+  // Returns false when there are more items than the schema allows: then they are not looked at one by one
+  // (millions of them would only exhaust memory).
+  bool CheckCount(std::size_t count, const Schema& schema, const std::string& pointer,
                   std::string_view singular, std::string_view plural) {
     if (schema.min_items_value() && count < *schema.min_items_value()) {
       issues_.add(pointer, "expected at least " + Count(*schema.min_items_value(), singular, plural) +
@@ -289,12 +282,14 @@ class Resolver {
     } else if (schema.max_items_value() && count > *schema.max_items_value()) {
       issues_.add(pointer, "expected at most " + Count(*schema.max_items_value(), singular, plural) +
                                ", got " + std::to_string(count));
+      return false;
     }
+    return true;
   }
 
   Json ResolveMap(const J& in, const Schema& schema, const std::string& pointer) {
     if (!in.is_object()) return TypeIssue(in, schema, pointer);
-    CheckCount(in.size(), schema, pointer, "entry", "entries");
+    if (!CheckCount(in.size(), schema, pointer, "entry", "entries")) return Json::object();
     Json out = Json::object();
     for (auto it = in.begin(); it != in.end(); ++it) {
       const std::string child = pointer_child(pointer, it.key());
@@ -314,7 +309,7 @@ class Resolver {
 
   Json ResolveArray(const J& in, const Schema& schema, const std::string& pointer) {
     if (!in.is_array()) return TypeIssue(in, schema, pointer);
-    CheckCount(in.size(), schema, pointer, "item", "items");
+    if (!CheckCount(in.size(), schema, pointer, "item", "items")) return Json::array();
     Json out = Json::array();
     for (std::size_t i = 0; i < in.size(); ++i)
       out.push_back(Resolve(in[i], schema.element(), pointer_child(pointer, i)));
@@ -469,11 +464,19 @@ std::optional<std::size_t> ParseIndex(std::string_view token) {
 template <typename J>
 bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, IssueList& issues,
                    std::string_view source = {}, std::string* set_pointer = nullptr) {
-  const std::string flag = source.empty() ? "--set " + std::string(assignment) : std::string(source);
+  const std::string flag =
+      printable_text(source.empty() ? "--set " + std::string(assignment) : std::string(source));
   auto fail = [&](std::string pointer, std::string message) {
     issues.add(ScenarioIssue{flag, std::move(pointer), std::move(message)});
     return false;
   };
+  // Scenarios are JSON text: UTF-8 (a byte that is not would end up in results that must be valid JSON).
+  if (const auto bad = invalid_utf8(assignment)) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(assignment[*bad]));
+    return fail("", "malformed override: not UTF-8 text (byte " + std::string(hex) + " at offset " +
+                        std::to_string(*bad) + ")");
+  }
   const std::size_t equals = assignment.find('=');
   if (equals == std::string_view::npos) return fail("", "malformed override: expected PATH=VALUE");
   const std::string_view path = assignment.substr(0, equals);
@@ -551,12 +554,21 @@ bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, Is
     pointer = pointer_child(pointer, token);
   }
 
-  J value = J::parse(text, nullptr, false);
-  if (value.is_discarded()) value = J(std::string(text));
-  // A document holds text only as UTF-8 (JSON strings always are): a value that is not would fail every
-  // output of the scenario.
-  if (value.is_string() && !IsUtf8(value.template get_ref<const std::string&>()))
-    return fail(pointer, "the value is not UTF-8 text; expected a JSON value or UTF-8 text");
+  // The value is JSON, or else the text as a string (name=aes, not name="aes"); a number no double holds is
+  // an error, not the string "1e400".
+  J value;
+  try {
+    value = J::parse(text);
+  } catch (const typename J::parse_error&) {
+    value = J(std::string(text));
+  } catch (const typename J::out_of_range& error) {  // "... number overflow parsing '1e400'"
+    const std::string what = error.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    const std::string number = open != std::string::npos && close > open
+                                   ? what.substr(open + 1, close - open - 1)
+                                   : std::string(text);
+    return fail(pointer, "number " + number + " is out of range (beyond what a double holds: about 1.8e308)");
+  }
 
   // Pass 2: create what is missing along the path and assign.
   J* target = &doc;

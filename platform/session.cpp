@@ -15,6 +15,8 @@
 #include "analysis/request_log.h"
 #include "analysis/stats.h"
 #include "platform/interrupt.h"
+#include "platform/log.h"
+#include "platform/scenario_error.h"
 #include "platform/simulation.h"
 #include "platform/timeline.h"
 #include "rsoc/version.h"
@@ -27,9 +29,8 @@ double ms(const sc_core::sc_time& t) {
   return t.to_seconds() * 1e3;
 }
 
-// Text that is not UTF-8 (a file name) written with U+FFFD in its place: JSON holds UTF-8 only.
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc) {
-  analysis::write_text_file(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  analysis::write_text_file(path, doc.dump(2) + "\n");
 }
 
 }  // namespace
@@ -55,13 +56,13 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   if (p.trace || p.vcd) timeline = std::make_unique<Timeline>(p, sim, out, provenance);
   sim.spawn_background();
   sim.spawn_apps();
-  // A long run says how far it is, on a terminal: requests done of those the workload issues (when it says
-  // how many) and the time left at the pace so far.
+  // A long run says how far it is, on a terminal (unless quiet): requests done of those the workload issues
+  // (when it says how many) and the time left at the pace so far.
   std::uint64_t expected = p.hsm ? p.hsm->params.clients * p.hsm->params.signatures_per_client : 0;
   for (const auto& app : p.apps) expected += app.requests;
   if (std::any_of(p.apps.begin(), p.apps.end(), [](const AppSpec& a) { return a.duration.has_value(); }))
     expected = 0;
-  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  const bool tty = ::isatty(STDERR_FILENO) != 0 && logging::notes();
   bool progressed = false;
   sim.run([&](const sc_core::sc_time& now) {
     if (!tty) return;
@@ -69,10 +70,10 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     char line[160];
     if (expected > 0 && done > 0) {
-      std::snprintf(line, sizeof line, "\rrsoc: %.3f s simulated, %llu of %llu requests, about %.0f s left ",
-                    now.to_seconds(), static_cast<unsigned long long>(done),
-                    static_cast<unsigned long long>(expected),
-                    wall * static_cast<double>(expected - std::min(done, expected)) / static_cast<double>(done));
+      std::snprintf(
+          line, sizeof line, "\rrsoc: %.3f s simulated, %llu of %llu requests, about %.0f s left ",
+          now.to_seconds(), static_cast<unsigned long long>(done), static_cast<unsigned long long>(expected),
+          wall * static_cast<double>(expected - std::min(done, expected)) / static_cast<double>(done));
     } else {
       std::snprintf(line, sizeof line, "\rrsoc: %.3f s simulated, %llu requests ", now.to_seconds(),
                     static_cast<unsigned long long>(done));
@@ -81,7 +82,9 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     progressed = true;
   });
   if (progressed) std::fputs("\n", stderr);
-  if (timeline) timeline->finish();
+  if (timeline)
+    for (const std::string& warning : timeline->finish())
+      logging::note() << "rsoc: warning: " << warning << std::endl;
 
   const double end_ms = ms(sc_core::sc_time_stamp());
   log.close_csv();
@@ -96,7 +99,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   host["wall_seconds"] = wall_s;
   host["rsoc_version"] = kVersion;
   host["systemc_version"] = sc_core::sc_version();
-  host["scenario_file"] = scenario.file;
+  host["scenario_file"] = printable_text(scenario.file);
   write_json(out.file("host.json"), host);
   throw_if_interrupted();
   out.commit();
@@ -130,6 +133,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
                             {group + "throughput_kBps", r.throughput_kBps}});
   }
   summary.table = t.str();
+  summary.rows = log.summary();
   summary.verdict = analysis::where_time_went(stats, breakdown.totals());
   return summary;
 }

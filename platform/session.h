@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/request_log.h"
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 
@@ -21,6 +22,8 @@ struct RunSummary {
   // One line: the busiest resource and the largest share of latency.
   std::string verdict;
   std::string table;  // a short human-readable summary
+  // The rows of summary.csv: per functionality and decision, counts, latencies and throughput.
+  std::vector<analysis::RequestLog::SummaryRow> rows;
   // The run's figures as named numbers (a sweep's metric columns): requests, failed, simulated_ms,
   // requests_per_s, then per functionality and decision "<f>.<decision>.<figure>" for the figures of
   // summary.csv.

@@ -206,8 +206,11 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
                 (r == 0 || app.think != sc_core::SC_ZERO_TIME) ? proc.ready_since() : proc.cpu().now();
             if (app.poisson) {
               if (r > 0)
+                // An interval past the run's limit is as good as forever: never wrapped around.
                 next_arrival +=
-                    sc_time(std::exponential_distribution<double>(app.rate_per_s)(arrivals), sc_core::SC_SEC);
+                    sc_time(std::min(std::exponential_distribution<double>(app.rate_per_s)(arrivals),
+                                     p.limits.simulated.to_seconds()),
+                            sc_core::SC_SEC);
               if (r > 0 && app.duration && next_arrival > first_issued + *app.duration) break;
               const sc_time now = proc.cpu().now();
               if (next_arrival > now) proc.sleep(next_arrival - now);
@@ -463,8 +466,9 @@ void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progres
                               " of simulated time; raise it if the run needs more");
       if (!sc_core::sc_pending_activity()) {
         if (!workload_spawned_) break;  // processes a caller spawned itself: they are all done
-        throw SimulationError("nothing is left to simulate at " + at() +
-                              ", but the workload is not done: a process waits for something that never happens");
+        throw SimulationError(
+            "nothing is left to simulate at " + at() +
+            ", but the workload is not done: a process waits for something that never happens");
       }
       if (wall < std::chrono::milliseconds(20) && slice < longest) slice = slice * 2;
       if (wall > std::chrono::milliseconds(200) && slice > shortest) slice = slice / 2;
@@ -474,7 +478,13 @@ void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progres
       }
     }
   } catch (const sc_core::sc_report& e) {
-    throw SimulationError(std::string("simulation failed: ") + e.what());
+    // An exception a process let escape (a duration past 2^57 ps) comes as SystemC's report E549: its own
+    // message, with the process and the time, on one line.
+    const std::string type = e.get_msg_type() ? e.get_msg_type() : "";
+    const std::string process = e.get_process_name() ? e.get_process_name() : "";
+    throw SimulationError("simulation failed" + (process.empty() ? std::string() : " in " + process) +
+                          " at " + std::to_string(e.get_time().to_seconds() * 1e3) + " ms: " +
+                          (type == "uncaught exception" ? std::string() : type + ": ") + e.get_msg());
   }
   throw_if_interrupted();
 }

@@ -44,8 +44,8 @@ class Simulation {
   // `progress`, when given, is called about every 2 s of wall time with the simulated time. Throws
   // SimulationError on a SystemC error, and when the run passes its limits (limits.simulated_s,
   // limits.events), or has nothing left to do before the workload of spawn_apps() is done (processes a caller
-  // spawned itself end the run when nothing is left). Throws Interrupted when rsoc is interrupted (a SIGINT or
-  // SIGTERM pauses the kernel within a delta cycle: platform/interrupt.h).
+  // spawned itself end the run when nothing is left). Throws Interrupted when rsoc is interrupted (a SIGINT
+  // or SIGTERM pauses the kernel within a delta cycle: platform/interrupt.h).
   void run(const std::function<void(const sc_core::sc_time&)>& progress = {});
 
   runtime::Manager& manager() { return *manager_; }

@@ -9,6 +9,7 @@
 
 #include "analysis/output_dir.h"
 #include "platform/crossover.h"
+#include "platform/digest.h"
 #include "platform/interrupt.h"
 #include "platform/json_file.h"
 #include "platform/scenario.h"
@@ -22,8 +23,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-constexpr std::size_t kMaxPoints = 1000000;
 
 // DIR/points and DIR/logs. Throws OutputDirError naming DIR.
 void make_folders(const fs::path& dir) {
@@ -101,17 +100,12 @@ std::optional<std::vector<std::string>> range_values(const std::string& text, co
   return values;
 }
 
-// `text` as JSON holds it: bytes that are not UTF-8 (a file name's) replaced by U+FFFD.
-std::string utf8(const std::string& text) {
-  return json::parse(json(text).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
-}
-
 json to_json(const SweepSpec& spec) {
   json doc;
   doc["rsoc_sweep"] = 1;
   doc["rsoc_version"] = kVersion;
   doc["command"] = spec.command;
-  doc["scenario_name"] = utf8(spec.scenario_name);
+  doc["scenario_name"] = spec.scenario_name;
   doc["scenario_text"] = spec.scenario_text;
   doc["overrides"] = spec.overrides;
   doc["seed"] = spec.seed ? json(*spec.seed) : json(nullptr);
@@ -170,11 +164,68 @@ SweepParameter parse_parameter(const std::string& text) {
   return p;
 }
 
+namespace {
+
+// `number` (decimal digits) times `factor`, exactly: the size of a grid however large.
+std::string times(const std::string& number, std::size_t factor) {
+  std::string out;
+  std::uint64_t carry = 0;  // below 10 x factor: factor is a count of values held in memory
+  for (auto it = number.rbegin(); it != number.rend(); ++it) {
+    carry += static_cast<std::uint64_t>(*it - '0') * factor;
+    out += static_cast<char>('0' + static_cast<int>(carry % 10));
+    carry /= 10;
+  }
+  for (; carry > 0; carry /= 10) out += static_cast<char>('0' + static_cast<int>(carry % 10));
+  while (out.size() > 1 && out.back() == '0') out.pop_back();
+  return std::string(out.rbegin(), out.rend());
+}
+
+}  // namespace
+
 std::size_t point_count(const SweepSpec& spec) {
   if (spec.parameters.empty()) return spec.points.size();
+  // The product is checked at every step: a grid of 2^64 + 4 points must not wrap around to 4.
   std::size_t n = 1;
-  for (const auto& p : spec.parameters) n *= p.values.size();
-  return n;
+  bool too_many = false;
+  for (const auto& p : spec.parameters) {
+    if (p.values.empty()) return 0;
+    too_many = too_many || p.values.size() > kMaxPoints || n > kMaxPoints / p.values.size();
+    if (!too_many) n *= p.values.size();
+  }
+  if (!too_many) return n;
+  std::string factors, product = "1";
+  for (const auto& p : spec.parameters) {
+    factors += (factors.empty() ? "" : " x ") + ("--param " + p.path) + " (" +
+               std::to_string(p.values.size()) + (p.values.size() == 1 ? " value)" : " values)");
+    product = times(product, p.values.size());
+  }
+  throw SweepError("the grid of " + factors + " has " + product + " points; a sweep has at most " +
+                   std::to_string(kMaxPoints));
+}
+
+namespace {
+
+// The JSON pointer a dotted path or a pointer names ("a.b.0" and "/a/b/0": "/a/b/0").
+std::string pointer_of(const std::string& path) {
+  if (!path.empty() && path.front() == '/') return path;
+  std::string out = "/";
+  for (char c : path)
+    out += c == '.'   ? std::string("/")
+           : c == '~' ? std::string("~0")
+           : c == '/' ? std::string("~1")
+                      : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+void check_grid(const SweepSpec& spec) {
+  for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (pointer_of(spec.parameters[i].path) == pointer_of(spec.parameters[j].path))
+        throw SweepError("--param " + spec.parameters[i].path + " sweeps the same input as --param " +
+                         spec.parameters[j].path + "; give its values in one --param");
+  point_count(spec);
 }
 
 std::vector<std::string> parameter_paths(const SweepSpec& spec) {
@@ -229,6 +280,7 @@ void prepare_sweep(const SweepSpec& spec, const fs::path& dir, bool resume) {
                      (spec.parameters.empty() ? "list" : "grid") + " has " +
                      std::to_string(point_count(spec)));
   const json doc = to_json(spec);
+  const std::string text = doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   std::error_code ec;
   const fs::file_status status = fs::symlink_status(dir, ec);
   if (fs::exists(status) && !fs::is_directory(status))
@@ -243,8 +295,7 @@ void prepare_sweep(const SweepSpec& spec, const fs::path& dir, bool resume) {
             "--resume to replace it, or choose another --out");
       make_folders(dir);
       fs::remove(dir / "sensitivity.csv", ec);  // until it is written again, from every point
-      if (existing != doc)
-        analysis::write_file_atomically(dir / "sweep.json", doc.dump(2) + "\n");  // other metrics
+      if (existing != doc) analysis::write_file_atomically(dir / "sweep.json", text);  // other metrics
       return;
     }
     // An earlier sweep: replaced, as `rsoc run` replaces an earlier result — never with what rsoc did not
@@ -256,7 +307,7 @@ void prepare_sweep(const SweepSpec& spec, const fs::path& dir, bool resume) {
     throw SweepError(dir.string() + " exists and is not an rsoc sweep folder (no sweep.json): not touched");
   }
   make_folders(dir);
-  analysis::write_file_atomically(dir / "sweep.json", doc.dump(2) + "\n");
+  analysis::write_file_atomically(dir / "sweep.json", text);
 }
 
 std::vector<std::string> foreign_sweep_entries(const fs::path& dir) {
@@ -316,6 +367,16 @@ SweepSpec load_sweep(const fs::path& dir) {
       spec.sensitivity = SensitivitySpec{doc.at("sensitivity").at("metrics").get<std::vector<std::string>>()};
     if (spec.command != "run" && spec.command != "crossover")
       throw SweepError("unknown command " + spec.command);
+    if (!spec.parameters.empty() && !spec.points.empty())
+      throw SweepError(file.string() + ": not a sweep description rsoc wrote (a grid and a list of points)");
+    std::size_t points = 0;
+    try {
+      points = point_count(spec);
+    } catch (const SweepError& e) {
+      throw SweepError(file.string() + ": " + e.what());
+    }
+    if (points == 0)
+      throw SweepError(file.string() + ": not a sweep description rsoc wrote (a sweep without points)");
     return spec;
   } catch (const json::exception& e) {
     throw SweepError(file.string() + ": not a sweep description rsoc wrote (" + e.what() + ")");
@@ -323,7 +384,7 @@ SweepSpec load_sweep(const fs::path& dir) {
 }
 
 bool point_finished(const SweepSpec& spec, const fs::path& dir, std::size_t index) {
-  return fs::exists(outcome_file(spec, dir, index));
+  return check_outcome(spec, dir, index).state == OutcomeState::kKept;
 }
 
 namespace {
@@ -360,7 +421,8 @@ void validate_parameters(const SweepSpec& spec) {
         options.sources.push_back("--param " + assignment);
       }
       options.seed = spec.seed;
-      const std::string source = "--param " + spec.parameters[i].path + "=" + value;
+      const std::string source =
+          printable_text("--param " + spec.parameters[i].path + "=" + value);  // as issues name it
       try {
         load_scenario_text(spec.scenario_text, spec.scenario_name, options);
       } catch (const ScenarioError& e) {
@@ -446,31 +508,128 @@ void record_point_failure(const fs::path& dir, std::size_t index, const std::str
 }
 
 namespace {
+
+// The format of the outcome files this rsoc writes.
+constexpr int kOutcomeFormat = 2;
+
+// What the points of `spec` run, as a digest: an outcome names the sweep it belongs to.
+std::string sweep_digest(const SweepSpec& spec) {
+  return sha256_hex(points_part(to_json(spec)).dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// The digest of an outcome's content: every key but outcome_sha256 itself.
+std::string outcome_digest(json outcome) {
+  outcome.erase("outcome_sha256");
+  return sha256_hex(outcome.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// The files of the result folder `folder` with their digests — its manifest and every file the manifest
+// lists ("name/": an empty folder) — or null when the point left no result folder.
+json result_digests(const fs::path& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec) || !fs::exists(folder / analysis::kManifestName, ec)) return nullptr;
+  json files = json::object();
+  std::ifstream manifest(folder / analysis::kManifestName);
+  std::string line;
+  while (std::getline(manifest, line)) {
+    if (line.empty()) continue;
+    if (line.back() == '/') {
+      files[line] = "folder";
+      continue;
+    }
+    const auto digest = sha256_file(folder / line);
+    files[line] = digest ? json(*digest) : json(nullptr);
+  }
+  const auto digest = sha256_file(folder / analysis::kManifestName);
+  files[analysis::kManifestName] = digest ? json(*digest) : json(nullptr);
+  return files;
+}
+
+std::string joined_values(const std::vector<std::string>& paths, const std::vector<std::string>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < paths.size() && i < values.size(); ++i)
+    out += (out.empty() ? "" : ", ") + paths[i] + "=" + (values[i].empty() ? "(scenario)" : values[i]);
+  return out.empty() ? "no values" : out;
+}
+
 void write_outcome(const SweepSpec& spec, const fs::path& dir, const analysis::SweepPoint& point) {
   json outcome;
+  outcome["rsoc_outcome"] = kOutcomeFormat;
+  outcome["point"] = point.index;
+  outcome["sweep_sha256"] = sweep_digest(spec);
   outcome["status"] = point.status;
-  outcome["error"] = utf8(point.error);
+  outcome["error"] = printable_text(point.error);
   outcome["values"] = point.values;
   outcome["metrics"] = json::array();
   for (const auto& [name, value] : point.metrics) outcome["metrics"].push_back({name, value});
   outcome["rsoc_version"] = point.version;
   outcome["scenario_sha256"] = point.scenario_sha256;
   outcome["seed"] = point.seed;
-  analysis::write_file_atomically(outcome_file(spec, dir, point.index), outcome.dump(2) + "\n");
+  outcome["results"] = result_digests(dir / "points" / point_name(spec, point.index));
+  outcome["outcome_sha256"] = outcome_digest(outcome);
+  analysis::write_file_atomically(outcome_file(spec, dir, point.index),
+                                  outcome.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
+
 }  // namespace
 
-analysis::SweepPoint read_point(const SweepSpec& spec, const fs::path& dir, std::size_t index) {
-  analysis::SweepPoint p;
+RecordedOutcome check_outcome(const SweepSpec& spec, const fs::path& dir, std::size_t index) {
+  RecordedOutcome r;
+  analysis::SweepPoint& p = r.point;
   p.index = index;
   p.values = point_values(spec, index);
   const fs::path file = outcome_file(spec, dir, index);
-  if (!fs::exists(file)) {
+  const std::string name = point_name(spec, index);
+  const std::string shown = (fs::path("points") / (name + ".json")).string();
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    r.state = OutcomeState::kMissing;
     p.status = "missing";
-    return p;
+    return r;
   }
-  const json doc = read_json_file(file.string());
+  const auto reject = [&](const std::string& problem) {
+    r.state = OutcomeState::kRejected;
+    r.problem = problem;
+    p = analysis::SweepPoint{};
+    p.index = index;
+    p.values = point_values(spec, index);
+    p.status = "missing";
+    p.error = "recorded outcome not kept: " + problem;
+    return r;
+  };
+  json doc;
   try {
+    doc = read_json_file(file.string());
+  } catch (const ScenarioError& e) {
+    return reject(shown + " is not an outcome rsoc wrote (" + one_line(e.what()) + ")");
+  }
+  try {
+    if (!doc.is_object() || !doc.contains("outcome_sha256") || doc.value("rsoc_outcome", 0) != kOutcomeFormat)
+      return reject(shown + " is not an outcome this rsoc wrote (no checksum of its format)");
+    if (doc.at("outcome_sha256").get<std::string>() != outcome_digest(doc))
+      return reject(shown + " was changed after it was written (its outcome_sha256 does not match)");
+    if (doc.at("sweep_sha256").get<std::string>() != sweep_digest(spec))
+      return reject(shown + " is the outcome of a point of another sweep");
+    const std::size_t recorded = doc.at("point").get<std::size_t>();
+    if (recorded != index)
+      return reject(shown + " is the outcome of point " +
+                    (recorded < point_count(spec) ? point_name(spec, recorded) : std::to_string(recorded)));
+    const auto values = doc.at("values").get<std::vector<std::string>>();
+    if (values != p.values)
+      return reject(shown + " records the values " + joined_values(parameter_paths(spec), values) +
+                    ", not this point's " + joined_values(parameter_paths(spec), p.values));
+    const json& results = doc.at("results");
+    const fs::path folder = dir / "points" / name;
+    if (!results.is_null()) {
+      if (!fs::is_directory(folder, ec))
+        return reject("its result folder " + (fs::path("points") / name).string() + " is gone");
+      const json now = result_digests(folder);
+      for (const auto& [f, digest] : results.items()) {
+        const std::string at = (fs::path("points") / name / f).string();
+        if (now.is_null() || !now.contains(f) || now.at(f).is_null()) return reject(at + " is gone");
+        if (now.at(f) != digest) return reject(at + " was changed after the point ran");
+      }
+    }
     p.status = doc.at("status").get<std::string>();
     p.error = doc.at("error").get<std::string>();
     for (const auto& m : doc.at("metrics"))
@@ -478,10 +637,17 @@ analysis::SweepPoint read_point(const SweepSpec& spec, const fs::path& dir, std:
     p.version = doc.at("rsoc_version").get<std::string>();
     p.scenario_sha256 = doc.at("scenario_sha256").get<std::string>();
     p.seed = doc.at("seed").get<std::string>();
+    if (p.status != "ok" && p.status != "failed")
+      return reject(shown + " has the unknown status " + p.status);
   } catch (const json::exception& e) {
-    throw SweepError(file.string() + ": not a point outcome rsoc wrote (" + e.what() + ")");
+    return reject(shown + " is not an outcome rsoc wrote (" + std::string(e.what()) + ")");
   }
-  return p;
+  r.state = OutcomeState::kKept;
+  return r;
+}
+
+analysis::SweepPoint read_point(const SweepSpec& spec, const fs::path& dir, std::size_t index) {
+  return check_outcome(spec, dir, index).point;
 }
 
 std::size_t merge_sweep(const fs::path& dir) {

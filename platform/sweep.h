@@ -9,9 +9,10 @@
 //   DIR/sweep.json        what to run: command (run or crossover), the scenario text, overrides, the grid
 //                         or the list of points
 //   DIR/points/NNNN/      the point's result folder (as `rsoc run --out` or `rsoc crossover --out` writes it)
-//   DIR/points/NNNN.json  the point's outcome: status, error, parameter values, metrics (written last,
-//   atomically:
-//                         a point is finished when this file exists)
+//   DIR/points/NNNN.json  the point's outcome: its index, the sweep's digest, status, error, parameter
+//                         values, metrics, the digest of every file of its result folder and a checksum of
+//                         it all (written last, atomically: a point is finished when this file exists and
+//                         checks out, check_outcome)
 //   DIR/logs/NNNN.log     what the point printed (local runs)
 //   DIR/sweep.csv         the merged table (`rsoc merge DIR`, also at the end of a local sweep)
 //   DIR/sensitivity.csv   a sensitivity study's table (platform/sensitivity.h), once every point has
@@ -75,7 +76,17 @@ struct SweepSpec {
   std::optional<SensitivitySpec> sensitivity;
 };
 
+// The largest sweep: points of a grid or of a list.
+inline constexpr std::size_t kMaxPoints = 1000000;
+
+// The number of points. The size of a grid is the product of its parameters' value counts, computed without
+// wrapping: a grid of more than kMaxPoints points throws SweepError naming every --param and its count
+// ("the grid of --param a (4 values) x --param b (5 values) x ... has 18446744073709551620 points; a sweep
+// has at most 1000000").
 std::size_t point_count(const SweepSpec& spec);
+// Checks a grid before anything is done with it: at most kMaxPoints points, and no input swept by two
+// --param (a dotted path and a JSON pointer naming the same input are the same). Throws SweepError.
+void check_grid(const SweepSpec& spec);
 // The columns that name a point in sweep.csv: the paths of the grid's parameters, or of a list, every path a
 // point sets (in order of first appearance).
 std::vector<std::string> parameter_paths(const SweepSpec& spec);
@@ -104,15 +115,27 @@ void prepare_sweep(const SweepSpec& spec, const std::filesystem::path& dir, bool
 // analysis::foreign_entries finds in them) and the temporary files of points that were stopped.
 std::vector<std::string> foreign_sweep_entries(const std::filesystem::path& dir);
 SweepSpec load_sweep(const std::filesystem::path& dir);
-// Whether point `index` has finished (its outcome file exists).
+// What the outcome file of point `index` says, and whether it can be kept. An outcome is kept only when it is
+// the one rsoc wrote for this point of this sweep: its checksum matches its content (it was not edited), it
+// names this sweep, this point's index and this point's parameter values (it was not copied from another
+// point), and the result folder it recorded is still there with every file as it was (not deleted, not
+// changed). Anything else is rejected with the reason, and the point runs again when the sweep is resumed.
+enum class OutcomeState { kMissing, kKept, kRejected };
+struct RecordedOutcome {
+  OutcomeState state = OutcomeState::kMissing;
+  std::string problem;  // why a rejected outcome is not kept ("points/0001.json is the outcome of ...")
+  analysis::SweepPoint point;  // the kept outcome; status "missing" otherwise (with the problem as its error)
+};
+RecordedOutcome check_outcome(const SweepSpec& spec, const std::filesystem::path& dir, std::size_t index);
+// Whether point `index` has finished: it has an outcome that can be kept (check_outcome).
 bool point_finished(const SweepSpec& spec, const std::filesystem::path& dir, std::size_t index);
 
 // Runs point `index` in this process and records its outcome (also when it fails). Returns the outcome. An
 // interrupt (Interrupted) or results that cannot be written (analysis::OutputDirError) record nothing: the
 // point runs again when the sweep is resumed.
 analysis::SweepPoint run_point(const std::filesystem::path& dir, std::size_t index);
-// The recorded outcome of point `index` (status "missing" when it has none yet). Throws SweepError when the
-// outcome file is not one rsoc wrote.
+// The recorded outcome of point `index` (status "missing" when it has none yet, or one that cannot be kept:
+// then its error says why).
 analysis::SweepPoint read_point(const SweepSpec& spec, const std::filesystem::path& dir, std::size_t index);
 
 // Records point `index` as failed with `error` (a point process that ended without recording its outcome).

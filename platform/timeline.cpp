@@ -1,5 +1,7 @@
 #include "platform/timeline.h"
 
+#include <cstdio>
+
 #include "models/kernel_time.h"
 
 namespace rsoc::platform {
@@ -7,6 +9,8 @@ namespace rsoc::platform {
 Timeline::Timeline(const ScenarioParams& p, Simulation& sim, const analysis::OutputDir& out,
                    const analysis::Provenance& provenance) {
   const std::vector<models::LaneInfo> lanes = sim.activity_lanes();
+  if (p.trace) start_.trace = p.trace->start;
+  if (p.vcd) start_.vcd = p.vcd->start;
   if (p.trace) {
     analysis::TraceWindow window;
     window.start_ps = models::to_ps(p.trace->start);
@@ -24,9 +28,26 @@ void Timeline::request(const runtime::RequestRecord& r) {
   if (trace_) trace_->request(r);
 }
 
-void Timeline::finish() {
+std::vector<std::string> Timeline::finish() {
   if (trace_) trace_->finish();
   if (vcd_) vcd_->close();
+  // A window that begins after the run ended shows nothing: said, since the file alone looks like an idle
+  // run.
+  std::vector<std::string> warnings;
+  const sc_core::sc_time end = sc_core::sc_time_stamp();
+  const auto ms = [](const sc_core::sc_time& t) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.6g ms", t.to_seconds() * 1e3);
+    return std::string(text);
+  };
+  const auto check = [&](const char* file, const char* key, const sc_core::sc_time& start) {
+    if (start > end)
+      warnings.push_back(std::string(file) + " shows nothing: its window (" + key + ") starts at " +
+                         ms(start) + ", after the run ended at " + ms(end));
+  };
+  if (trace_) check("trace.json", "outputs.trace.start_ms", start_.trace);
+  if (vcd_) check("timeline.vcd", "outputs.vcd.start_ms", start_.vcd);
+  return warnings;
 }
 
 void Timeline::bus_transfer(models::Lane bus, std::uint64_t start_ps, std::uint64_t end_ps,

@@ -4,6 +4,8 @@
 // models and schedulers, and fed the manager's request records. Opt-in: a run without them attaches nothing.
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "analysis/output_dir.h"
 #include "analysis/provenance.h"
@@ -24,8 +26,9 @@ class Timeline final : public models::ActivitySink {
            const analysis::Provenance& provenance);
   // A completed request (the manager's record).
   void request(const runtime::RequestRecord& r);
-  // Completes the files, after the run.
-  void finish();
+  // Completes the files, after the run. Returns warnings for the user: a window that starts after the run
+  // ended.
+  std::vector<std::string> finish();
 
   void bus_transfer(models::Lane bus, std::uint64_t start_ps, std::uint64_t end_ps, std::uint64_t words,
                     models::BurstRef burst, std::uint64_t now_ps) override;
@@ -43,6 +46,9 @@ class Timeline final : public models::ActivitySink {
  private:
   std::unique_ptr<analysis::TraceEventWriter> trace_;  // null unless outputs.trace
   std::unique_ptr<VcdTimeline> vcd_;                   // null unless outputs.vcd
+  struct {
+    sc_core::sc_time trace, vcd;
+  } start_;  // the windows' starts
 };
 
 }  // namespace rsoc::platform

@@ -50,12 +50,32 @@ class VcdTimeline::Copy {
  private:
   void copy() {
     std::vector<char> buffer(1 << 16);
+    std::string header;  // until the $date section is replaced
+    bool dated = false;
     for (;;) {
       const ssize_t n = ::read(read_fd_, buffer.data(), buffer.size());
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return;
-      out_->write(buffer.data(), n);  // after a failed write, the rest is read and dropped
+      if (n <= 0) break;
+      if (dated) {
+        out_->write(buffer.data(), n);  // after a failed write, the rest is read and dropped
+        continue;
+      }
+      header.append(buffer.data(), static_cast<std::size_t>(n));
+      dated = undate(header);
+      if (dated) out_->write(header.data(), header.size());
     }
+    if (!dated) out_->write(header.data(), header.size());
+  }
+
+  // SystemC dates the file with the wall clock; rsoc's results are the same from run to run, so the date
+  // says where the run's time is instead (host.json). False until the header holds the whole $date section.
+  static bool undate(std::string& header) {
+    const std::size_t date = header.find("$date");
+    if (date == std::string::npos) return header.size() > 4096;  // no $date in SystemC's header: left as is
+    const std::size_t end = header.find("$end", date);
+    if (end == std::string::npos) return header.size() > 4096;
+    header.replace(date, end - date, "$date\n     see host.json (results are the same from run to run)\n");
+    return true;
   }
 
   // Closes the pipe's write end (the end of the file once SystemC closed its own) and waits for the copy.
@@ -75,6 +95,7 @@ using models::Lane;
 using models::SlotState;
 
 namespace {
+const std::uint64_t kNoEnd = models::to_ps(sc_core::sc_max_time());  // a window without an end
 int code(SlotState state) {
   return static_cast<int>(state);
 }
@@ -167,9 +188,16 @@ void VcdTimeline::replay() {
       apply(queue_.top());
       queue_.pop();
     }
+    if (file_ && now >= end_ps_) {
+      // The window's end: SystemC ends the file with the time it is closed at (changes up to the last
+      // instant are in it: the trace is written at the end of every instant).
+      sc_core::sc_close_vcd_trace_file(file_);
+      file_ = nullptr;
+    }
     std::uint64_t next = std::numeric_limits<std::uint64_t>::max();
     if (!queue_.empty()) next = queue_.top().at;
     if (!open_) next = std::min(next, start_ps_);
+    if (file_ && end_ps_ != kNoEnd) next = std::min(next, end_ps_);
     if (next != std::numeric_limits<std::uint64_t>::max())
       wake_.notify(sc_core::sc_time::from_value(next - now));
     sc_core::wait(wake_);

@@ -14,8 +14,10 @@
 //
 // Window: changes before its start update the state silently; at the start every signal takes the state of
 // that moment (before it, signals hold their initial values: empty, idle); changes from its end on are
-// dropped. The waveforms also end with the simulation: changes booked after the kernel's final time are not
-// drawn.
+// dropped, and the file is closed at the end, so that it ends there (a viewer shows a VCD up to its last
+// time). The waveforms also end with the simulation: changes
+// booked after the kernel's final time are not drawn. The file's $date is fixed (the wall-clock date SystemC
+// writes would make every run's file differ; host.json has the run's time).
 //
 // SystemC writes the file with stdio and reports no failed write. So it writes into a pipe instead (its file
 // is a link to the pipe's write end), and a thread copies the pipe into the real file through an

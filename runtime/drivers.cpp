@@ -1,6 +1,7 @@
 #include "runtime/drivers.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "models/address_map.h"
@@ -273,23 +274,37 @@ bool ReconfigurationDriver::configure(Process& p, unsigned slot_index, std::uint
   const std::uint64_t words = bytes / 4;
   models::CpuThread& cpu = p.cpu();
   cpu.write32(port_ + port_reg::kCtrl, port_reg::kCtrlStart | slot_index);
-  if (feed_.dma) {
-    if (!DmaChannel::Lease(*feed_.dma, p).transfer(address, false, port_ + port_reg::kData, true, words)) {
-      *error = "DMA transfer of the bitstream failed";
-      return false;
+  // A configuration that stops half way is aborted: the port's session ends and the slot is left empty, so
+  // that a later request can configure it again.
+  const auto abort = [&] { cpu.write32(port_ + port_reg::kCtrl, port_reg::kCtrlAbort); };
+  try {
+    if (feed_.dma) {
+      if (!DmaChannel::Lease(*feed_.dma, p).transfer(address, false, port_ + port_reg::kData, true, words)) {
+        *error = "DMA transfer of the bitstream failed";
+        abort();
+        return false;
+      }
+    } else {
+      const auto status =
+          cpu.stream_copy(address, port_ + port_reg::kData, true, words, feed_.cpu_copy_cycles_per_word);
+      if (status != tlm::TLM_OK_RESPONSE) {
+        *error = "bitstream copy failed: bus error";
+        abort();
+        return false;
+      }
     }
-  } else {
-    const auto status =
-        cpu.stream_copy(address, port_ + port_reg::kData, true, words, feed_.cpu_copy_cycles_per_word);
-    if (status != tlm::TLM_OK_RESPONSE) {
-      *error = "bitstream copy failed: bus error";
-      return false;
-    }
+  } catch (const std::overflow_error&) {  // a duration past 2^57 ps (models/kernel_time.h)
+    abort();
+    throw;
   }
   const std::uint32_t status = cpu.read32(port_ + port_reg::kStatus);
   if ((status & port_reg::kStatusDone) && !(status & port_reg::kStatusError)) return true;
-  *error = (status & port_reg::kStatusBusy) ? "configuration port still busy: bitstream incomplete"
-                                            : "configuration port reported an error";
+  if (status & port_reg::kStatusBusy) {
+    *error = "configuration port still busy: bitstream incomplete";
+    abort();
+  } else {
+    *error = "configuration port reported an error";
+  }
   return false;
 }
 

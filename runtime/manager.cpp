@@ -1,5 +1,6 @@
 #include "runtime/manager.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/kernel_time.h"
@@ -181,7 +182,9 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       const std::size_t s = static_cast<std::size_t>(slot);
       const SlotView& view = slots_[s];
       if (model_)
-        busy_until_[s] = t_start + sc_time(model_->hardware_s(f, r.blocks, !configure), sc_core::SC_SEC);
+        busy_until_[s] =  // an estimate past 2^57 ps (40 hours) is as good as forever: never wrapped around
+            t_start + models::seconds(std::min(model_->hardware_s(f, r.blocks, !configure), 1.44e5),
+                                      "a hardware request's estimated time");
       r.decision = "hardware";
       r.slot = view.name;
       if (configure) {
@@ -195,9 +198,12 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
           const Process::Counting reconfiguring(p, TimeUse::kReconfig);  // exactly the reconfig_ps below
           ok = reconfiguration_->configure(p, view.port_index, design->bitstream_address,
                                            design->bitstream_bytes, &error);
-        } catch (...) {
+        } catch (
+            ...) {  // the configuration stopped half way (a duration past 2^57 ps): the slot holds nothing
           port_busy_ = false;
           port_released_.notify(sc_core::SC_ZERO_TIME);
+          driver_.forget(view.base);
+          table_.configuration_failed(s);
           throw;
         }
         port_busy_ = false;

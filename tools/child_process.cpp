@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -14,6 +15,7 @@
 
 #include "analysis/output_dir.h"
 #include "platform/interrupt.h"
+#include "platform/log.h"
 
 namespace rsoc::tools {
 
@@ -58,6 +60,12 @@ std::string ending(int status) {
   return "exited with " + std::to_string(WEXITSTATUS(status));
 }
 
+std::string command_text(const std::vector<std::string>& args) {
+  std::string command = "rsoc";
+  for (const auto& a : args) command += " " + a;
+  return command;
+}
+
 ChildPool::~ChildPool() {
   stop_all(SIGTERM);
 }
@@ -69,11 +77,20 @@ void ChildPool::start(std::size_t id, const std::vector<std::string>& args, cons
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
+  // Its environment: rsoc's, with RSOC_LOG at rsoc's level or normal.
+  const std::string level =
+      std::string("RSOC_LOG=") +
+      platform::logging::name(std::max(platform::logging::level(), platform::logging::Level::kNormal));
+  std::vector<std::string> environment;
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::strncmp(*e, "RSOC_LOG=", 9) != 0) environment.emplace_back(*e);
+  environment.push_back(level);
+  std::vector<char*> envp;
+  for (auto& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   // The log begins with what runs (written here, so that a log that cannot be written stops rsoc with the
   // reason, rather than losing what the child says).
-  std::string command = "rsoc";
-  for (const auto& a : args) command += " " + a;
-  command += "\n";
+  const std::string command = command_text(args) + "\n";
   const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (log_fd < 0 || ::write(log_fd, command.data(), command.size()) != static_cast<ssize_t>(command.size())) {
     const int error = errno;
@@ -101,7 +118,7 @@ void ChildPool::start(std::size_t id, const std::vector<std::string>& args, cons
     ::dup2(log_fd, STDOUT_FILENO);
     ::dup2(log_fd, STDERR_FILENO);
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    ::execv(argv[0], argv.data());
+    ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
   const int fork_errno = errno;

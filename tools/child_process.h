@@ -25,7 +25,12 @@ std::filesystem::path self_executable();
 // "exited with 3", "killed by signal 9": how a child ended, for messages.
 std::string ending(int status);
 
-// At most `jobs` children at a time, each a task with an id.
+// "rsoc ARGS...": the command line of a child, as its log begins with it.
+std::string command_text(const std::vector<std::string>& args);
+
+// At most `jobs` children at a time, each a task with an id. A child's messages are at rsoc's level
+// (platform/log.h), but never quieter than normal: its log is all that is kept of them (RSOC_LOG is set for
+// it).
 class ChildPool {
  public:
   explicit ChildPool(unsigned jobs) : jobs_(jobs < 1 ? 1 : jobs) {}

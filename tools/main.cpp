@@ -3,18 +3,29 @@
 //            [--vcd-window S:E]
 //   rsoc crossover [SCENARIO] [--functionality NAME]... [--max-blocks N] [--param GRID]... --out DIR
 //   rsoc sweep SCENARIO --param GRID... --out DIR [--jobs N] [--resume] [--emit parallel|slurm]
-//   rsoc sensitivity SCENARIO --vary path=LOW:HIGH... [--metric NAME]... --out DIR [--experiment
-//   run|crossover] rsoc point DIR INDEX        (one point of a prepared sweep) rsoc merge DIR rsoc reproduce
-//   --out DIR [--system NAME]... [--scenarios DIR] rsoc validate SCENARIO... rsoc schema [--markdown] rsoc
-//   verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors [FILE]]
+//   rsoc sensitivity SCENARIO --vary path=LOW:HIGH... [--metric NAME]... --out DIR
+//                    [--experiment run|crossover]
+//   rsoc point DIR INDEX        (one point of a prepared sweep)
+//   rsoc merge DIR
+//   rsoc reproduce --out DIR [--system NAME]... [--scenarios DIR] [--jobs N]
+//   rsoc list [--scenarios DIR]
+//   rsoc show [SCENARIO] [--set path=value]... [--seed N]
+//   rsoc validate SCENARIO...
+//   rsoc schema [--markdown]
+//   rsoc verify des --pairs N [--seed S] [--rounds-per-instruction 1|2|both] [--vectors [FILE]]
+// Every command takes -q/--quiet and -v/--verbose (or RSOC_LOG=quiet|normal|verbose); run, crossover, sweep,
+// sensitivity and reproduce take --format text|json.
 // Exit codes: 0 success; 2 usage, scenario or output error (an --out that cannot be written, a failed
 // write); 1 simulation failure (or a verification mismatch); 130 and 143 stopped by SIGINT and SIGTERM.
 
+#include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -39,6 +50,8 @@
 #include "models/crypto/desrnd_verify.h"
 #include "platform/crossover.h"
 #include "platform/interrupt.h"
+#include "platform/json_file.h"
+#include "platform/log.h"
 #include "platform/reproduce.h"
 #include "platform/scenario.h"
 #include "platform/scenario_schema.h"
@@ -48,10 +61,12 @@
 #include "rsoc/version.h"
 #include "tools/child_process.h"
 #include "tools/openssl_des_reference.h"
+#include "tools/progress.h"
 #include "tools/sweep_runner.h"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
+namespace logging = rsoc::platform::logging;
 using rsoc::platform::ScenarioError;
 
 namespace {
@@ -66,6 +81,8 @@ const char* kToolHelp =
     "commands:\n"
     "  run [SCENARIO]       simulate a scenario (the embedded default when none is given) and write results\n"
     "  validate SCENARIO... check scenario files and report every problem\n"
+    "  show [SCENARIO]      print the resolved scenario (every default filled in) without simulating\n"
+    "  list                 the shipped scenarios, each with the first sentence of its description\n"
     "  crossover [SCENARIO] where hardware overtakes software: latency per block count, three modes\n"
     "  sweep SCENARIO       run the scenario over a grid of parameter values, one process per point\n"
     "  sensitivity SCENARIO how far each figure moves with each assumption, varied from LOW to HIGH\n"
@@ -78,6 +95,13 @@ const char* kToolHelp =
     "options:\n"
     "  -h, --help           this help; `rsoc <command> --help` for a command\n"
     "  --version            print the version\n"
+    "  -q, --quiet          print only errors on stderr (before or after the command)\n"
+    "  -v, --verbose        print more on stderr: each result file written, each child process's command,\n"
+    "                       timings\n"
+    "  --format json        the summary on stdout as one JSON document (run, crossover, sweep, sensitivity,\n"
+    "                       reproduce)\n"
+    "\n"
+    "environment: RSOC_LOG=quiet|normal|verbose sets the level of -q and -v (the flags take precedence)\n"
     "\n"
     "exit codes: 0 success, 2 usage, scenario or output error (an --out that cannot be written, a write\n"
     "that failed), 1 simulation failure (or a verification mismatch), 130 and 143 stopped by SIGINT and\n"
@@ -98,10 +122,33 @@ class Failure : public std::runtime_error {
   int code_;
 };
 
+// The level -q/--quiet or -v/--verbose chose (before or after the command), which RSOC_LOG gives way to.
+std::optional<logging::Level> g_flag_level;
+
+// Sets the level a flag chose; the two flags together are refused.
+void choose_level(logging::Level level) {
+  if (g_flag_level && *g_flag_level != level) {
+    logging::set_level(logging::Level::kNormal);  // neither is given effect
+    throw UsageError("-q/--quiet and -v/--verbose go against each other: give one");
+  }
+  g_flag_level = level;
+  logging::set_level(level);
+}
+
+// -q/--quiet and -v/--verbose, which every command takes.
+void add_log_options(po::options_description& opts) {
+  opts.add_options()("quiet,q", "print only errors on stderr (also RSOC_LOG=quiet)")(
+      "verbose,v",
+      "print more on stderr: each result file written, each child process's command, timings (also "
+      "RSOC_LOG=verbose)");
+}
+
 // Parses a command's arguments; positional arguments are scenario files. Prints the command's help and
-// returns nothing for --help; throws UsageError for anything it does not understand.
+// returns nothing for --help; throws UsageError for anything it does not understand. -q and -v set the
+// level of the messages on stderr.
 std::optional<po::variables_map> parse_command(const std::vector<std::string>& args,
-                                               const po::options_description& visible) {
+                                               po::options_description visible) {
+  add_log_options(visible);
   po::options_description all;
   all.add(visible).add_options()("scenario", po::value<std::vector<std::string>>(), "");
   po::positional_options_description positional;
@@ -117,6 +164,8 @@ std::optional<po::variables_map> parse_command(const std::vector<std::string>& a
     std::cout << visible << "\n";
     return std::nullopt;
   }
+  if (vm.count("quiet")) choose_level(logging::Level::kQuiet);
+  if (vm.count("verbose")) choose_level(logging::Level::kVerbose);
   return vm;
 }
 
@@ -193,6 +242,21 @@ void timeline_overrides(const po::variables_map& vm, const std::string& output,
   add_override(options, key + ".end_ms=" + (end.empty() ? "null" : number(end)), source);
 }
 
+// Verbose: what identifies the scenario a command runs.
+void describe_scenario(const rsoc::platform::Scenario& scenario) {
+  logging::detail() << "rsoc: " << scenario.file << ": sha256 " << scenario.sha256 << ", seed "
+                    << scenario.params.seed << "\n";
+}
+
+// Verbose: every file of the result folder `out`, as its manifest lists them.
+void report_files(const fs::path& out) {
+  if (!logging::details()) return;
+  std::ifstream manifest(out / rsoc::analysis::kManifestName);
+  std::string line;
+  while (std::getline(manifest, line))
+    if (!line.empty()) logging::detail() << "rsoc: wrote " << (out / line).string() << "\n";
+}
+
 // Runs `work`, which writes the result folder `out`: an interrupt says that nothing was written there.
 template <class Work>
 auto writing(const fs::path& out, Work work) {
@@ -201,6 +265,59 @@ auto writing(const fs::path& out, Work work) {
   } catch (const rsoc::platform::Interrupted& e) {
     throw rsoc::platform::Interrupted(e.signal(), "nothing written, " + out.string() + " left as it was");
   }
+}
+
+// What a command prints on stdout: its summary as text (tables), or as one JSON document.
+enum class Format { kText, kJson };
+
+void add_format_option(po::options_description& opts) {
+  opts.add_options()("format", po::value<std::string>()->default_value("text"),
+                     "the summary on stdout: text (tables) or json (one JSON document, nothing else)");
+}
+
+Format output_format(const po::variables_map& vm) {
+  const std::string format = vm.count("format") ? vm["format"].as<std::string>() : "text";
+  if (format == "text") return Format::kText;
+  if (format == "json") return Format::kJson;
+  throw UsageError("--format " + format + ": expected text or json");
+}
+
+void print_json(const nlohmann::ordered_json& doc) {
+  std::cout << doc.dump(2) << "\n";
+}
+
+// A value that may be missing: null in JSON.
+template <class T>
+nlohmann::ordered_json maybe(const std::optional<T>& value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+
+// The summary of a run as JSON: its figures, the rows of summary.csv, the verdict line and the folder.
+nlohmann::ordered_json run_json(const rsoc::platform::RunSummary& summary, const std::string& scenario,
+                                const fs::path& out) {
+  nlohmann::ordered_json doc;
+  doc["command"] = "run";
+  doc["scenario"] = scenario;
+  doc["out"] = out.string();
+  doc["requests"] = summary.requests;
+  doc["failed"] = summary.failed;
+  doc["simulated_ms"] = summary.simulated_ms;
+  doc["requests_per_s"] = summary.requests_per_s;
+  doc["summary"] = nlohmann::ordered_json::array();
+  for (const auto& r : summary.rows)
+    doc["summary"].push_back({{"functionality", r.functionality},
+                              {"decision", r.decision},
+                              {"count", r.count},
+                              {"failed", r.failed},
+                              {"blocks", r.blocks},
+                              {"bytes", r.bytes},
+                              {"reconfigurations", r.reconfigurations},
+                              {"latency_mean_ms", r.latency_mean_ms},
+                              {"latency_p50_ms", r.latency_p50_ms},
+                              {"latency_p99_ms", r.latency_p99_ms},
+                              {"throughput_kBps", r.throughput_kBps}});
+  doc["verdict"] = summary.verdict;
+  return doc;
 }
 
 int cmd_run(const std::vector<std::string>& args) {
@@ -220,9 +337,11 @@ int cmd_run(const std::vector<std::string>& args) {
       "START_MS:END_MS: trace only this window of simulated time (END_MS empty: to the end)")(
       "vcd", "write timeline.vcd, slot states and bus activity for GTKWave (sets outputs.vcd)")(
       "vcd-window", po::value<std::string>(), "START_MS:END_MS: the VCD of this window only");
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  const Format format = output_format(vm);
   const std::vector<std::string> scenarios =
       vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   rsoc::platform::LoadOptions timelines;
@@ -231,11 +350,18 @@ int cmd_run(const std::vector<std::string>& args) {
   const rsoc::platform::Scenario scenario = load_for(vm, "run", std::move(timelines));
   const std::string stem = scenarios.empty() ? "os_aes_des" : fs::path(scenarios.front()).stem().string();
   const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("rsoc-out") / stem;
-  std::cerr << "rsoc: running " << scenario.file << "\n";
+  logging::note() << "rsoc: running " << scenario.file << "\n";
+  describe_scenario(scenario);
   const auto summary = writing(out, [&] { return rsoc::platform::run_session(scenario, out); });
-  std::cout << summary.table << summary.verdict << "\n";
-  std::cerr << "rsoc: " << summary.requests << " requests (" << summary.failed << " failed), "
-            << summary.simulated_ms << " ms simulated; results in " << out.string() << "\n";
+  if (format == Format::kJson)
+    print_json(run_json(summary, scenario.file, out));
+  else
+    std::cout << summary.table << summary.verdict << "\n";
+  report_files(out);
+  // Failed requests fail the command: said even when quiet.
+  (summary.failed ? std::cerr : logging::note())
+      << "rsoc: " << summary.requests << " requests (" << summary.failed << " failed), "
+      << summary.simulated_ms << " ms simulated; results in " << out.string() << "\n";
   return summary.failed ? kSimulationFailure : kOk;
 }
 
@@ -265,14 +391,13 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-// sensitivity.csv from the points of the sensitivity study in `dir`, and its table on stdout. Throws
+// sensitivity.csv from the points of the sensitivity study in `dir`; returns its rows. Throws
 // SimulationError when a point did not succeed, SweepError for an unknown metric.
-int finish_sensitivity(const fs::path& dir) {
-  const auto rows = rsoc::platform::write_sensitivity(dir);
-  std::cout << rsoc::analysis::sensitivity_text(rows);
-  std::cerr << "rsoc: " << rows.size() << (rows.size() == 1 ? " row" : " rows") << " in "
-            << (dir / "sensitivity.csv").string() << "\n";
-  return kOk;
+std::vector<rsoc::analysis::SensitivityRow> finish_sensitivity(const fs::path& dir) {
+  auto rows = rsoc::platform::write_sensitivity(dir);
+  logging::note() << "rsoc: " << rows.size() << (rows.size() == 1 ? " row" : " rows") << " in "
+                  << (dir / "sensitivity.csv").string() << "\n";
+  return rows;
 }
 
 // What an interrupted or stopped sweep in `dir` kept, and how to finish it.
@@ -303,6 +428,10 @@ rsoc::tools::SweepRun run_points_keeping(const rsoc::platform::SweepSpec& spec, 
 
 // Prepares the sweep in `dir`, then runs its points here or writes what runs them elsewhere.
 int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir) {
+  const Format format = output_format(vm);
+  nlohmann::ordered_json doc;  // the summary as JSON
+  doc["command"] = spec.sensitivity ? "sensitivity" : spec.command == "crossover" ? "crossover" : "sweep";
+  doc["out"] = dir.string();
   const bool resume = vm.count("resume") > 0;
   if (vm.count("emit") && vm["emit"].as<std::string>() != "parallel" &&
       vm["emit"].as<std::string>() != "slurm")
@@ -313,22 +442,30 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
   rsoc::platform::prepare_sweep(spec, dir, resume);
   const std::size_t n = rsoc::platform::point_count(spec);
   std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < n; ++i)
-    if (!rsoc::platform::point_finished(spec, dir, i)) todo.push_back(i);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto recorded = rsoc::platform::check_outcome(spec, dir, i);
+    if (recorded.state == rsoc::platform::OutcomeState::kKept) continue;
+    if (recorded.state == rsoc::platform::OutcomeState::kRejected)
+      std::cerr << "rsoc: point " << rsoc::platform::point_name(spec, i)
+                << " runs again: " << recorded.problem << "\n";
+    todo.push_back(i);
+  }
   const fs::path abs_dir = fs::absolute(dir);
   const std::string exe = shell_quote(rsoc::tools::self_executable().string());
   if (vm.count("emit")) {
     const std::string emit = vm["emit"].as<std::string>();
+    std::vector<std::string> commands;  // what runs the points, then what merges them
     if (emit == "parallel") {
       std::ostringstream jobs_txt;
       for (std::size_t i : todo)
         jobs_txt << exe << " point " << shell_quote(abs_dir.string()) << " " << i << "\n";
       rsoc::analysis::write_text_file(dir / "jobs.txt", jobs_txt.str());
-      std::cout << "parallel --jobs " << std::max(1u, std::thread::hardware_concurrency()) << " < "
-                << shell_quote((abs_dir / "jobs.txt").string())
-                << "    # --sshlogin host1,host2 to spread it over hosts that share the folder\n"
-                << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
-                << "\n";
+      commands.push_back("parallel --jobs " +
+                         std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " < " +
+                         shell_quote((abs_dir / "jobs.txt").string()));
+      if (format == Format::kText)
+        commands.back() += "    # --sshlogin host1,host2 to spread it over hosts that share the folder";
+      doc["file"] = (dir / "jobs.txt").string();
     } else {
       std::ostringstream array;
       for (std::size_t k = 0; k < todo.size(); ++k) array << (k ? "," : "") << todo[k];
@@ -345,15 +482,26 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
              << "#SBATCH --output=" << (abs_dir / "logs" / "slurm-%a.log").string() << "\n"
              << "exec " << exe << " point " << shell_quote(abs_dir.string()) << " \"$SLURM_ARRAY_TASK_ID\"\n";
       rsoc::analysis::write_text_file(dir / "sweep.slurm", script.str());
-      std::cout << "sbatch " << shell_quote((abs_dir / "sweep.slurm").string()) << "\n"
-                << rsoc::tools::self_executable().string() << " merge " << shell_quote(abs_dir.string())
-                << "\n";
+      commands.push_back("sbatch " + shell_quote((abs_dir / "sweep.slurm").string()));
+      doc["file"] = (dir / "sweep.slurm").string();
     }
-    std::cerr << "rsoc: " << todo.size() << " of " << n << " points to run; job description in "
-              << dir.string() << "\n";
+    commands.push_back(rsoc::tools::self_executable().string() + " merge " + shell_quote(abs_dir.string()));
+    logging::detail() << "rsoc: wrote " << doc["file"].get<std::string>() << "\n";
+    logging::note() << "rsoc: " << todo.size() << " of " << n << " points to run; job description in "
+                    << dir.string() << "\n";
+    if (format == Format::kJson) {
+      doc["points"] = n;
+      doc["to_run"] = todo.size();
+      doc["emit"] = emit;
+      doc["commands"] = commands;
+      print_json(doc);
+    } else {
+      for (const auto& c : commands) std::cout << c << "\n";
+    }
     return kOk;
   }
-  std::cerr << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs << " at a time\n";
+  logging::note() << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs
+                  << " at a time\n";
   std::size_t kept = 0;
   std::size_t next = 0;
   const auto at_once = static_cast<unsigned>(jobs);
@@ -378,10 +526,38 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
     while (std::getline(csv, line))
       if (line.find(",failed,") != std::string::npos) ++failed;
   }
-  std::cerr << "rsoc: " << n << " points (" << kept << " kept from before, " << failed << " failed"
-            << (missing ? ", " + std::to_string(missing) + " missing" : std::string()) << "); table in "
-            << (dir / "sweep.csv").string() << "\n";
-  if (spec.sensitivity) return finish_sensitivity(dir);
+  logging::detail() << "rsoc: wrote " << (dir / "sweep.csv").string() << "\n";
+  // Points that failed or are missing fail the command: said even when quiet.
+  (failed || missing ? std::cerr : logging::note())
+      << "rsoc: " << n << " points (" << kept << " kept from before, " << failed << " failed"
+      << (missing ? ", " + std::to_string(missing) + " missing" : std::string()) << "); table in "
+      << (dir / "sweep.csv").string() << "\n";
+  std::vector<rsoc::analysis::SensitivityRow> rows;
+  if (spec.sensitivity) rows = finish_sensitivity(dir);
+  if (format == Format::kJson) {
+    doc["points"] = n;
+    doc["kept"] = kept;
+    doc["failed"] = failed;
+    doc["missing"] = missing;
+    doc["table"] = (dir / "sweep.csv").string();
+    if (spec.sensitivity) {
+      doc["sensitivity_table"] = (dir / "sensitivity.csv").string();
+      doc["sensitivity"] = nlohmann::ordered_json::array();
+      for (const auto& r : rows)
+        doc["sensitivity"].push_back({{"parameter", r.parameter},
+                                      {"low", r.low},
+                                      {"high", r.high},
+                                      {"metric", r.metric},
+                                      {"at_low", maybe(r.at_low)},
+                                      {"at_base", maybe(r.at_base)},
+                                      {"at_high", maybe(r.at_high)},
+                                      {"swing_pct", maybe(rsoc::analysis::swing_pct(r))}});
+    }
+    print_json(doc);
+  } else if (spec.sensitivity) {
+    std::cout << rsoc::analysis::sensitivity_text(rows);
+  }
+  if (spec.sensitivity) return kOk;
   return failed || missing ? kSimulationFailure : kOk;
 }
 
@@ -402,7 +578,7 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
     std::ifstream in(scenarios.front());
     std::stringstream text;
     text << in.rdbuf();
-    spec.scenario_name = fs::path(scenarios.front()).filename().string();
+    spec.scenario_name = rsoc::platform::printable_text(fs::path(scenarios.front()).filename().string());
     spec.scenario_text = text.str();
   }
   if (vm.count("set")) spec.overrides = vm["set"].as<std::vector<std::string>>();
@@ -411,6 +587,7 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
     if (vm.count("param"))
       for (const auto& p : vm["param"].as<std::vector<std::string>>())
         spec.parameters.push_back(rsoc::platform::parse_parameter(p));
+    rsoc::platform::check_grid(spec);  // its size first: every value is checked below
   } catch (const rsoc::platform::SweepError& e) {
     throw UsageError(e.what());
   }
@@ -434,6 +611,9 @@ rsoc::platform::CrossoverOptions crossover_options(const po::variables_map& vm) 
         for (const auto& n : rsoc::runtime::functionality_names()) known += (known.empty() ? "" : ", ") + n;
         throw UsageError("--functionality " + name + ": not one of " + known);
       }
+      if (std::find(options.functionalities.begin(), options.functionalities.end(), *f) !=
+          options.functionalities.end())
+        throw UsageError("--functionality " + name + " is given twice");
       options.functionalities.push_back(*f);
     }
   return options;
@@ -452,9 +632,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
                                                                       "sweep folder (required)");
   add_sweep_options(opts);
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  output_format(vm);
   if (!vm.count("scenario")) throw UsageError("sweep needs a scenario file");
   if (!vm.count("param")) throw UsageError("sweep needs at least one --param");
   if (!vm.count("out")) throw UsageError("sweep needs --out DIR");
@@ -475,7 +657,7 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
       "that the calibrated figure holds: --vary 'p1=L1:H1,p2=L2:H2' moves both\n(parameter p1+p2, low "
       "L1+L2, high H1+H2).\n\noptions");
   opts.add_options()("help,h", "this help")(
-      "vary,v", po::value<std::vector<std::string>>()->composing(),
+      "vary", po::value<std::vector<std::string>>()->composing(),
       "an assumption: path=LOW:HIGH (path as in --set; LOW and HIGH value texts as --set takes them, split "
       "at the ':' outside JSON brackets and strings), or several inputs moved together: "
       "path=LOW:HIGH,path=LOW:HIGH; repeatable")(
@@ -493,9 +675,11 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
       "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
                                                                       "study folder (required)");
   add_runner_options(opts);
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  output_format(vm);
   if (!vm.count("scenario")) throw UsageError("sensitivity needs a scenario file");
   if (!vm.count("vary")) throw UsageError("sensitivity needs at least one --vary path=LOW:HIGH");
   if (!vm.count("out")) throw UsageError("sensitivity needs --out DIR");
@@ -530,11 +714,33 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
   return run_sweep(spec, vm, fs::path(vm["out"].as<std::string>()));
 }
 
-int cmd_point(const std::vector<std::string>& args) {
+// The arguments of a command that takes no options but -q/-v (point, merge), which set the level.
+std::vector<std::string> without_log_flags(const std::vector<std::string>& args) {
+  std::vector<std::string> rest;
+  for (const auto& a : args) {
+    if (a == "-q" || a == "--quiet") {
+      choose_level(logging::Level::kQuiet);
+    } else if (a == "-v" || a == "--verbose") {
+      choose_level(logging::Level::kVerbose);
+    } else {
+      rest.push_back(a);
+    }
+  }
+  return rest;
+}
+
+const char* const kLogFlagsHelp =
+    "\noptions\n  -q [ --quiet ]     print only errors on stderr (also RSOC_LOG=quiet)\n"
+    "  -v [ --verbose ]   print more on stderr (also RSOC_LOG=verbose)\n";
+
+int cmd_point(const std::vector<std::string>& all) {
+  const std::vector<std::string> args = without_log_flags(all);
   if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
-    std::cout << "rsoc point DIR INDEX\n\nRuns point INDEX of the sweep prepared in DIR (by rsoc sweep, rsoc "
-                 "crossover --param or\nrsoc sensitivity) and records its outcome in DIR/points/. Exit 0 "
-                 "when the point succeeded.\n";
+    std::cout
+        << "rsoc point DIR INDEX [-q|-v]\n\nRuns point INDEX of the sweep prepared in DIR (by rsoc sweep, "
+           "rsoc crossover --param or\nrsoc sensitivity) and records its outcome in DIR/points/. Exit 0 "
+           "when the point succeeded.\n"
+        << kLogFlagsHelp;
     return kOk;
   }
   if (args.size() != 2) throw UsageError("point takes a sweep folder and a point index");
@@ -553,35 +759,47 @@ int cmd_point(const std::vector<std::string>& args) {
     throw rsoc::platform::Interrupted(
         e.signal(), "point " + text + " not recorded: it runs again when the sweep is resumed");
   }
-  if (point.status != "ok") std::cerr << "rsoc: point " << index << " failed: " << point.error << "\n";
-  return point.status == "ok" ? kOk : kSimulationFailure;
+  if (point.status != "ok") {
+    std::cerr << "rsoc: point " << index << " failed: " << point.error << "\n";
+    return kSimulationFailure;
+  }
+  logging::note() << "rsoc: point " << index << " ok\n";
+  return kOk;
 }
 
-int cmd_merge(const std::vector<std::string>& args) {
+int cmd_merge(const std::vector<std::string>& all) {
+  const std::vector<std::string> args = without_log_flags(all);
   if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
-    std::cout << "rsoc merge DIR\n\nBuilds DIR/sweep.csv from the points of the sweep in DIR that have "
-                 "finished;\npoints without an outcome are listed with status missing (exit 1). For a "
-                 "sensitivity study,\nalso DIR/sensitivity.csv once every point has succeeded.\n";
+    std::cout << "rsoc merge DIR [-q|-v]\n\nBuilds DIR/sweep.csv from the points of the sweep in DIR that "
+                 "have finished;\npoints without an outcome are listed with status missing (exit 1). For a "
+                 "sensitivity study,\nalso DIR/sensitivity.csv once every point has succeeded.\n"
+              << kLogFlagsHelp;
     return kOk;
   }
   if (args.size() != 1) throw UsageError("merge takes one sweep folder");
   const std::size_t missing = rsoc::platform::merge_sweep(fs::path(args[0]));
-  std::cerr << "rsoc: " << (fs::path(args[0]) / "sweep.csv").string()
-            << (missing ? " (" + std::to_string(missing) + " points missing)" : std::string()) << "\n";
-  if (rsoc::platform::load_sweep(fs::path(args[0])).sensitivity) return finish_sensitivity(fs::path(args[0]));
+  (missing ? std::cerr : logging::note())
+      << "rsoc: " << (fs::path(args[0]) / "sweep.csv").string()
+      << (missing ? " (" + std::to_string(missing) + " points missing)" : std::string()) << "\n";
+  if (rsoc::platform::load_sweep(fs::path(args[0])).sensitivity) {
+    std::cout << rsoc::analysis::sensitivity_text(finish_sensitivity(fs::path(args[0])));
+    return kOk;
+  }
   return missing ? kSimulationFailure : kOk;
 }
 
-// Every experiment of `systems` in its own process, as many at a time as there are cores, each in
-// <system>/<name>/ of `out`; then reproduce.csv. A failed experiment fails the reproduction: with 2 when one
-// exited with 2 (a scenario or an output error), else 1.
-int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios, const fs::path& out) {
+// Every experiment of `systems` in its own process, `jobs` at a time, each in <system>/<name>/ of `out`; then
+// reproduce.csv. A failed experiment fails the reproduction: with 2 when one exited with 2 (a scenario or an
+// output error), else 1.
+int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios, const fs::path& out,
+              unsigned jobs, Format format) {
   rsoc::analysis::OutputDir dir(out);
   const fs::path work = dir.file("");
   std::vector<std::pair<std::string, std::string>> experiments;
   for (const auto& s : systems)
     for (const auto& e : rsoc::platform::reproduction_experiments(s)) experiments.emplace_back(s, e);
-  rsoc::tools::ChildPool pool(std::max(1u, std::thread::hardware_concurrency()));
+  rsoc::tools::TaskProgress progress(experiments.size(), "experiments", "reproducing");
+  rsoc::tools::ChildPool pool(jobs);
   std::string failures;
   int code = kOk;
   std::size_t next = 0;
@@ -591,14 +809,16 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
       std::error_code ec;
       fs::create_directories(work / s, ec);
       if (ec) throw rsoc::analysis::write_error(work / s, ec.message());
-      std::cerr << "rsoc: reproducing " << s << " " << e << "\n";
-      pool.start(next++,
-                 {"reproduce", "--run-experiment", s + "/" + e, "--out", (work / s / e).string(),
-                  "--scenarios", scenarios.string()},
-                 work / s / (e + ".log"));
+      const std::vector<std::string> child{"reproduce",       "--run-experiment",      s + "/" + e,
+                                           "--out",           (work / s / e).string(), "--scenarios",
+                                           scenarios.string()};
+      progress.started(s + " " + e, child, work / s / (e + ".log"));
+      pool.start(next++, child, work / s / (e + ".log"));
     }
     const auto [index, status] = pool.wait();
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) continue;
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    progress.ended(experiments[index].first + " " + experiments[index].second, ok);
+    if (ok) continue;
     const auto& [s, e] = experiments[index];
     std::ifstream log(work / s / (e + ".log"));
     std::stringstream text;
@@ -618,26 +838,52 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
   rsoc::platform::write_reproduce_csv(dir.file("reproduce.csv"), figures);
   rsoc::platform::throw_if_interrupted();
   dir.commit();
-  std::cout << rsoc::platform::reproduce_table(figures);
-  std::cerr << "rsoc: " << figures.size() << " figures; results in " << out.string() << "\n";
+  if (format == Format::kJson) {
+    nlohmann::ordered_json doc;
+    doc["command"] = "reproduce";
+    doc["out"] = out.string();
+    doc["systems"] = systems;
+    doc["figures"] = nlohmann::ordered_json::array();
+    for (const auto& f : figures) {
+      std::optional<double> error_pct;
+      if (f.published && *f.published != 0) error_pct = (f.simulated - *f.published) / *f.published * 100;
+      doc["figures"].push_back({{"system", f.system},
+                                {"figure", f.figure},
+                                {"kind", f.kind},
+                                {"published", maybe(f.published)},
+                                {"simulated", f.simulated},
+                                {"error_pct", maybe(error_pct)}});
+    }
+    print_json(doc);
+  } else {
+    std::cout << rsoc::platform::reproduce_table(figures);
+  }
+  report_files(out);
+  logging::note() << "rsoc: " << figures.size() << " figures; results in " << out.string() << "\n";
   return kOk;
 }
 
 int cmd_reproduce(const std::vector<std::string>& args) {
   po::options_description opts(
-      "rsoc reproduce --out DIR [options]\n\nRuns every shipped reference system (each in its own process) "
-      "and writes\nDIR/reproduce.csv: system, figure, kind, published, simulated, error_pct. kind says "
-      "how far a\nfigure can be trusted: calibrated (a model input was fitted to it), predicted (no\n"
-      "input was fitted to it) or derived (it follows from calibrated inputs by arithmetic\nalone). Each "
-      "system's own results are in DIR/<system>/.\n\noptions");
+      "rsoc reproduce --out DIR [options]\n\nRuns every shipped reference system (each experiment in its own "
+      "process, --jobs at a\ntime) and writes DIR/reproduce.csv: system, figure, kind, published, simulated, "
+      "error_pct.\nkind says how far a figure can be trusted: calibrated (a model input was fitted to it),\n"
+      "predicted (no input was fitted to it) or derived (it follows from calibrated inputs by\narithmetic "
+      "alone). Each system's own results are in DIR/<system>/. On a terminal, a line\nsays how many "
+      "experiments are done, which are running and the time elapsed.\n\noptions");
   opts.add_options()("help,h", "this help")("out,o", po::value<std::string>(), "output folder (required)")(
       "system", po::value<std::vector<std::string>>()->composing(), "only this system; repeatable")(
       "scenarios", po::value<std::string>(), "folder of the shipped scenarios (default: the source tree's)")(
+      "jobs,j", po::value<std::string>(),
+      "experiments run at once, each its own process (default: the number "
+      "of cores); the results are the same whatever it is")(
       "run-experiment", po::value<std::string>(),
       "(internal) run one experiment (SYSTEM/NAME) here and write its figures to --out");
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  const Format format = output_format(vm);
   if (!vm.count("out")) throw UsageError("reproduce needs --out DIR");
   if (vm.count("scenario"))
     throw UsageError("reproduce takes no scenario: it runs the shipped reference ones");
@@ -651,6 +897,7 @@ int cmd_reproduce(const std::vector<std::string>& args) {
     const auto figures =
         rsoc::platform::reproduce_experiment(which.substr(0, slash), which.substr(slash + 1), scenarios, out);
     rsoc::platform::write_figures(out / "figures.csv", figures);
+    logging::note() << "rsoc: " << which << ": " << figures.size() << " figures in " << out.string() << "\n";
     return kOk;
   }
   const auto known = rsoc::platform::reproduction_systems();
@@ -662,7 +909,11 @@ int cmd_reproduce(const std::vector<std::string>& args) {
         for (const auto& n : known) k += (k.empty() ? "" : ", ") + n;
         return k;
       }() + ")");
-  return writing(out, [&] { return reproduce(systems, scenarios, out); });
+  const std::uint64_t jobs = vm.count("jobs")
+                                 ? whole_number("jobs", vm["jobs"].as<std::string>(), 1, kMaxJobs)
+                                 : std::max(1u, std::thread::hardware_concurrency());
+  return writing(out,
+                 [&] { return reproduce(systems, scenarios, out, static_cast<unsigned>(jobs), format); });
 }
 
 int cmd_crossover(const std::vector<std::string>& args) {
@@ -684,9 +935,11 @@ int cmd_crossover(const std::vector<std::string>& args) {
       "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
                                                                       "output folder (required)");
   add_sweep_options(opts);
+  add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
+  const Format format = output_format(vm);
   if (!vm.count("out")) throw UsageError("crossover needs --out DIR");
   const rsoc::platform::CrossoverOptions options = crossover_options(vm);
   if (vm.count("param")) {  // a crossover at every point of a grid: one sweep
@@ -698,7 +951,8 @@ int cmd_crossover(const std::vector<std::string>& args) {
   if (vm.count("resume") || vm.count("emit") || vm.count("jobs"))
     throw UsageError("--jobs, --resume and --emit go with --param (a crossover sweep)");
   const auto scenario = load_for(vm, "crossover");
-  std::cerr << "rsoc: crossover experiments on " << scenario.file << "\n";
+  logging::note() << "rsoc: crossover experiments on " << scenario.file << "\n";
+  describe_scenario(scenario);
   const fs::path out(vm["out"].as<std::string>());
   const auto result = writing(out, [&] {
     rsoc::analysis::OutputDir dir(out);  // before the experiments: an --out that cannot be written stops them
@@ -706,9 +960,26 @@ int cmd_crossover(const std::vector<std::string>& args) {
     rsoc::platform::write_crossover(r, scenario, dir);
     return r;
   });
-  std::cout << rsoc::platform::crossover_table(result);
-  std::cerr << "rsoc: " << result.experiments << " experiments, " << result.blocks << " blocks simulated in "
-            << result.wall_s << " s; results in " << out.string() << "\n";
+  if (format == Format::kJson) {
+    nlohmann::ordered_json doc;
+    doc["command"] = "crossover";
+    doc["scenario"] = scenario.file;
+    doc["out"] = out.string();
+    doc["experiments"] = result.experiments;
+    doc["blocks"] = result.blocks;
+    doc["max_blocks"] = options.max_blocks;
+    doc["summary"] = nlohmann::ordered_json::array();
+    for (const auto& f : result.summary)
+      doc["summary"].push_back({{"functionality", rsoc::runtime::info(f.functionality).name},
+                                {"crossover_blocks", maybe(f.simulated)},
+                                {"analytic_crossover_blocks", maybe(f.analytic)}});
+    print_json(doc);
+  } else {
+    std::cout << rsoc::platform::crossover_table(result);
+  }
+  report_files(out);
+  logging::note() << "rsoc: " << result.experiments << " experiments, " << result.blocks
+                  << " blocks simulated in " << result.wall_s << " s; results in " << out.string() << "\n";
   return kOk;
 }
 
@@ -727,7 +998,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   int rc = kOk;
   for (const auto& file : vm["scenario"].as<std::vector<std::string>>()) {
     try {
-      rsoc::platform::load_scenario_file(file, options);
+      describe_scenario(rsoc::platform::load_scenario_file(file, options));
       std::cout << file << ": ok\n";
     } catch (const ScenarioError& e) {
       std::cerr << e.what() << "\n";
@@ -735,6 +1006,133 @@ int cmd_validate(const std::vector<std::string>& args) {
     }
   }
   return rc;
+}
+
+// Columns a UTF-8 text takes (one per code point).
+std::size_t columns(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(
+      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+// The first sentence of `text` (up to its first '.' that ends the text or is followed by a space), on one
+// line and cut at a word to at most `width` columns, "..." saying so.
+std::string first_sentence(std::string text, std::size_t width) {
+  std::replace_if(
+      text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+  for (std::size_t dot = text.find('.'); dot != std::string::npos; dot = text.find('.', dot + 1))
+    if (dot + 1 == text.size() || text[dot + 1] == ' ') {
+      text.erase(dot + 1);
+      break;
+    }
+  if (columns(text) <= width) return text;
+  // The longest prefix of whole words that leaves room for "...".
+  std::size_t cut = 0, used = 0, last_space = std::string::npos;
+  for (; cut < text.size(); ++cut) {
+    const bool starts = (static_cast<unsigned char>(text[cut]) & 0xC0) != 0x80;
+    if (starts && used + 3 == width) break;
+    if (starts) ++used;
+    if (text[cut] == ' ') last_space = cut;
+  }
+  if (last_space != std::string::npos && last_space > 0) cut = last_space;
+  while (cut > 0 && text[cut - 1] == ' ') --cut;
+  return text.substr(0, cut) + "...";
+}
+
+// One problem of a scenario file without the file's name: "line 3, column 5: malformed JSON: ...",
+// "/description: expected a string".
+std::string problem_text(const ScenarioError& e) {
+  std::string text;
+  for (const auto& issue : e.issues()) {
+    std::string one;
+    if (issue.line > 0)
+      one = "line " + std::to_string(issue.line) + ", column " + std::to_string(issue.column) + ": ";
+    if (!issue.pointer.empty()) one += issue.pointer + ": ";
+    text += (text.empty() ? "" : "; ") + one + issue.message;
+  }
+  return text;
+}
+
+int cmd_list(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "rsoc list [options]\n\nLists the shipped scenarios (the folder scenarios/ of the source tree this\n"
+      "rsoc was built from, as reproduce finds it), one per line: the name (the file's,\nwithout .json) and "
+      "the first sentence of its description, cut to the terminal's\nwidth (100 columns when stdout is not a "
+      "terminal). A file that is not valid JSON is\nlisted as \"(cannot be read: REASON)\" and reported on "
+      "stderr; the others are still\nlisted, and the exit code is 2.\n\noptions");
+  opts.add_options()("help,h", "this help")("scenarios", po::value<std::string>(),
+                                            "list the scenarios of this folder instead");
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const po::variables_map& vm = *parsed;
+  if (vm.count("scenario")) throw UsageError("list takes no scenario (--scenarios DIR names a folder)");
+  const bool given = vm.count("scenarios") > 0;
+  const fs::path folder = rsoc::platform::scenario_dir(
+      given ? std::optional<fs::path>(vm["scenarios"].as<std::string>()) : std::nullopt);
+  const std::string named = given ? "--scenarios " + folder.string() : folder.string();
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->path().extension() == ".json" && fs::is_regular_file(it->path(), type_ec))
+      files.push_back(it->path());
+  }
+  if (ec)
+    throw UsageError(named + ": cannot list: " + ec.message() +
+                     (given ? "" : " (the shipped scenarios' folder; --scenarios DIR names another)"));
+  if (files.empty()) throw UsageError(named + ": no scenario files (*.json)");
+  std::sort(files.begin(), files.end(), [](const fs::path& a, const fs::path& b) {
+    return a.filename().string() < b.filename().string();
+  });
+  std::size_t name_width = 0;
+  for (const auto& f : files) name_width = std::max(name_width, columns(f.stem().string()));
+  std::size_t width = 100;
+  if (::isatty(STDOUT_FILENO)) {
+    struct winsize size {};
+    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) width = size.ws_col;
+  }
+  const std::size_t text_width =
+      std::max<std::size_t>(width > name_width + 2 ? width - name_width - 2 : 0, 20);
+  logging::note() << "rsoc: scenarios in " << folder.string() << "\n";
+  int code = kOk;
+  for (const auto& f : files) {
+    std::string description;
+    try {
+      const nlohmann::json doc = rsoc::platform::read_json_file(f.string());
+      if (!doc.is_object()) throw ScenarioError(f.string(), "", "expected a JSON object (a scenario)");
+      const auto it = doc.find("description");
+      if (it == doc.end()) {
+        description = "(no description)";
+      } else if (!it->is_string()) {
+        throw ScenarioError(f.string(), "/description", "expected a string");
+      } else {
+        description = first_sentence(it->get<std::string>(), text_width);
+      }
+    } catch (const ScenarioError& e) {
+      description = "(cannot be read: " + problem_text(e) + ")";
+      std::cerr << e.what() << "\n";
+      code = kUsage;
+    }
+    const std::string name = f.stem().string();
+    std::cout << name << std::string(name_width - columns(name) + 2, ' ') << description << "\n";
+  }
+  return code;
+}
+
+int cmd_show(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "rsoc show [SCENARIO] [options]\n\nPrints the resolved scenario to stdout without simulating: "
+      "SCENARIO\n(a JSON file; without it, the embedded default scenario) with --set and --seed\napplied and "
+      "every default filled in, the JSON a run writes as resolved_scenario.json.\nProblems are reported as "
+      "run and validate report them (exit 2).\n\noptions");
+  opts.add_options()("help,h", "this help")("set", po::value<std::vector<std::string>>()->composing(),
+                                            "override a scenario value (as in run); repeatable")(
+      "seed", po::value<std::string>(), "override the scenario seed");
+  const auto parsed = parse_command(args, opts);
+  if (!parsed) return kOk;
+  const rsoc::platform::Scenario scenario = load_for(*parsed, "show");
+  describe_scenario(scenario);
+  std::cout << scenario.resolved.dump(2) << "\n";
+  return kOk;
 }
 
 int cmd_schema(const std::vector<std::string>& args) {
@@ -820,7 +1218,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   const auto progress = [&](std::uint64_t done, std::uint64_t total) {
     const std::uint64_t percent = done * 100 / total;
     if (done != total && percent < next_percent) return;
-    std::cerr << "rsoc: verify des: " << done << " of " << total << " pairs (" << percent << "%)\n";
+    logging::note() << "rsoc: verify des: " << done << " of " << total << " pairs (" << percent << "%)\n";
     next_percent = percent / 5 * 5 + 5;
   };
   const auto result = rsoc::crypto::verify_des_on_desrnd(options, reference, progress);
@@ -838,9 +1236,11 @@ int cmd_verify(const std::vector<std::string>& args) {
 }  // namespace
 
 // The one front door of SystemC reports: displayed on stderr (results go to files), everything else as
-// SystemC would (throwing errors, stopping on fatals). Infos are kernel chatter and stay silent.
+// SystemC would (throwing errors, stopping on fatals). Infos are kernel chatter and stay silent; warnings
+// too when rsoc is quiet.
 void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
-  if (actions & sc_core::SC_DISPLAY) {
+  const bool shown = report.get_severity() >= sc_core::SC_ERROR || rsoc::platform::logging::notes();
+  if ((actions & sc_core::SC_DISPLAY) && shown) {
     static const char* const severity[] = {"info", "warning", "error", "fatal"};
     std::cerr << "rsoc: " << severity[report.get_severity()] << ": " << report.get_msg_type() << ": "
               << report.get_msg() << "\n";
@@ -853,6 +1253,8 @@ namespace {
 int dispatch(const std::string& command, const std::vector<std::string>& args) {
   if (command == "run") return cmd_run(args);
   if (command == "validate") return cmd_validate(args);
+  if (command == "list") return cmd_list(args);
+  if (command == "show") return cmd_show(args);
   if (command == "schema") return cmd_schema(args);
   if (command == "crossover") return cmd_crossover(args);
   if (command == "sweep") return cmd_sweep(args);
@@ -863,8 +1265,8 @@ int dispatch(const std::string& command, const std::vector<std::string>& args) {
   if (command == "verify") return cmd_verify(args);
   throw UsageError(
       "unknown command \"" + command +
-      "\" (commands: run, crossover, sweep, sensitivity, point, merge, reproduce, validate, schema, "
-      "verify; see rsoc --help)");
+      "\" (commands: run, crossover, sweep, sensitivity, point, merge, reproduce, list, show, validate, "
+      "schema, verify; see rsoc --help)");
 }
 
 // The commands that write results stop cleanly on SIGINT and SIGTERM (platform/interrupt.h); the others end
@@ -878,16 +1280,35 @@ bool writes_results(const std::string& command) {
 // Runs the command; a failure is reported on stderr and gives the exit code.
 int run_command(const std::vector<std::string>& all) {
   try {
-    if (all.empty() || all[0] == "-h" || all[0] == "--help" || all[0] == "help") {
-      std::cout << kToolHelp;
-      return all.empty() ? kUsage : kOk;
+    // -q and -v before the command, as after it.
+    std::size_t command = 0;
+    for (; command < all.size(); ++command) {
+      if (all[command] == "-q" || all[command] == "--quiet") {
+        choose_level(logging::Level::kQuiet);
+      } else if (all[command] == "-v" || all[command] == "--verbose") {
+        choose_level(logging::Level::kVerbose);
+      } else {
+        break;
+      }
     }
-    if (all[0] == "--version") {
+    if (command == all.size() || all[command] == "-h" || all[command] == "--help" || all[command] == "help") {
+      std::cout << kToolHelp;
+      return command == all.size() ? kUsage : kOk;
+    }
+    if (all[command] == "--version") {
       std::cout << "rsoc " << rsoc::kVersion << " (SystemC " << sc_core::sc_release() << ")\n";
       return kOk;
     }
-    if (writes_results(all[0])) rsoc::platform::install_interrupt_handlers();
-    return dispatch(all[0], std::vector<std::string>(all.begin() + 1, all.end()));
+    // RSOC_LOG is checked whatever the flags say; they take precedence over it.
+    std::optional<logging::Level> environment;
+    try {
+      environment = logging::from_environment();
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    if (environment && !g_flag_level) logging::set_level(*environment);
+    if (writes_results(all[command])) rsoc::platform::install_interrupt_handlers();
+    return dispatch(all[command], std::vector<std::string>(all.begin() + command + 1, all.end()));
   } catch (const rsoc::platform::Interrupted& e) {
     std::cerr << "rsoc: " << e.what() << ": " << e.kept() << "\n";
     return 128 + e.signal();
@@ -922,7 +1343,12 @@ int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   // A file size limit fails a write (EFBIG, reported as a full disk is) instead of killing rsoc.
   std::signal(SIGXFSZ, SIG_IGN);
+  const auto start = std::chrono::steady_clock::now();
   int code = run_command(std::vector<std::string>(argv + 1, argv + argc));
+  char wall[48];
+  std::snprintf(wall, sizeof wall, "rsoc: %.2f s wall time\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  rsoc::platform::logging::detail() << wall;
   // The tables on stdout are output too: a write that failed there (a full disk under a redirection) fails
   // the command as a result file would.
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {

@@ -12,35 +12,45 @@
 #include <string>
 #include <vector>
 
+#include "platform/log.h"
 #include "tools/child_process.h"
+#include "tools/progress.h"
 
 namespace rsoc::tools {
 
 namespace fs = std::filesystem;
+namespace logging = platform::logging;
 
 namespace {
 
-std::string clock_text(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
+// "1.23 s": a wall time in verbose messages.
+std::string seconds_text(double seconds) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+  std::snprintf(buf, sizeof buf, "%.2f s", seconds);
   return buf;
 }
 
+// How a sweep says how far it is: a bar redrawn in place on a terminal, a line per point otherwise or when
+// verbose (the details would break a bar), nothing but the points that failed when quiet.
 class Progress {
  public:
-  Progress(std::size_t total) : total_(total), tty_(::isatty(STDERR_FILENO)), start_(now()) {}
+  Progress(std::size_t total)
+      : total_(total),
+        tty_(::isatty(STDERR_FILENO) && logging::level() == logging::Level::kNormal),
+        start_(now()) {}
   // A bar left unfinished (the sweep was stopped) ends its line, so that the next message has its own.
   ~Progress() {
     if (tty_ && drawn_ && drawn_ != total_) std::cerr << "\n";
   }
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
-  void point_done(const std::string& name, const std::string& values, bool ok, std::size_t done,
-                  std::size_t failed) {
+  void point_done(const std::string& name, const std::string& values, bool ok, const std::string& error,
+                  double seconds, std::size_t done, std::size_t failed) {
     const double elapsed = now() - start_;
     const double eta = done ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
-    if (tty_) {
+    if (!logging::notes()) {
+      if (!ok) std::cerr << "rsoc: point " << name << " (" << values << ") failed: " << error << "\n";
+    } else if (tty_) {
       constexpr int kWidth = 30;
       const int filled = static_cast<int>(kWidth * done / std::max<std::size_t>(total_, 1));
       std::cerr << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << done
@@ -49,8 +59,10 @@ class Progress {
       if (done == total_) std::cerr << "\n";
       drawn_ = done;
     } else {
-      std::cerr << "rsoc: point " << name << " (" << values << ") " << (ok ? "ok" : "FAILED") << "; " << done
-                << "/" << total_ << " done, " << failed << " failed, ETA " << clock_text(eta) << "\n";
+      std::cerr << "rsoc: point " << name << " (" << values << ") " << (ok ? "ok" : "FAILED");
+      if (logging::details()) std::cerr << " in " << seconds_text(seconds);
+      std::cerr << "; " << done << "/" << total_ << " done, " << failed << " failed, ETA " << clock_text(eta)
+                << "\n";
     }
   }
 
@@ -96,14 +108,21 @@ SweepRun run_points(const platform::SweepSpec& spec, const fs::path& dir, unsign
   }
   Progress progress(todo.size());
   ChildPool pool(jobs);
+  std::map<std::size_t, std::chrono::steady_clock::time_point> started;
   std::size_t next = 0;
   while (next < todo.size() || !pool.empty()) {
     while (next < todo.size() && pool.has_room()) {
       const std::size_t index = todo[next++];
-      pool.start(index, {"point", abs_dir.string(), std::to_string(index)},
-                 dir / "logs" / (platform::point_name(spec, index) + ".log"));
+      const std::vector<std::string> args{"point", abs_dir.string(), std::to_string(index)};
+      const fs::path log = dir / "logs" / (platform::point_name(spec, index) + ".log");
+      logging::detail() << "rsoc: point " << platform::point_name(spec, index) << ": " << command_text(args)
+                        << " (log " << log.string() << ")\n";
+      started[index] = std::chrono::steady_clock::now();
+      pool.start(index, args, log);
     }
     const auto [index, status] = pool.wait();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started[index]).count();
     ++result.run;
     // The point's outcome file says what happened. A point process that could not record one because of the
     // sweep itself (it exited with 2: the folder cannot be written, a full disk) stops the sweep; any other
@@ -130,8 +149,9 @@ SweepRun run_points(const platform::SweepSpec& spec, const fs::path& dir, unsign
     }
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!ok) ++result.failed;
-    progress.point_done(platform::point_name(spec, index), values_text(spec, index), ok, result.run,
-                        result.failed);
+    const std::string error = ok ? "" : platform::read_point(spec, dir, index).error;
+    progress.point_done(platform::point_name(spec, index), values_text(spec, index), ok, error, seconds,
+                        result.run, result.failed);
   }
   return result;
 }

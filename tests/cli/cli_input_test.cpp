@@ -111,30 +111,31 @@ TEST(CliInput, ScenarioProblemsAreNamedAfterTheFlagThatSetTheValue) {
 // A value that is neither JSON nor UTF-8 text is refused where it is given: no JSON output could hold it.
 TEST(CliInput, AValueThatIsNotUtf8IsRefusedNamedAfterItsFlag) {
   const fs::path dir = scratch("utf8_value");
-  const std::string not_utf8 =
-      ": /description: the value is not UTF-8 text; expected a JSON value or UTF-8 text\n";
   const std::pair<std::string, std::string> cases[] = {
-      {"validate " + kSmoke + " --set 'description=\xff'", "--set description=\xff" + not_utf8},
-      {"run " + kSmoke + " --set 'description=caf\xe9' --out x", "--set description=caf\xe9" + not_utf8},
-      {"sweep " + kSmoke + " --param 'description=a,\xff' --out x", "--param description=\xff" + not_utf8},
+      {"validate " + kSmoke + " --set 'description=\xff'",
+       "--set description=\\xff: malformed override: not UTF-8 text (byte 0xff at offset 12)\n"},
+      {"run " + kSmoke + " --set 'description=caf\xe9' --out x",
+       "--set description=caf\\xe9: malformed override: not UTF-8 text (byte 0xe9 at offset 15)\n"},
+      {"sweep " + kSmoke + " --param 'description=a,\xff' --out x",
+       "--param description=\\xff: malformed override: not UTF-8 text (byte 0xff at offset 12)\n"},
   };
   expect_refused(std::begin(cases), std::end(cases), dir);
 }
 
-// A scenario file whose name is not UTF-8 runs and sweeps: JSON outputs name it with U+FFFD for the bytes
-// that are not UTF-8.
+// A scenario file whose name is not UTF-8 runs and sweeps: JSON outputs name it with \xHH for each byte that
+// is not UTF-8.
 TEST(CliInput, AScenarioFileWhoseNameIsNotUtf8RunsAndSweeps) {
   const fs::path dir = scratch("utf8_name");
   fs::copy_file(kSmoke, dir / "smoke\xff.json");
   Result r = rsoc("run 'smoke\xff.json' --set workload.apps.0.requests=1 --out res", dir);
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(slurp(dir / "res" / "host.json").find("smoke\xef\xbf\xbd.json"), std::string::npos);
+  EXPECT_NE(slurp(dir / "res" / "host.json").find("\"smoke\\\\xff.json\""), std::string::npos);
   for (const std::string resume : {"", " --resume"}) {
     r = rsoc(
         "sweep 'smoke\xff.json' --set workload.apps.0.requests=1 --param seed=1,2 --jobs 1 --out sw" + resume,
         dir);
     EXPECT_EQ(r.code, 0) << resume << r.err;
   }
-  EXPECT_NE(slurp(dir / "sw" / "sweep.json").find("\"scenario_name\": \"smoke\xef\xbf\xbd.json\""),
+  EXPECT_NE(slurp(dir / "sw" / "sweep.json").find("\"scenario_name\": \"smoke\\\\xff.json\""),
             std::string::npos);
 }

@@ -504,6 +504,26 @@ TEST(Cli, TraceAndVcdFlagsSetTheOutputKeys) {
   }
   EXPECT_TRUE(fs::exists(dir / "on" / "timeline.vcd"));
   EXPECT_EQ(slurp(dir / "on" / "trace.json"), slurp(dir / "again" / "trace.json"));  // deterministic
+  // Also the VCD: SystemC's wall-clock $date is replaced (runs a second apart would differ).
+  const std::string vcd = slurp(dir / "on" / "timeline.vcd");
+  EXPECT_EQ(vcd.substr(0, vcd.find("$version")),
+            "$date\n     see host.json (results are the same from run to run)\n$end\n\n");
+  EXPECT_EQ(vcd, slurp(dir / "again" / "timeline.vcd"));
+
+  // A window after the run's end (154.754 ms) is a warning, the results as usual.
+  Result late = rsoc(smoke + " --trace-window 5000:6000 --vcd-window 200: --out late", dir);
+  EXPECT_EQ(late.code, 0) << late.err;
+  EXPECT_NE(
+      late.err.find("rsoc: warning: trace.json shows nothing: its window (outputs.trace.start_ms) starts at "
+                    "5000 ms, after the run ended at 154.754 ms\n"),
+      std::string::npos)
+      << late.err;
+  EXPECT_NE(
+      late.err.find("rsoc: warning: timeline.vcd shows nothing: its window (outputs.vcd.start_ms) starts "
+                    "at 200 ms, after the run ended at 154.754 ms\n"),
+      std::string::npos)
+      << late.err;
+  EXPECT_TRUE(fs::exists(dir / "late" / "summary.csv"));
   const auto outputs = nlohmann::json::parse(slurp(dir / "on" / "resolved_scenario.json")).at("outputs");
   EXPECT_EQ(outputs.at("trace"),
             nlohmann::json::parse(R"({"start_ms": 0.0, "end_ms": null, "bus_merge_gap_us": 10.0})"));

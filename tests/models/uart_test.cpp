@@ -22,4 +22,14 @@ TEST(ModelUart, BytesTakeTheirFramedBitTimeAndQueuePerDirection) {
   EXPECT_THROW(Uart("bad", UartParams{0, 10}), std::invalid_argument);
 }
 
+// Simulated time is counted in 64-bit picoseconds: a byte or a transfer lasting 2^57 ps or more is refused,
+// never wrapped around to a short one.
+TEST(ModelUart, ATransferPast2To57PicosecondsIsRefused) {
+  EXPECT_THROW(Uart("slow", UartParams{1e-12, 10}), std::overflow_error);
+  Uart uart("uart", UartParams{1, 10});  // 10 s a byte
+  EXPECT_EQ(uart.transfer(Uart::Direction::kToDevice, 10000, test::us(0)),
+            sc_core::sc_time(100000, sc_core::SC_SEC));
+  EXPECT_THROW(uart.transfer(Uart::Direction::kToDevice, 1000000000, test::us(0)), std::overflow_error);
+}
+
 }  // namespace rsoc::models

@@ -460,3 +460,36 @@ TEST(ScenarioAddresses, RangesThatEndPastTheAddressSpaceAreRefused) {
       "/platform/buses/1/window/base: \"fmc\" at 0xfffffffffffff000 (67108864 bytes) ends past the last "
       "address of the 64-bit address space");
 }
+
+// A file with thousands of problems is reported in bounded memory and time: the first 100 problems and the
+// count of the others; a list longer than its maximum is refused without checking each item.
+TEST(ScenarioLimits, TheFirstHundredProblemsAreReportedAndTheOthersCounted) {
+  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  std::string zeros = "[0";
+  for (int i = 1; i < 1000; ++i) zeros += ",0";
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = {"workload.apps.0.blocks=null", "workload.apps.0.blocks_list=" + zeros + "]"};
+  std::vector<rsoc::platform::ScenarioIssue> issues;
+  try {
+    rsoc::platform::load_scenario_file(smoke, opt);
+  } catch (const ScenarioError& e) {
+    issues = e.issues();
+  }
+  ASSERT_EQ(issues.size(), 101u);
+  EXPECT_EQ(issues[99].pointer, "/workload/apps/0/blocks_list/99");
+  EXPECT_EQ(issues[100].message, "and 900 more problems (the first 100 are shown)");
+  std::string ones = "[1";
+  for (int i = 0; i < 1000000; ++i) ones += ",1";
+  EXPECT_EQ(
+      issues_with(smoke, {"workload.apps.0.blocks=null", "workload.apps.0.blocks_list=" + ones + "]"}),
+      std::vector<std::string>{"/workload/apps/0/blocks_list: expected at most 1000000 items, got 1000001"});
+}
+
+TEST(ScenarioOverrides, AnOverrideThatIsNotUtf8IsRefusedAndShownWithEscapes) {
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = {"description=\xff"};
+  const auto got = issues_loading(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt,
+                                  [](const rsoc::platform::ScenarioIssue& i) { return i.to_string(); });
+  EXPECT_EQ(got, std::vector<std::string>{
+                     "--set description=\\xff: malformed override: not UTF-8 text (byte 0xff at offset 12)"});
+}

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "platform/scenario.h"
@@ -165,20 +166,25 @@ TEST(FuzzRegressions, ClocksTooSlowForTheirPeriodAreRefused) {
 }
 
 // A --set, --param or --vary value that is neither JSON nor UTF-8 text became a string no JSON output can
-// hold: every command failed with exit 1 on a JSON library error. It is refused where it is given.
+// hold: every command failed with exit 1 on a JSON library error. It is refused where it is given, the flag
+// quoted with \xHH for each byte that is not UTF-8.
 TEST(FuzzRegressions, AValueThatIsNotUtf8IsRefusedWhereItIsGiven) {
   const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
-  for (const std::string value : {"\xff\xfe", "\"caf\xe9\"", "ok\xc3"}) {
+  const std::tuple<std::string, std::string, std::string> cases[] = {
+      {"\xff\xfe", "\\xff\\xfe", "byte 0xff at offset 12"},
+      {"\"caf\xe9\"", "\"caf\\xe9\"", "byte 0xe9 at offset 16"},
+      {"ok\xc3", "ok\\xc3", "byte 0xc3 at offset 14"},
+  };
+  for (const auto& [value, printed, where] : cases) {
     platform::LoadOptions options;
     options.overrides = {"description=" + value};
     try {
       platform::load_scenario_file(smoke, options);
-      ADD_FAILURE() << value << " loaded";
+      ADD_FAILURE() << printed << " loaded";
     } catch (const platform::ScenarioError& e) {
       ASSERT_EQ(e.issues().size(), 1u) << e.what();
-      EXPECT_EQ(e.issues()[0].file, "--set description=" + value);
-      EXPECT_EQ(e.issues()[0].pointer, "/description");
-      EXPECT_EQ(e.issues()[0].message, "the value is not UTF-8 text; expected a JSON value or UTF-8 text");
+      EXPECT_EQ(e.issues()[0].file, "--set description=" + printed);
+      EXPECT_EQ(e.issues()[0].message, "malformed override: not UTF-8 text (" + where + ")");
     }
   }
   platform::LoadOptions options;
@@ -194,6 +200,6 @@ TEST(FuzzRegressions, AValueThatIsNotUtf8IsRefusedWhereItIsGiven) {
     ADD_FAILURE() << "--param with a value that is not UTF-8 passed";
   } catch (const platform::ScenarioError& e) {
     ASSERT_EQ(e.issues().size(), 1u) << e.what();
-    EXPECT_EQ(e.issues()[0].file, "--param description=\xff");
+    EXPECT_EQ(e.issues()[0].file, "--param description=\\xff");
   }
 }

@@ -148,4 +148,34 @@ TEST(JsonFile, OrderedVariantsKeepSourceOrder) {
 }
 
 }  // namespace
+TEST(JsonFile, AScenarioOfMoreThan16MiBIsRefusedBeforeItIsParsed) {
+  const std::string big = "{\"description\": \"" + std::string(std::size_t{16} << 20, 'x') + "\"}";
+  const TempFile file(big);
+  EXPECT_EQ(ErrorOf([&] { read_ordered_json_file(file.path()); }),
+            file.path() + ": the file is " + std::to_string(big.size()) +
+                " bytes; a scenario is at most 16777216 bytes (16 MiB)");
+  EXPECT_EQ(ErrorOf([&] { parse_ordered_json_text(big, "big.json"); }),
+            "big.json: the file is " + std::to_string(big.size()) +
+                " bytes; a scenario is at most 16777216 bytes (16 MiB)");
+  EXPECT_NO_THROW(read_json_file(file.path()));  // not a scenario (a sweep's description): no limit
+}
+
+TEST(JsonFile, AnObjectOfMoreThan256KeysIsRefusedAsItIsRead) {
+  std::string text = "{\"a\": [{";
+  for (int i = 0; i < 257; ++i) text += "\"k" + std::to_string(i) + "\": 1, ";
+  text += "\"z\": 1}]}";
+  EXPECT_EQ(ErrorOf([&] { parse_ordered_json_text(text, "keys.json"); }),
+            "keys.json: /a/0: more than 256 keys in one object");
+  std::string fine = "{";
+  for (int i = 0; i < 255; ++i) fine += "\"k" + std::to_string(i) + "\": 1, ";
+  EXPECT_EQ(ErrorOf([&] { parse_ordered_json_text(fine + "\"z\": 1}", "fine.json"); }), "");
+}
+
+TEST(JsonFile, BytesThatAreNotUtf8AreQuotedAsEscapes) {
+  EXPECT_EQ(
+      ErrorOf([] { parse_json_text("{\"s\": \"\xff\"}", "bytes.json"); }),
+      "bytes.json:1:8: malformed JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 "
+      "byte; last read: '\"\\xff'");
+}
+
 }  // namespace rsoc::platform

@@ -539,6 +539,17 @@ ScenarioIssue OverrideIssue(json& doc, const std::string& assignment) {
   return issues.empty() ? ScenarioIssue{} : issues[0];
 }
 
+TEST(SchemaOverride, ANumberNoDoubleHoldsIsAnErrorNotAString) {
+  json doc = ValidInput();
+  EXPECT_EQ(OverrideIssue(doc, "platform.cpus.0.clock_mhz=1e400").to_string(),
+            "--set platform.cpus.0.clock_mhz=1e400: /platform/cpus/0/clock_mhz: number 1e400 is out of range "
+            "(beyond what a double holds: about 1.8e308)");
+  EXPECT_EQ(
+      OverrideIssue(doc, "platform.fpga.slots=[{\"size_kib\": -1e999}]").to_string(),
+      "--set platform.fpga.slots=[{\"size_kib\": -1e999}]: /platform/fpga/slots: number -1e999 is out of "
+      "range (beyond what a double holds: about 1.8e308)");
+}
+
 TEST(SchemaOverride, UnknownKeyIsRejectedWithSuggestion) {
   json doc = ValidInput();
   const ScenarioIssue issue = OverrideIssue(doc, "platform.cpus.0.clok_mhz=5");

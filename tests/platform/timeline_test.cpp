@@ -95,6 +95,7 @@ double end_of(const json& span) {
 // A VCD as value changes per signal ("plb.busy", "slot0.state"): (time in ps, value).
 struct Vcd {
   std::string header;
+  std::uint64_t last_time = 0;  // the file's last time
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> changes;
 };
 
@@ -128,6 +129,7 @@ Vcd read_vcd(const fs::path& p) {
       }
     } else if (line[0] == '#') {
       time = std::stoull(line.substr(1));
+      vcd.last_time = time;
     } else if (line[0] == 'b') {
       std::string id;
       in >> id;
@@ -339,5 +341,7 @@ TEST(Timeline, VcdWindowStartsWithTheStateOfItsFirstMoment) {
       EXPECT_TRUE(c.first == 0 || c.first >= 100000000000) << signal << " at " << c.first;
       EXPECT_LT(c.first, 153700000000u) << signal;
     }
+  EXPECT_EQ(vcd.last_time,
+            153700000000u);  // the file ends where the window ends, not with the run (154.75 ms)
   fs::remove_all(out);
 }

@@ -1,0 +1,135 @@
+// `rsoc reproduce` on the desrnd system (13 experiments of a fraction of a second each): the same table
+// whatever --jobs is, a progress line on a terminal, the level of its messages and its summary as JSON.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/cli/cli_test_support.h"
+
+namespace fs = std::filesystem;
+using namespace rsoc_cli_test;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const std::string kDesrnd = "reproduce --system desrnd";
+
+}  // namespace
+
+TEST(CliReproduce, TheTableIsByteIdenticalWhateverTheJobs) {
+  const fs::path dir = scratch("reproduce_jobs");
+  Result one = rsoc(kDesrnd + " --jobs 1 --out one", dir);
+  ASSERT_EQ(one.code, 0) << one.err;
+  Result two = rsoc(kDesrnd + " -j 2 --out two", dir);
+  ASSERT_EQ(two.code, 0) << two.err;
+  const std::string table = slurp(dir / "one" / "reproduce.csv");
+  EXPECT_EQ(table, slurp(dir / "two" / "reproduce.csv"));
+  EXPECT_EQ(slurp(dir / "one" / "desrnd" / "coupling.csv"), slurp(dir / "two" / "desrnd" / "coupling.csv"));
+  EXPECT_NE(table.find("\ndesrnd,speedup.des,calibrated,47,47.000,0.00\n"), std::string::npos) << table;
+  EXPECT_EQ(one.out, two.out);
+  const std::pair<std::string, std::string> refused[] = {
+      {kDesrnd + " --jobs 0 --out x", "rsoc: --jobs 0: expected a whole number from 1 to 1000000\n"},
+      {kDesrnd + " --jobs -2 --out x", "rsoc: --jobs -2: expected a whole number from 1 to 1000000\n"},
+  };
+  for (const auto& [args, message] : refused) {
+    Result r = rsoc(args, dir);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.err, message) << args;
+  }
+  EXPECT_FALSE(fs::exists(dir / "x"));
+}
+
+TEST(CliReproduce, ProgressIsALineOnATerminalAndLinesOtherwise) {
+  const fs::path dir = scratch("reproduce_progress");
+  // `script` gives the command a terminal.
+  const std::string on_tty = "cd '" + dir.string() + "' && script -qec \"" + std::string(RSOC_BINARY) + " " +
+                             kDesrnd + " --jobs 1 --out a\" /dev/null > tty.txt";
+  ASSERT_EQ(std::system(on_tty.c_str()), 0);
+  const std::string tty = slurp(dir / "tty.txt");
+  EXPECT_TRUE(has(tty, "\rrsoc: 0 of 13 experiments done, 0:00:0")) << tty;
+  EXPECT_TRUE(has(tty, " elapsed; running desrnd baseline")) << tty;
+  EXPECT_TRUE(has(tty, "\rrsoc: 1 of 13 experiments done, ")) << tty;
+  EXPECT_TRUE(has(tty, "\rrsoc: 13 of 13 experiments done, ")) << tty;
+  EXPECT_FALSE(has(tty, "rsoc: reproducing ")) << tty;
+  // Not a terminal: a line per experiment started.
+  Result plain = rsoc(kDesrnd + " --jobs 1 --out b", dir);
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(
+      plain.err.rfind("rsoc: reproducing desrnd baseline\nrsoc: reproducing desrnd c_module.rpi=1\n", 0), 0u)
+      << plain.err;
+  EXPECT_FALSE(has(plain.err, "\r"));
+  // Quiet: nothing; verbose: each experiment's command and log, when it ended, each file written.
+  Result quiet = rsoc(kDesrnd + " --out c -q", dir);
+  EXPECT_EQ(quiet.code, 0);
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(quiet.out, plain.out);
+  Result verbose = rsoc(kDesrnd + " --jobs 1 --out d -v", dir);
+  ASSERT_EQ(verbose.code, 0) << verbose.err;
+  EXPECT_TRUE(has(verbose.err,
+                  "rsoc: reproducing desrnd baseline\nrsoc: desrnd baseline: rsoc reproduce --run-experiment "
+                  "desrnd/baseline --out d/desrnd/baseline --scenarios " +
+                      kScenarios + " (log d/desrnd/baseline.log)\nrsoc: desrnd baseline done in "))
+      << verbose.err;
+  EXPECT_TRUE(has(verbose.err, " s (13 of 13 experiments)\n")) << verbose.err;
+  EXPECT_TRUE(has(verbose.err, "\nrsoc: wrote d/reproduce.csv\n")) << verbose.err;
+  EXPECT_TRUE(has(verbose.err, "\nrsoc: wrote d/desrnd/coupling.csv\n")) << verbose.err;
+  // On a terminal, verbose lines rather than a line redrawn in place.
+  const std::string verbose_tty = "cd '" + dir.string() + "' && script -qec \"" + std::string(RSOC_BINARY) +
+                                  " " + kDesrnd + " --jobs 1 --out e -v\" /dev/null > tty_v.txt";
+  ASSERT_EQ(std::system(verbose_tty.c_str()), 0);
+  EXPECT_FALSE(has(slurp(dir / "tty_v.txt"), "\rrsoc: ")) << slurp(dir / "tty_v.txt");
+  // The experiments log at the normal level at least.
+  EXPECT_EQ(
+      slurp(dir / "c" / "desrnd" / "baseline.log").rfind("rsoc reproduce --run-experiment desrnd/baseline "),
+      0u);
+  EXPECT_TRUE(has(slurp(dir / "c" / "desrnd" / "baseline.log"), "\nrsoc: desrnd/baseline: 2 figures in "))
+      << slurp(dir / "c" / "desrnd" / "baseline.log");
+}
+
+TEST(CliReproduce, SummaryAsJsonAgreesWithTheTable) {
+  const fs::path dir = scratch("reproduce_json");
+  Result r = rsoc(kDesrnd + " --format json --out j", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc.at("command"), "reproduce");
+  EXPECT_EQ(doc.at("out"), "j");
+  EXPECT_EQ(doc.at("systems"), nlohmann::json::parse(R"(["desrnd"])"));
+  std::istringstream csv(slurp(dir / "j" / "reproduce.csv"));
+  std::string line;
+  std::getline(csv, line);
+  std::size_t i = 0;
+  const auto& figures = doc.at("figures");
+  while (std::getline(csv, line)) {
+    ASSERT_LT(i, figures.size());
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    if (line.back() == ',') cells.emplace_back();
+    ASSERT_EQ(cells.size(), 6u) << line;
+    const auto& f = figures[i++];
+    EXPECT_EQ(f.at("system"), cells[0]);
+    EXPECT_EQ(f.at("figure"), cells[1]);
+    EXPECT_EQ(f.at("kind"), cells[2]);
+    if (cells[3].empty()) {
+      EXPECT_TRUE(f.at("published").is_null()) << line;
+    } else {
+      EXPECT_EQ(f.at("published").get<double>(), std::stod(cells[3])) << line;
+    }
+    EXPECT_NEAR(f.at("simulated").get<double>(), std::stod(cells[4]), 0.0005 + 1e-12) << line;
+    if (cells[5].empty()) {
+      EXPECT_TRUE(f.at("error_pct").is_null()) << line;
+    } else {
+      EXPECT_NEAR(f.at("error_pct").get<double>(), std::stod(cells[5]), 0.005 + 1e-12) << line;
+    }
+  }
+  EXPECT_EQ(i, figures.size());
+  EXPECT_GT(i, 10u);
+}

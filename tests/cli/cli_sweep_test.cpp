@@ -1,0 +1,124 @@
+// Sweeps that must not be trusted blindly: a grid too large to run is refused before it wraps around, an
+// input swept twice is refused, and a resumed sweep keeps a point's recorded outcome only when it is that
+// point's, unchanged, with its results still there — anything else runs again, and the table comes out as a
+// fresh sweep's.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "tests/cli/cli_test_support.h"
+
+namespace fs = std::filesystem;
+using namespace rsoc_cli_test;
+
+TEST(CliSweep, AGridOfMoreThanAMillionPointsIsRefusedWithoutWrappingAround) {
+  const fs::path dir = scratch("sweep_grid_size");
+  // 4 x 5 x 5581 x 8681 x 49477 x 384773 = 2^64 + 4: a product in 64 bits would run it as 4 points.
+  Result r = rsoc("sweep " + kSmoke +
+                      " --param a=1:4:1 --param b=1:5:1 --param c=1:5581:1 --param d=1:8681:1"
+                      " --param e=1:49477:1 --param f=1:384773:1 --out s",
+                  dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(
+      r.err,
+      "rsoc: the grid of --param a (4 values) x --param b (5 values) x --param c (5581 values) x --param d "
+      "(8681 values) x --param e (49477 values) x --param f (384773 values) has 18446744073709551620 "
+      "points; a sweep has at most 1000000\n");
+  // Just past the bound, also for a job list.
+  r = rsoc(
+      "crossover --param runtime.driver.cycles_per_block=1:1000:1"
+      " --param runtime.driver.cycles_per_request=0:1000:1 --emit slurm --out s",
+      dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(
+      r.err,
+      "rsoc: the grid of --param runtime.driver.cycles_per_block (1000 values) x --param "
+      "runtime.driver.cycles_per_request (1001 values) has 1001000 points; a sweep has at most 1000000\n");
+  EXPECT_FALSE(fs::exists(dir / "s"));
+}
+
+TEST(CliSweep, AnInputSweptByTwoParamsIsRefused) {
+  const fs::path dir = scratch("sweep_twice");
+  Result r =
+      rsoc("sweep " + kSmoke +
+               " --param runtime.driver.cycles_per_block=1,2 --param /runtime/driver/cycles_per_block=3"
+               " --out s",
+           dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err,
+            "rsoc: --param /runtime/driver/cycles_per_block sweeps the same input as --param "
+            "runtime.driver.cycles_per_block; give its values in one --param\n");
+  EXPECT_FALSE(fs::exists(dir / "s"));
+}
+
+namespace {
+
+void replace_in(const fs::path& file, const std::string& from, const std::string& to) {
+  std::string text = slurp(file);
+  const auto at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from << " not in " << file;
+  text.replace(at, from.size(), to);
+  std::ofstream(file, std::ios::trunc) << text;
+}
+
+}  // namespace
+
+TEST(CliSweep, ResumeRunsAgainEveryPointWhoseRecordedOutcomeDoesNotCheckOut) {
+  const fs::path dir = scratch("sweep_outcomes");
+  const std::string sweep =
+      "sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100:600:100 --jobs 2 --out s";
+  ASSERT_EQ(rsoc(sweep, dir).code, 0);
+  const std::string fresh = slurp(dir / "s" / "sweep.csv");
+  const fs::path points = dir / "s" / "points";
+  const std::string kept = slurp(points / "0000.json");
+  // Another sweep (another scenario) with the same grid: its outcomes are not this sweep's.
+  ASSERT_EQ(rsoc("sweep " + kSmoke +
+                     " --set workload.apps.0.requests=2 --param runtime.driver.cycles_per_block=100:600:100"
+                     " --emit parallel --out other",
+                 dir)
+                .code,
+            0);
+  ASSERT_EQ(rsoc("point other 5", dir).code, 0);
+
+  fs::copy_file(points / "0000.json", points / "0001.json", fs::copy_options::overwrite_existing);
+  replace_in(points / "0002.json", "\"requests\",\n      4.0", "\"requests\",\n      5.0");  // edited
+  fs::remove_all(points / "0003");
+  std::ofstream(points / "0004" / "summary.csv", std::ios::app) << "aes128,hardware,1\n";
+  fs::copy_file(dir / "other" / "points" / "0005.json", points / "0005.json",
+                fs::copy_options::overwrite_existing);
+
+  // Merging lists them as missing, with the reason.
+  Result merged = rsoc("merge s", dir);
+  EXPECT_EQ(merged.code, 1);
+  EXPECT_EQ(merged.err, "rsoc: s/sweep.csv (5 points missing)\n");
+  const std::string table = slurp(dir / "s" / "sweep.csv");
+  EXPECT_NE(table.find("\n0,ok,,100,"), std::string::npos) << table;
+  EXPECT_NE(
+      table.find("\n1,missing,recorded outcome not kept: points/0001.json is the outcome of point 0000,"),
+      std::string::npos)
+      << table;
+
+  Result resumed = rsoc(sweep + " --resume", dir);
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  for (const std::string line : {
+           "rsoc: point 0001 runs again: points/0001.json is the outcome of point 0000\n",
+           "rsoc: point 0002 runs again: points/0002.json was changed after it was written (its "
+           "outcome_sha256 "
+           "does not match)\n",
+           "rsoc: point 0003 runs again: its result folder points/0003 is gone\n",
+           "rsoc: point 0004 runs again: points/0004/summary.csv was changed after the point ran\n",
+           "rsoc: point 0005 runs again: points/0005.json is the outcome of a point of another sweep\n",
+           "rsoc: sweep of 6 points (5 to run), 2 at a time\n",
+           "(1 kept from before, 0 failed)",
+       })
+    EXPECT_NE(resumed.err.find(line), std::string::npos) << line << "\n" << resumed.err;
+  EXPECT_EQ(resumed.err.find("point 0000 runs again"), std::string::npos) << resumed.err;
+  EXPECT_EQ(slurp(points / "0000.json"), kept);  // not run again
+  EXPECT_EQ(slurp(dir / "s" / "sweep.csv"), fresh);
+  // Now every outcome checks out: nothing runs.
+  Result again = rsoc(sweep + " --resume", dir);
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.err.find("(6 kept from before, 0 failed)"), std::string::npos) << again.err;
+  EXPECT_EQ(slurp(dir / "s" / "sweep.csv"), fresh);
+}
