@@ -595,3 +595,40 @@ TEST(RuntimeSlotTable, InUseSlotsAreNeverChosenAndBigBitstreamsDoNotFit) {
   t.finish(0, true);
   EXPECT_EQ(t.choose(2, 10, true)->evicted, 0);
 }
+
+// A configuration that stops half way (the bitstream in memory is cut short: the port still waits for words
+// when the copy ends) is aborted by the driver: the request fails with the reason, the slot is left empty and
+// not counted as holding the core, and the next request configures it again and runs on it.
+TEST(RuntimeManager, AnAbortedConfigurationLeavesTheSlotEmptyAndTheNextRequestConfiguresAgain) {
+  Bench bench(1);
+  const runtime::CoreDesign& aes = bench.designs[0];
+  const auto whole = models::make_bitstream(aes.id, aes.bitstream_bytes);
+  const auto longer = models::make_bitstream(aes.id, aes.bitstream_bytes * 2);  // its header asks for twice
+  bench.ddr.load(aes.bitstream_address, longer.data(), aes.bitstream_bytes);
+  auto m = bench.manager(bench.params(runtime::PolicyKind::kHardware));
+  auto sw = bench.manager(bench.params(runtime::PolicyKind::kSoftware));
+  models::SlotState after_abort = models::SlotState::kBusy;
+  std::vector<std::uint8_t> output, expected;
+  bench.sched0.spawn("app", 10, [&](runtime::Process& p) {
+    ask(*m, p, Functionality::kAes128, 2);
+    after_abort = bench.slots[0]->state_at(sc_core::sc_time_stamp());
+    bench.ddr.load(aes.bitstream_address, whole.data(), whole.size());  // the bitstream repaired
+    output = ask(*m, p, Functionality::kAes128, 2, 7).output;
+    expected = ask(*sw, p, Functionality::kAes128, 2, 7).output;
+  });
+  sc_core::sc_start();
+  ASSERT_EQ(bench.log.size(), 3u);
+  EXPECT_FALSE(bench.log[0].ok);
+  EXPECT_EQ(bench.log[0].error, "configuration port still busy: bitstream incomplete");
+  EXPECT_EQ(after_abort, models::SlotState::kEmpty);
+  ASSERT_EQ(bench.port->records().size(), 2u);
+  EXPECT_FALSE(bench.port->records()[0].ok);
+  EXPECT_EQ(bench.port->records()[0].error, "configuration aborted");
+  EXPECT_TRUE(bench.log[1].ok) << bench.log[1].error;
+  EXPECT_TRUE(bench.log[1].reconfigured) << bench.log[1].reason;
+  EXPECT_EQ(bench.log[1].slot, "slot0");
+  EXPECT_TRUE(bench.port->records()[1].ok);
+  EXPECT_EQ(bench.log[2].decision, "software");
+  EXPECT_EQ(output, expected);
+  EXPECT_EQ(m->cache_misses(), 2u);
+}
