@@ -12,13 +12,18 @@
 
 #include <systemc>
 
+#include "models/name_table.h"
 #include "models/resource_calendar.h"
 #include "models/routing_bus.h"
 
 namespace rsoc::models {
 
 enum class FmcMode { kAsync, kSync };
+inline constexpr NameTable<FmcMode, 2> kFmcModeNames{
+    {{{FmcMode::kAsync, "async"}, {FmcMode::kSync, "sync"}}}};
 enum class FmcTiming { kBurst, kWordByWord };
+inline constexpr NameTable<FmcTiming, 2> kFmcTimingNames{
+    {{{FmcTiming::kBurst, "burst"}, {FmcTiming::kWordByWord, "word"}}}};
 
 struct FmcBusParams {
   sc_core::sc_time clock_period{sc_core::sc_time(1.0 / 90e6, sc_core::SC_SEC)};

@@ -1,29 +1,31 @@
 #pragma once
-// IP cores: AES-128, DES/3DES and modexp with declarative register maps. Plain C++ objects hosted by an
-// FpgaSlot (a slot is the sc_module; a core is what its bitstream configures).
-// Timing contract: every register access costs access_cycles core cycles. CTRL.INIT (key expansion) keeps the
-// core busy for key_setup_cycles; CTRL.NEXT for block_cycles (AES), block_cycles per DES pass (3 passes for
-// 3DES), or the modexp formula in ModexpCore (rsa_crt_cycles in CRT mode; one more Montgomery multiplication
-// for a wide message, no setup_cycles with precomputed values). STATUS.READY is clear while busy;
-// results read before the operation ends are the previous results. A start while busy is ignored (counted). A
-// key written to KEY takes effect at CTRL.INIT (or at the first NEXT after a configuration). Streaming
-// interface (for DMA): words written to the STREAM_IN window queue up; every complete block (as the core is
-// set up: 4 words for AES, 2 for DES/3DES, MODULUS_WORDS for modexp (twice that with CONFIG.CRT or
-// CONFIG.WIDE_MESSAGE), in bank word order) is computed and its
-// result words join the output FIFO, read from the STREAM_OUT window. A write waits until the core has
-// finished what it had, then occupies it for max(access time, compute time of the blocks it completes); a
-// read waits until the results it takes are ready. Inside a pipelined stream (StreamExtension) those
-// occupancies are the core's stage and the waits are annotated. Input and output words held together may not
-// exceed FIFO_WORDS (TLM_BURST_ERROR_RESPONSE); reading more than OUT_WORDS is an error too.
-// Timelines: every operation that keeps the core computing (CTRL.INIT, CTRL.NEXT, the blocks a stream write
-// completes, from when the core takes them) is reported to an attached ActivitySink as core work; its
-// durations add up to busy_time().
+// IP cores: the common register protocol and timing of every core kind (the kinds are listed in
+// models/core_kinds.h, each in its own file: aes128_core.cpp, des_core.cpp, modexp_core.cpp,
+// custom_core.cpp), with declarative register maps. Plain C++ objects hosted by an FpgaSlot (a slot is the
+// sc_module; a core is what its bitstream configures). Timing contract: every register access costs
+// access_cycles core cycles. CTRL.INIT keeps the core busy for what its kind says (key expansion:
+// key_setup_cycles); CTRL.NEXT for one block's cycles as its kind computes them (block_cycles for AES and
+// custom cores, per DES pass, the modexp formula). STATUS.READY is clear while busy; results read before the
+// operation ends are the previous results. A start while busy is ignored (counted). A key written to KEY
+// takes effect at CTRL.INIT (or at the first NEXT after a configuration). Streaming interface (for DMA):
+// words written to the STREAM_IN window queue up; every complete block (as the core is set up: 4 words for
+// AES, 2 for DES/3DES, MODULUS_WORDS for modexp (twice that with CONFIG.CRT or CONFIG.WIDE_MESSAGE),
+// input_bytes / 4 for a custom core, in bank word order) is computed and its result words join the output
+// FIFO, read from the STREAM_OUT window. A write waits until the core has finished what it had, then occupies
+// it for max(access time, compute time of the blocks it completes: their cycles added up, or for a pipelined
+// core the first block's and initiation_interval_cycles per further block); a read waits until the results it
+// takes are ready. Inside a pipelined stream (StreamExtension) those occupancies are the core's stage and the
+// waits are annotated. Input and output words held together may not exceed FIFO_WORDS
+// (TLM_BURST_ERROR_RESPONSE); reading more than OUT_WORDS is an error too. Timelines: every operation that
+// keeps the core computing (CTRL.INIT, CTRL.NEXT, the blocks a stream write completes, from when the core
+// takes them) is reported to an attached ActivitySink as core work; its durations add up to busy_time().
 // stream_wait_time() counts what streams spent on the core rather than on moving their data: those waits,
 // and the part of a chunk's time by which the core's computation exceeds its slowest other stage.
 
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -31,14 +33,21 @@
 #include <vector>
 
 #include "models/activity.h"
+#include "models/core_kinds.h"
+#include "models/crypto/block_function.h"
 #include "models/kernel_time.h"
 #include "models/pio_replay.h"
 #include "models/register_file.h"
 
 namespace rsoc::models {
 
-enum class CoreKind { kAes128, kDes, kModexp };
-const char* to_string(CoreKind kind);
+// A custom core (models/custom_core.cpp): the block it takes and gives, its key, the block function it
+// computes (models/crypto/block_function.h) and whether it has PIO banks besides its streaming windows.
+struct CustomCoreParams {
+  const crypto::BlockFunction* computes = nullptr;
+  unsigned input_bytes = 4, output_bytes = 4, key_bytes = 0;  // whole 32-bit words
+  bool pio = true;  // KEY, BLOCK and RESULT banks (false: the streaming windows only, for the DMA data path)
+};
 
 struct CoreParams {
   CoreKind kind = CoreKind::kAes128;
@@ -52,6 +61,10 @@ struct CoreParams {
   unsigned setup_cycles = 0;
   unsigned max_operand_bits = 4096;
   unsigned fifo_words = 1024;  // streaming interface: words the core holds (input and results)
+  // Pipelined cores: cycles between two blocks entering the core (0: one block after the other). The blocks
+  // one stream write completes take the first block's cycles + initiation_interval_cycles per further block.
+  unsigned initiation_interval_cycles = 0;
+  CustomCoreParams custom{};  // custom cores only
 };
 
 // Register layout shared by the cipher cores (byte offsets).
@@ -78,6 +91,9 @@ inline constexpr std::uint32_t kQinv = 0x0400;  // modexp CRT mode: qInv = q^-1 
 inline constexpr std::uint32_t kBufferBits = 0x2C;
 inline constexpr std::uint32_t kModulusCoeff = 0x0600, kMontgomeryFactor = 0x0800;
 inline constexpr std::uint32_t kConfigWideMessage = 1u << 3, kConfigPrecalc = 1u << 4;
+// custom cores (PIO interface): the key at kKey, the block and its result in banks of their own
+inline constexpr std::uint32_t kCustomKeyWords = 16;
+inline constexpr std::uint32_t kCustomBlock = 0x0800, kCustomResult = 0x1000, kCustomBankWords = 512;
 }  // namespace reg
 
 class IpCore {
@@ -120,6 +136,9 @@ class IpCore {
   RegisterFile& registers() { return regs_; }
 
  protected:
+  // Big-endian words (word 0 holds the first four bytes, as the drivers write blocks) to bytes and back.
+  static void words_to_bytes(const std::uint32_t* words, std::size_t n, std::uint8_t* bytes);
+  static void bytes_to_words(const std::uint8_t* bytes, std::size_t n, std::uint32_t* words);
   // Called on CTRL.INIT while idle; returns the busy cycles of the operation started (0: none).
   virtual std::uint64_t on_init(const sc_core::sc_time& at) = 0;
   // Words of one block as the core is set up, and of its result.
@@ -137,7 +156,9 @@ class IpCore {
 
   RegisterFile regs_;
   RegisterFile::Id config_{};  // CONFIG, for the subclasses
-  RegisterFile::Id block_{};   // the bank CTRL.NEXT takes its block from (set by the subclasses)
+  // The bank CTRL.NEXT takes its block from (set by the subclasses; none: a stream-only core, which ignores
+  // CTRL.NEXT and counts it as an ignored start).
+  std::optional<RegisterFile::Id> block_;
 
  private:
   void register_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at,
@@ -184,15 +205,5 @@ class IpCore {
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;
 };
-
-// Cycles of one Montgomery multiplication of `modulus_bits`-bit operands: 2 * digits^2 + overhead.
-std::uint64_t montmul_cycles(const CoreParams& params, unsigned modulus_bits);
-// Cycles of a constant-time modexp (see ModexpCore in ip_core.cpp).
-std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, unsigned exponent_bits);
-// Cycles of an RSA private operation by the CRT with `half_bits`-bit primes: two modexps of half_bits, one
-// after the other, and Garner's recombination (two Montgomery multiplications).
-std::uint64_t rsa_crt_cycles(const CoreParams& params, unsigned half_bits);
-
-std::unique_ptr<IpCore> make_core(const std::string& name, const CoreParams& params);
 
 }  // namespace rsoc::models

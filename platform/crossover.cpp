@@ -9,6 +9,7 @@
 #include "analysis/output_file.h"
 #include "platform/interrupt.h"
 #include "platform/scenario_error.h"
+#include "platform/schema.h"
 #include "platform/simulation.h"
 #include "rsoc/version.h"
 
@@ -24,13 +25,26 @@ double seconds(const runtime::RequestRecord& r) {
 
 }  // namespace
 
+std::vector<Functionality> check_functionalities(const ScenarioParams& p,
+                                                 const std::vector<std::string>& names) {
+  std::vector<Functionality> out;
+  IssueList issues;
+  for (const std::string& name : names) {
+    if (const auto f = p.functionalities->find(name))
+      out.push_back(*f);
+    else
+      issues.add(
+          ScenarioIssue{"--functionality " + name, "", not_one_of_message(name, p.functionalities->names())});
+  }
+  issues.throw_if_any();
+  return out;
+}
+
 CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& options) {
   const ScenarioParams& p = scenario.params;
-  std::vector<Functionality> fs = options.functionalities;
-  const bool all = fs.empty();
-  if (all)
-    for (const auto& name : runtime::functionality_names())
-      fs.push_back(*runtime::functionality_from_name(name));
+  const bool all = options.functionalities.empty();
+  const std::vector<Functionality> fs =
+      all ? p.functionalities->all() : check_functionalities(p, options.functionalities);
 
   CrossoverResult result;
   Simulation sim(p, nullptr);

@@ -18,9 +18,15 @@
 namespace rsoc::platform {
 
 struct CrossoverOptions {
-  std::vector<runtime::Functionality> functionalities;  // empty: every one with software and hardware
+  // Names of the functionalities (built-in, or a custom core's); empty: every one with software and hardware.
+  std::vector<std::string> functionalities;
   std::uint64_t max_blocks = 200;
 };
+
+// The functionalities named by `names` (as --functionality gives them) in the scenario of `p`; a name it does
+// not know is a ScenarioError named after the flag.
+std::vector<runtime::Functionality> check_functionalities(const ScenarioParams& p,
+                                                          const std::vector<std::string>& names);
 
 struct CrossoverRow {
   runtime::Functionality functionality;

@@ -90,11 +90,11 @@ double stream_word_s(const ScenarioParams& p, const MemorySpec* mem, const std::
   return stage;
 }
 
-// One cipher block over the DMA data path: its words streamed in (the core's stage: the larger of the access
-// and its share of the compute) and out, plus its share of each piece's two DMA programmings (four register
-// writes, one status read, the engine's set-up).
+// One cipher block over the DMA data path: its `words` streamed in (the core's stage: the larger of the
+// access and its share of the compute) and its `result_words` out, plus its share of each piece's two DMA
+// programmings (four register writes, one status read, the engine's set-up).
 double dma_block_s(const ScenarioParams& p, const SlotSpec& slot, const models::CoreParams& core,
-                   double words, double core_block_s) {
+                   double words, double result_words, double core_block_s) {
   const DataPathSpec& path = *p.data_dma;
   const DmaSpec* d = dma_named(p, path.engines.front());  // identical engines when there are several
   const MemorySpec* mem = memory_named(p, path.memory);
@@ -108,10 +108,11 @@ double dma_block_s(const ScenarioParams& p, const SlotSpec& slot, const models::
   const double program = 4 * word_access_s(p, dma_path, reg_access, false) +
                          word_access_s(p, dma_path, reg_access, true) +
                          sec(d->params.clock_period) * d->params.setup_cycles;
-  const double blocks_per_piece = std::floor(std::min(
-      static_cast<double>(core.fifo_words) / words,
-      static_cast<double>(path.buffer_bytes) / static_cast<double>(path.engines.size()) / (8 * words)));
-  return words * (in + out) + 2 * program / std::max(blocks_per_piece, 1.0);
+  const double blocks_per_piece =
+      std::floor(std::min(static_cast<double>(core.fifo_words) / std::max(words, result_words),
+                          static_cast<double>(path.buffer_bytes) / static_cast<double>(path.engines.size()) /
+                              (4 * (words + result_words))));
+  return words * in + result_words * out + 2 * program / std::max(blocks_per_piece, 1.0);
 }
 
 }  // namespace
@@ -147,13 +148,10 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
   m.unit_bytes = p.runtime.unit_bytes;
   const double cpu = sec(p.cpus.front().params.clock_period);
   const auto& drv = p.runtime.driver;
-  for (const auto& name : runtime::functionality_names()) {
-    const runtime::Functionality f = *runtime::functionality_from_name(name);
+  for (const runtime::Functionality f : p.functionalities->all()) {
     const auto& fi = runtime::info(f);
     for (const auto& c : p.cores) {
-      if (c.params.kind != fi.core ||
-          (fi.core == models::CoreKind::kModexp && fi.operand_bits > c.params.max_operand_bits))
-        continue;
+      if (!runtime::implements(c.design(), f)) continue;
       // The slot it would run in: one that hosts it at boot, else the first reconfigurable one it fits.
       std::size_t slot = p.slots.size();
       for (std::size_t i = 0; i < p.slots.size() && slot == p.slots.size(); ++i)
@@ -168,24 +166,29 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
         return 1 + (busy_s > a.read_s ? std::ceil((busy_s - a.read_s) / poll) : 0);
       };
       const runtime::CoreInterface core = runtime::core_interface(f, true);
-      const double words = fi.block_bytes / 4.0;  // of a cipher block
+      const double words = fi.block_bytes / 4.0, result_words = fi.output_bytes() / 4.0;  // a cipher block
       const double cipher_blocks =
           static_cast<double>(runtime::unit_bytes(p.runtime.unit_bytes, f) / fi.block_bytes);  // per block
       const double core_block =
           sec(c.params.clock_period) * static_cast<double>(runtime::core_cycles_per_block(f, c.params));
+      // Streamed, a pipelined core takes a block every initiation interval.
+      const double core_stream_block = c.params.initiation_interval_cycles
+                                           ? sec(c.params.clock_period) * c.params.initiation_interval_cycles
+                                           : core_block;
       runtime::HardwareCost hw;
-      // key words, set-up writes and CTRL.INIT
+      // key words, set-up writes and CTRL.INIT (a custom core's set-up; the others' key expansion)
       const double setup_writes = fi.key_bytes / 4.0 + static_cast<double>(core.setup.size()) + 1;
+      const unsigned init_cycles =
+          fi.core == models::CoreKind::kCustom ? c.params.setup_cycles : c.params.key_setup_cycles;
       hw.request_s = cpu * (drv.cycles_per_request + drv.prepare_cycles_per_request) +
-                     setup_writes * a.write_s +
-                     polls(sec(c.params.clock_period) * c.params.key_setup_cycles) * poll;
+                     setup_writes * a.write_s + polls(sec(c.params.clock_period) * init_cycles) * poll;
       // A block: the driver's work per block, and per cipher block its work and the words moved.
       double cipher_block_s = cpu * drv.cycles_per_cipher_block;
       if (p.data_dma) {
-        cipher_block_s += dma_block_s(p, p.slots[slot], c.params, words, core_block);
+        cipher_block_s += dma_block_s(p, p.slots[slot], c.params, words, result_words, core_stream_block);
         hw.request_s += a.read_s;  // FIFO_WORDS
       } else {
-        cipher_block_s += (words + 1) * a.write_s + polls(core_block) * poll + words * a.read_s;
+        cipher_block_s += (words + 1) * a.write_s + polls(core_block) * poll + result_words * a.read_s;
       }
       hw.block_s = cpu * drv.cycles_per_block + cipher_blocks * cipher_block_s;
       m.hardware[f] = hw;

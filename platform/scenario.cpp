@@ -7,9 +7,12 @@
 #include <set>
 
 #include "models/address_map.h"
+#include "models/core_kinds.h"
+#include "models/crypto/block_function.h"
 #include "platform/digest.h"
 #include "platform/json_file.h"
 #include "platform/scenario_schema.h"
+#include "platform/schema.h"
 #include "runtime/rsa_work.h"
 
 namespace rsoc::platform {
@@ -116,6 +119,8 @@ class Resolver {
  private:
   std::set<std::string> expanded_slots_, expanded_dmas_;        // names made by a slot's or an engine's count
   std::map<std::string, std::vector<std::string>> dma_groups_;  // a DMA entry's name -> the engines it made
+  std::map<std::size_t, runtime::FunctionalityCatalog::Custom> custom_of_;  // core index -> its functionality
+  std::vector<std::string> stream_only_cores_;  // pointers of the custom cores without PIO banks
 
   struct Device {
     std::string name, bus, pointer;
@@ -160,6 +165,21 @@ class Resolver {
     }
   }
 
+  // The functionality `name`, a key at `pointer` of a map by functionality, or an issue.
+  std::optional<runtime::Functionality> functionality_key(const ScenarioParams& p, const std::string& name,
+                                                          const std::string& pointer) {
+    const auto f = p.functionalities->find(name);
+    if (!f) issues_.add(pointer, unknown_key_message(name, p.functionalities->names()));
+    return f;
+  }
+  // The functionality `name`, a value at `pointer`, or an issue.
+  std::optional<runtime::Functionality> functionality_value(const ScenarioParams& p, const std::string& name,
+                                                            const std::string& pointer) {
+    const auto f = p.functionalities->find(name);
+    if (!f) issues_.add(pointer, not_one_of_message(name, p.functionalities->names()));
+    return f;
+  }
+
   bool known(const char* list, const std::string& name, const std::string& pointer, const char* what) {
     if (names_[list].count(name)) return true;
     std::vector<std::string> candidates(names_[list].begin(), names_[list].end());
@@ -201,7 +221,7 @@ class Resolver {
       s.onchip.cycles_per_word = u(b["cycles_per_word"]);
       const json& f = b["fmc"];
       s.fmc_params.clock_period = s.onchip.clock_period;
-      s.fmc_params.mode = f["mode"] == "sync" ? models::FmcMode::kSync : models::FmcMode::kAsync;
+      s.fmc_params.mode = models::kFmcModeNames.at(f["mode"].get<std::string>());
       s.fmc_params.addr_setup_cycles = u(f["addr_setup_cycles"]);
       s.fmc_params.data_cycles = u(f["data_cycles"]);
       s.fmc_params.hold_cycles = u(f["hold_cycles"]);
@@ -210,8 +230,7 @@ class Resolver {
       s.fmc_params.max_polls = u(f["max_polls"]);
       s.fmc_params.double_read = f["double_read"].get<bool>();
       s.fmc_params.byteswap_cycles = u(f["byteswap_cycles"]);
-      s.fmc_params.timing =
-          f["timing"] == "word" ? models::FmcTiming::kWordByWord : models::FmcTiming::kBurst;
+      s.fmc_params.timing = models::kFmcTimingNames.at(f["timing"].get<std::string>());
       if (!b["window"].is_null()) {
         const json& w = b["window"];
         s.parent = w["parent"];
@@ -357,14 +376,21 @@ class Resolver {
       CoreSpec s;
       s.name = c["name"];
       s.id = static_cast<std::uint32_t>(i);
-      const std::string type = c["type"];
-      s.params.kind = type == "aes128" ? models::CoreKind::kAes128
-                      : type == "des"  ? models::CoreKind::kDes
-                                       : models::CoreKind::kModexp;
+      const auto kind = models::core_kind_from_name(c["type"].get<std::string>());
+      if (!kind) throw std::logic_error("a core type the schema let through");
+      s.params.kind = *kind;
       s.params.clock_period = period_of(c["clock_mhz"], ptr + "/clock_mhz");
       s.params.access_cycles = u(c["access_cycles"]);
       s.params.key_setup_cycles = u(c["key_setup_cycles"]);
       s.params.block_cycles = u(c["block_cycles"]);
+      s.params.initiation_interval_cycles = u(c["initiation_interval_cycles"]);
+      if (s.params.initiation_interval_cycles > s.params.block_cycles)
+        issues_.add(ptr + "/initiation_interval_cycles",
+                    std::to_string(s.params.initiation_interval_cycles) + " is more than block_cycles (" +
+                        std::to_string(s.params.block_cycles) +
+                        "); expected a number of cycles <= block_cycles (a block enters the pipeline at most "
+                        "as late as the one before it leaves)");
+      custom_core(c, ptr, i, s);
       s.params.multiplier_width_bits = u(c["multiplier_width_bits"]);
       s.params.montmul_overhead_cycles = u(c["montmul_overhead_cycles"]);
       s.params.setup_cycles = u(c["setup_cycles"]);
@@ -396,6 +422,81 @@ class Resolver {
       }
       p.cores.push_back(s);
     }
+    // The functionalities of the custom cores, each once (cores that serve the same one agree on it).
+    std::vector<runtime::FunctionalityCatalog::Custom> customs;
+    for (std::size_t i = 0; i < p.cores.size(); ++i) {
+      const auto c = custom_of_.find(i);
+      if (c == custom_of_.end()) continue;
+      const auto same = std::find_if(customs.begin(), customs.end(),
+                                     [&](const auto& other) { return other.name == c->second.name; });
+      if (same == customs.end()) {
+        customs.push_back(c->second);
+      } else if (same->computes != c->second.computes || same->input_bytes != c->second.input_bytes ||
+                 same->output_bytes != c->second.output_bytes || same->key_bytes != c->second.key_bytes) {
+        issues_.add("/platform/cores/" + std::to_string(i) + "/custom",
+                    "another core serves \"" + c->second.name +
+                        "\" with other blocks, key or computation; expected the same computes, input_bytes, "
+                        "output_bytes and key_bytes for one functionality");
+      }
+    }
+    p.functionalities = std::make_shared<const runtime::FunctionalityCatalog>(customs);
+    for (const auto& [i, c] : custom_of_) p.cores[i].serves = p.functionalities->find(c.name);
+  }
+
+  // The custom description of core `c` at `ptr` (required for a custom core, refused for the others); noted
+  // in custom_of_ and in the core's parameters.
+  void custom_core(const json& c, const std::string& ptr, std::size_t index, CoreSpec& s) {
+    const json& d = c["custom"];
+    const bool custom = s.params.kind == models::CoreKind::kCustom;
+    if (custom != !d.is_null()) {
+      issues_.add(ptr + "/custom", custom ? "a custom core needs its description (functionality, computes, "
+                                            "input_bytes); expected an object"
+                                          : "only a custom core takes a custom description (this core is " +
+                                                c["type"].get<std::string>() + "); expected null");
+      return;
+    }
+    if (!custom) return;
+    runtime::FunctionalityCatalog::Custom f;
+    f.name = d["functionality"];
+    f.computes = crypto::find_block_function(d["computes"].get<std::string>());
+    if (!f.computes) throw std::logic_error("a block function the schema let through");
+    f.input_bytes = u(d["input_bytes"]);
+    f.key_bytes = u(d["key_bytes"]);
+    const std::string fn = f.computes->name;
+    if (runtime::functionality_from_name(f.name))
+      issues_.add(ptr + "/custom/functionality", "\"" + f.name +
+                                                     "\" is a built-in functionality; expected a name of "
+                                                     "the custom core's own");
+    if (f.input_bytes % 4)
+      issues_.add(
+          ptr + "/custom/input_bytes",
+          std::to_string(f.input_bytes) + " is not a whole number of 32-bit words; expected a multiple of 4");
+    const unsigned natural = f.computes->output_bytes ? f.computes->output_bytes : f.input_bytes;
+    f.output_bytes = d["output_bytes"].is_null() ? natural : u(d["output_bytes"]);
+    if (f.output_bytes % 4)
+      issues_.add(ptr + "/custom/output_bytes", std::to_string(f.output_bytes) +
+                                                    " is not a whole number of 32-bit words; expected a "
+                                                    "multiple of 4");
+    else if (f.computes->checked && f.output_bytes != natural)
+      issues_.add(ptr + "/custom/output_bytes", std::to_string(f.output_bytes) + " bytes is not what " + fn +
+                                                    " gives for a block of " + std::to_string(f.input_bytes) +
+                                                    " bytes; expected " + std::to_string(natural) +
+                                                    " (or null)");
+    if (f.computes->keyed && (f.key_bytes == 0 || f.key_bytes % 4))
+      issues_.add(ptr + "/custom/key_bytes", fn + " takes a key; expected a multiple of 4 from 4 to 64");
+    else if (!f.computes->keyed && f.key_bytes)
+      issues_.add(ptr + "/custom/key_bytes", fn + " takes no key; expected 0");
+    const bool pio = d["interface"] == "pio";
+    constexpr unsigned kBankBytes = 4 * models::reg::kCustomBankWords;
+    for (const auto& [key, bytes] :
+         {std::pair<const char*, unsigned>{"input_bytes", f.input_bytes}, {"output_bytes", f.output_bytes}})
+      if (pio && bytes > kBankBytes)
+        issues_.add(ptr + "/custom/" + key, std::to_string(bytes) + " bytes do not fit the PIO bank (" +
+                                                std::to_string(kBankBytes) +
+                                                " bytes); expected at most that, or interface stream");
+    if (!pio) stream_only_cores_.push_back(ptr + "/custom/interface");
+    s.params.custom = models::CustomCoreParams{f.computes, f.input_bytes, f.output_bytes, f.key_bytes, pio};
+    custom_of_[index] = f;
   }
 
   void slots(const json& pl, ScenarioParams& p) {
@@ -550,16 +651,14 @@ class Resolver {
 
   void runtime(ScenarioParams& p) {
     const json& rt = doc_["runtime"];
-    const std::string policy = rt["policy"];
-    p.runtime.policy = policy == "software"    ? runtime::PolicyKind::kSoftware
-                       : policy == "hardware"  ? runtime::PolicyKind::kHardware
-                       : policy == "threshold" ? runtime::PolicyKind::kThreshold
-                       : policy == "adaptive"  ? runtime::PolicyKind::kAdaptive
-                                               : runtime::PolicyKind::kCostModel;
+    p.runtime.policy = runtime::kPolicyNames.at(rt["policy"].get<std::string>());
     for (const auto& [name, blocks] : rt["thresholds"].items())
-      p.runtime.thresholds[*runtime::functionality_from_name(name)] = u64(blocks);
+      if (const auto f = functionality_key(p, name, pointer_child("/runtime/thresholds", name)))
+        p.runtime.thresholds[*f] = u64(blocks);
     for (const auto& [name, bytes] : rt["unit_bytes"].items()) {
-      const runtime::Functionality f = *runtime::functionality_from_name(name);
+      const auto known = functionality_key(p, name, pointer_child("/runtime/unit_bytes", name));
+      if (!known) continue;
+      const runtime::Functionality f = *known;
       const auto& fi = runtime::info(f);
       if (u64(bytes) % fi.block_bytes != 0) {
         issues_.add("/runtime/unit_bytes/" + name, bytes.dump() + " is not a whole number of " + name +
@@ -571,10 +670,7 @@ class Resolver {
       p.runtime.unit_bytes[f] = u64(bytes);
     }
     p.runtime.caching = rt["caching"].get<bool>();
-    const std::string repl = rt["replacement"];
-    p.runtime.replacement = repl == "lfu"    ? runtime::Replacement::kLfu
-                            : repl == "fifo" ? runtime::Replacement::kFifo
-                                             : runtime::Replacement::kLru;
+    p.runtime.replacement = runtime::kReplacementNames.at(rt["replacement"].get<std::string>());
     p.runtime.wait_for_slot = rt["when_no_slot"] == "wait";
     const json& d = rt["driver"];
     p.runtime.driver.cycles_per_request = u64(d["cycles_per_request"]);
@@ -583,26 +679,28 @@ class Resolver {
     p.runtime.driver.cycles_per_cipher_block = u64(d["cycles_per_cipher_block"]);
     p.runtime.driver.poll_loop_cycles = u64(d["poll_loop_cycles"]);
     p.runtime.driver.max_polls = u64(d["max_polls"]);
-    p.runtime.driver.pio_timing =
-        d["pio_timing"] == "word" ? runtime::PioTiming::kWord : runtime::PioTiming::kBurst;
+    p.runtime.driver.pio_timing = runtime::kPioTimingNames.at(d["pio_timing"].get<std::string>());
     data_path(d, p);
+    if (!p.data_dma)
+      for (const std::string& ptr : stream_only_cores_)
+        issues_.add(ptr,
+                    "a core with the streaming windows only needs the DMA data path; expected "
+                    "runtime.driver.data_path dma, or interface pio");
     const json& s = rt["scheduler"];
-    p.scheduler.mode = s["mode"] == "cooperative" ? runtime::SchedulingMode::kCooperative
-                                                  : runtime::SchedulingMode::kPreemptive;
+    p.scheduler.mode = runtime::kSchedulingModeNames.at(s["mode"].get<std::string>());
     p.scheduler.time_slice = sc_time(s["time_slice_us"].get<double>(), sc_core::SC_US);
     p.scheduler.context_switch_cycles = u64(s["context_switch_cycles"]);
     p.scheduler.yield_cycles = u64(s["yield_cycles"]);
     for (const auto& [name, cost] : doc_["software"].items()) {
-      const auto f = runtime::functionality_from_name(name);
-      if (!f) continue;  // the schema restricts the keys
+      const auto f = functionality_key(p, name, pointer_child("/software", name));
+      if (!f) continue;
       runtime::SoftwareCost sw{u64(cost["cycles_per_request"]), u64(cost["cycles_per_block"]), std::nullopt};
       sw.cycles_per_byte = cost["cycles_per_byte"].get<double>();
       if (const json& x = cost["extension"]; !x.is_null()) {
         const std::string ptr = "/software/" + name + "/extension";
         runtime::ExtensionSoftware e;
         e.unit = x["unit"];
-        e.integration = x["integration"] == "c_module" ? runtime::ExtensionIntegration::kCModule
-                                                       : runtime::ExtensionIntegration::kInlineAsm;
+        e.integration = runtime::kExtensionIntegrationNames.at(x["integration"].get<std::string>());
         e.load_cycles = u64(x["load_cycles"]);
         e.store_cycles = u64(x["store_cycles"]);
         e.move_cycles = u64(x["move_cycles"]);
@@ -632,7 +730,9 @@ class Resolver {
       if (cost["scaled_from"].is_null()) continue;
       const std::string from = cost["scaled_from"];
       const std::string ptr = "/software/" + name + "/scaled_from";
-      const auto f = *runtime::functionality_from_name(name), g = *runtime::functionality_from_name(from);
+      const auto known = p.functionalities->find(name);
+      if (!known) continue;  // reported with the software costs
+      const auto f = *known, g = *runtime::functionality_from_name(from);
       const auto work = runtime::software_work(f), base_work = runtime::software_work(g);
       if (!work || !base_work) {
         std::string counted;
@@ -806,7 +906,9 @@ class Resolver {
       s.name = a["name"];
       if (!names.insert(s.name).second)
         issues_.add(ptr + "/name", "duplicate name \"" + s.name + "\" in /workload/apps");
-      s.functionality = *runtime::functionality_from_name(a["functionality"].get<std::string>());
+      const auto f = functionality_value(p, a["functionality"].get<std::string>(), ptr + "/functionality");
+      if (!f) continue;
+      s.functionality = *f;
       const auto& fi = runtime::info(s.functionality);
       s.priority = static_cast<int>(a["priority"].get<std::int64_t>());
       block_counts(a, ptr, &s.blocks);

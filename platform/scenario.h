@@ -4,6 +4,7 @@
 // Every problem is reported in one ScenarioError naming the file, the JSON pointer and what was expected.
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -76,6 +77,17 @@ struct CoreSpec {
   models::CoreParams params;
   std::string memory;
   std::uint64_t bitstream_address = 0, bitstream_bytes = 0;
+  std::optional<runtime::Functionality> serves;  // a custom core's functionality
+  // As the runtime sees it.
+  runtime::CoreDesign design() const {
+    return {name,
+            id,
+            params.kind,
+            bitstream_address,
+            bitstream_bytes,
+            params.kind == models::CoreKind::kModexp ? params.max_operand_bits : 0u,
+            serves};
+  }
 };
 
 struct BlockCounts {  // how many blocks each request of an application asks for
@@ -143,6 +155,10 @@ struct DataPathSpec {
 
 struct ScenarioParams {
   std::uint64_t seed = 1;
+  // The functionalities it knows: the built-in ones and its custom cores' (every Functionality in these
+  // params points into it: keep it with them).
+  std::shared_ptr<const runtime::FunctionalityCatalog> functionalities =
+      std::make_shared<const runtime::FunctionalityCatalog>();
   sc_core::sc_time quantum;
   std::vector<CpuSpec> cpus;
   std::vector<BusSpec> buses;

@@ -1,6 +1,14 @@
 #include "platform/scenario_schema.h"
 
+#include "models/core_kinds.h"
+#include "models/crypto/block_function.h"
+#include "models/fmc_bus.h"
+#include "runtime/drivers.h"
+#include "runtime/extension_software.h"
 #include "runtime/functionality.h"
+#include "runtime/policy.h"
+#include "runtime/scheduler.h"
+#include "runtime/slot_table.h"
 
 namespace rsoc::platform {
 
@@ -55,7 +63,7 @@ Schema build() {
   });
 
   Schema fmc = Schema::object({
-      {"mode", Schema::enumeration({"async", "sync"})
+      {"mode", Schema::enumeration(models::kFmcModeNames.names())
                    .default_value("async")
                    .doc("async: setup/data/hold phases with NWAIT polled by the CPU; sync: fixed latency")},
       {"addr_setup_cycles", cycles(1, 255).doc("async: address setup phase, bus cycles")},
@@ -70,7 +78,7 @@ Schema build() {
       {"byteswap_cycles",
        cycles(0, 100000).doc("CPU cycles per word for software byte swapping (0: in hardware)")},
       {"timing",
-       Schema::enumeration({"burst", "word"})
+       Schema::enumeration(models::kFmcTimingNames.names())
            .default_value("burst")
            .doc("burst: one annotated delay per burst; word: one wait() per word (same times, more events)")},
   });
@@ -163,23 +171,62 @@ Schema build() {
        Schema::number().unit("KiB").exclusive_min(0).max(1048576).doc("size of the partial bitstream")},
   });
 
+  std::string kinds;
+  for (const auto& k : models::core_kinds())
+    kinds += std::string(kinds.empty() ? "" : "; ") + k.name + ": " + k.doc;
+  Schema custom = Schema::object({
+      {"functionality",
+       Schema::string().doc("name of the functionality the core serves (applications and /software use it); "
+                            "not a built-in one")},
+      {"computes", Schema::enumeration(crypto::block_function_names())
+                       .doc("what it computes on each block, checked against its reference "
+                            "(none: timing only, outputs not checked)")},
+      {"input_bytes", Schema::integer().unit("bytes").min(4).max(1 << 20).doc(
+                          "bytes of one block it takes (a whole number of 32-bit words)")},
+      {"output_bytes",
+       Schema::integer().unit("bytes").min(4).max(1 << 20).nullable().default_value(nullptr).doc(
+           "bytes it gives per block; null: what `computes` gives (copy, xor_key: input_bytes; crc32: 4; "
+           "sha256: 32; none: input_bytes)")},
+      {"key_bytes", Schema::integer().unit("bytes").min(0).max(64).default_value(0).doc(
+                        "bytes of the key a request gives (xor_key: at least 4; the others take none)")},
+      {"interface", Schema::enumeration({"pio", "stream"})
+                        .default_value("pio")
+                        .doc("pio: KEY, BLOCK and RESULT registers (blocks up to 2048 bytes) besides the "
+                             "streaming windows; "
+                             "stream: the streaming windows only (runtime.driver.data_path dma)")},
+  });
+
+  std::string builtins;
+  for (const auto& n : runtime::functionality_names()) builtins += (builtins.empty() ? "" : ", ") + n;
+  const std::string by_functionality = "built-in: " + builtins + "; or one a custom core serves";
   Schema core = Schema::object({
       {"name", name_field("core design")},
-      {"type",
-       Schema::enumeration({"aes128", "des", "modexp"}).doc("what the core computes (des also does 3DES)")},
+      {"type", Schema::enumeration(models::core_kind_names()).doc("the core kind: " + kinds)},
       {"clock_mhz", clock(100).doc("core clock")},
       {"access_cycles", cycles(1, 10000).doc("core cycles per register word access")},
-      {"key_setup_cycles", cycles(0).doc("core cycles of CTRL.INIT (key expansion)")},
-      {"block_cycles", cycles(10).doc("core cycles per block (AES) or per DES pass (3DES: three passes)")},
+      {"key_setup_cycles", cycles(0).doc("core cycles of CTRL.INIT (key expansion; not custom cores)")},
+      {"block_cycles",
+       cycles(10).doc("core cycles per block (AES, custom: the latency of one block) or per DES pass (3DES: "
+                      "three passes)")},
+      {"initiation_interval_cycles",
+       cycles(0).doc("pipelined cores: core cycles between two blocks entering the core when streamed "
+                     "(at most block_cycles); 0: one block after the other")},
       {"multiplier_width_bits", Schema::integer().unit("bits").min(1).max(4096).default_value(32).doc(
                                     "modexp: Montgomery multiplier width")},
       {"montmul_overhead_cycles", cycles(0).doc("modexp: extra core cycles per Montgomery multiplication")},
-      {"setup_cycles", cycles(0).doc("modexp: core cycles of precomputation per operation")},
+      {"setup_cycles",
+       cycles(0).doc("modexp: core cycles of precomputation per operation; custom: core cycles of CTRL.INIT, "
+                     "the set-up of every request")},
       {"max_operand_bits",
        Schema::integer().unit("bits").min(32).max(4096).default_value(4096).doc("modexp: widest operand")},
       {"fifo_words", Schema::integer().unit("words").min(2).max(1 << 20).default_value(1024).doc(
                          "streaming interface: input and result words the core holds")},
       {"bitstream", bitstream.doc("the partial bitstream that configures this core")},
+      {"custom", Schema::object(custom.fields())
+                     .nullable()
+                     .default_value(nullptr)
+                     .doc("type custom: the functionality it serves and what it computes (required for a "
+                          "custom core, refused for the others)")},
   });
 
   Schema uart = Schema::object({
@@ -221,7 +268,7 @@ Schema build() {
   Schema sw_extension = Schema::object({
       {"unit", Schema::enumeration({"desrnd"}).default_value("desrnd").doc("the CPU extension it uses")},
       {"integration",
-       Schema::enumeration({"c_module", "inline_asm"})
+       Schema::enumeration(runtime::kExtensionIntegrationNames.names())
            .default_value("inline_asm")
            .doc("c_module: the stack calls a module issuing the instructions once per DES pass; "
                 "inline_asm: the instructions inside the DES/3DES routines")},
@@ -274,7 +321,7 @@ Schema build() {
       {"max_polls",
        Schema::integer().min(1).max(1e12).default_value(1000000).doc("status reads before a request fails")},
       {"pio_timing",
-       Schema::enumeration({"burst", "word"})
+       Schema::enumeration(runtime::kPioTimingNames.names())
            .default_value("burst")
            .doc("pio: word puts every cipher block's words through the bus models; burst the first of each "
                 "block, and replays it for the others (the same times and counts unless something else uses "
@@ -302,7 +349,7 @@ Schema build() {
 
   Schema scheduler = Schema::object({
       {"mode",
-       Schema::enumeration({"preemptive", "cooperative"})
+       Schema::enumeration(runtime::kSchedulingModeNames.names())
            .default_value("preemptive")
            .doc("preemptive: priorities and round-robin time slices; cooperative: a process runs until it "
                 "yields, sleeps or waits (and yields while it polls a core)")},
@@ -317,28 +364,28 @@ Schema build() {
 
   Schema runtime = Schema::object({
       {"policy",
-       Schema::enumeration({"software", "hardware", "threshold", "cost_model", "adaptive"})
+       Schema::enumeration(runtime::kPolicyNames.names())
            .default_value("cost_model")
            .doc("how the manager chooses the implementation of each request (see scenarios/README.md)")},
       {"thresholds",
        Schema::map(Schema::integer().unit("blocks").min(1).max(1e12).doc("hardware from this many blocks"))
-           .key_enum(runtime::functionality_names())
            .key_name("functionality")
            .default_value(nlohmann::json::object())
-           .doc("policy threshold: block count from which hardware is chosen, by functionality")},
+           .doc("policy threshold: block count from which hardware is chosen, by functionality (" +
+                by_functionality + ")")},
       {"unit_bytes",
        Schema::map(Schema::integer().unit("bytes").min(8).max(1048576).doc(
                        "bytes of one block: a whole number of the functionality's cipher blocks (modexp, "
                        "RSA: of its messages)"))
-           .key_enum(runtime::functionality_names())
            .key_name("functionality")
            .default_value(nlohmann::json::object())
-           .doc("the execution unit, by functionality: a request is a number of blocks, each one execution "
+           .doc("the execution unit, by functionality (" + by_functionality +
+                "): a request is a number of blocks, each one execution "
                 "on this many bytes; absent: one cipher block (aes128 16, des and 3des 8) or message "
                 "(modexp, RSA)")},
       {"caching", Schema::boolean().default_value(true).doc(
                       "module caching: a configured core stays in its slot after its request")},
-      {"replacement", Schema::enumeration({"lru", "lfu", "fifo"})
+      {"replacement", Schema::enumeration(runtime::kReplacementNames.names())
                           .default_value("lru")
                           .doc("which idle core leaves when every usable slot holds another core")},
       {"when_no_slot", Schema::enumeration({"wait", "software"})
@@ -360,8 +407,8 @@ Schema build() {
 
   Schema app = Schema::object({
       {"name", name_field("application")},
-      {"functionality",
-       Schema::enumeration(runtime::functionality_names()).doc("what it asks the manager for")},
+      {"functionality", Schema::string().doc("what it asks the manager for: a built-in functionality (" +
+                                             builtins + ") or one a custom core serves")},
       {"priority",
        Schema::integer().min(0).max(99).default_value(10).doc("process priority (higher runs first)")},
       {"blocks", Schema::integer().unit("blocks").min(1).max(1e9).nullable().default_value(nullptr).doc(
@@ -395,8 +442,8 @@ Schema build() {
            .doc("closed: next request think_us after the previous completes; poisson: open arrivals "
                 "at rate_per_s, queued")},
       {"think_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("closed loop: pause")},
-      {"rate_per_s", Schema::number().unit("1/s").min(1e-6).max(1e9).default_value(10.0).doc(
-                         "poisson: mean arrival rate")},
+      {"rate_per_s",
+       Schema::number().unit("1/s").min(1e-6).max(1e9).default_value(10.0).doc("poisson: mean arrival rate")},
       {"operation",
        Schema::enumeration({"encrypt", "decrypt"}).default_value("encrypt").doc("cipher direction")},
       {"key_hex", Schema::string().nullable().default_value(nullptr).doc(
@@ -544,23 +591,29 @@ Schema build() {
                    .doc("seed of every random choice (data, keys)")},
       {"platform", platform.doc("the hardware")},
       {"software", Schema::map(sw_cost.doc("software implementation cost"))
-                       .key_enum(runtime::functionality_names())
                        .key_name("functionality")
                        .default_value(nlohmann::json::object())
-                       .doc("software implementations, by functionality")},
+                       .doc("software implementations, by functionality (" + by_functionality + ")")},
       {"runtime", runtime.doc("the OS runtime on the CPU")},
       {"workload", workload.doc("what the applications ask for")},
       {"outputs", outputs.doc("which result files are written")},
       {"limits",
-       Schema::object({
-           {"simulated_s",
-            Schema::number().unit("s").min(1e-6).max(9e6).default_value(86400.0).doc(
-                "the run fails when its simulated time passes this before the workload is done (at most 9e6 s: "
-                "simulated time is counted in 64-bit picoseconds)")},
-           {"events", Schema::integer().min(1000).max(1e13).default_value(1000000000).doc(
-                          "the run fails after this many kernel evaluation cycles (SystemC delta cycles, at least "
-                          "one per timed wait) before the workload is done: a bound on the work of one run")},
-       }).doc("bounds of one simulation, so that no scenario runs forever")},
+       Schema::object(
+           {
+               {"simulated_s", Schema::number().unit("s").min(1e-6).max(9e6).default_value(86400.0).doc(
+                                   "the run fails when its simulated time passes this before the workload is "
+                                   "done (at most 9e6 s: "
+                                   "simulated time is counted in 64-bit picoseconds)")},
+               {"events",
+                Schema::integer()
+                    .min(1000)
+                    .max(1e13)
+                    .default_value(1000000000)
+                    .doc("the run fails after this many kernel evaluation cycles (SystemC delta cycles, at "
+                         "least "
+                         "one per timed wait) before the workload is done: a bound on the work of one run")},
+           })
+           .doc("bounds of one simulation, so that no scenario runs forever")},
   });
 }
 

@@ -360,11 +360,7 @@ class Resolver {
     const auto& value = in.template get_ref<const std::string&>();
     const std::vector<std::string>& values = schema.enum_values();
     if (std::find(values.begin(), values.end(), value) == values.end()) {
-      std::string message = QuoteValue(value) + " is not one of " + QuotedList(values);
-      if (std::optional<std::string> near = nearest_match(value, values)) {
-        message += "; did you mean " + Quote(*near) + "?";
-      }
-      issues_.add(pointer, message);
+      issues_.add(pointer, not_one_of_message(value, values));
     }
     return value;
   }
@@ -1030,6 +1026,17 @@ std::optional<std::string> nearest_match(std::string_view word, const std::vecto
     }
   }
   return best;
+}
+
+std::string not_one_of_message(std::string_view value, const std::vector<std::string>& allowed) {
+  std::string message = QuoteValue(value) + " is not one of " + QuotedList(allowed);
+  if (std::optional<std::string> near = nearest_match(value, allowed))
+    message += "; did you mean " + Quote(*near) + "?";
+  return message;
+}
+
+std::string unknown_key_message(std::string_view key, const std::vector<std::string>& allowed) {
+  return UnknownKeyMessage(key, allowed);
 }
 
 }  // namespace rsoc::platform

@@ -216,4 +216,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 // rewrite); ties go to the earliest candidate.
 std::optional<std::string> nearest_match(std::string_view word, const std::vector<std::string>& candidates);
 
+// The schema's messages, for what the resolver checks against lists only a scenario knows (the
+// functionalities its custom cores add): a value that is not in `allowed`, a map key that is not.
+std::string not_one_of_message(std::string_view value, const std::vector<std::string>& allowed);
+std::string unknown_key_message(std::string_view key, const std::vector<std::string>& allowed);
+
 }  // namespace rsoc::platform

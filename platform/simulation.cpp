@@ -115,10 +115,7 @@ std::unique_ptr<runtime::Manager> make_manager(const ScenarioParams& p, Platform
                                       static_cast<unsigned>(i), p.slots[i].params.reconfigurable,
                                       p.slots[i].params.capacity_bytes});
   std::vector<runtime::CoreDesign> designs;
-  for (const auto& c : p.cores)
-    designs.push_back(
-        runtime::CoreDesign{c.name, c.id, c.params.kind, c.bitstream_address, c.bitstream_bytes,
-                            c.params.kind == models::CoreKind::kModexp ? c.params.max_operand_bits : 0});
+  for (const auto& c : p.cores) designs.push_back(c.design());
   std::unique_ptr<runtime::ReconfigurationDriver> reconf;
   if (p.config_port) {
     runtime::ReconfigurationFeed feed;

@@ -467,11 +467,7 @@ analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
     } else {
       CrossoverOptions crossover;
       crossover.max_blocks = spec.max_blocks;
-      for (const auto& name : spec.functionalities) {
-        const auto f = runtime::functionality_from_name(name);
-        if (!f) throw SweepError("unknown functionality " + name);
-        crossover.functionalities.push_back(*f);
-      }
+      crossover.functionalities = spec.functionalities;
       analysis::OutputDir out(result);
       const CrossoverResult r = run_crossover(scenario, crossover);
       write_crossover(r, scenario, out);

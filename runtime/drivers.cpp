@@ -75,16 +75,18 @@ void CoreDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask)
 void CoreDriver::load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
                       bool encrypt) {
   const auto held = loaded_.find(base);
-  if (held != loaded_.end() && held->second.f == f && held->second.key == key &&
-      held->second.encrypt == encrypt)
-    return;
-  models::CpuThread& cpu = p.cpu();
+  const bool same = held != loaded_.end() && held->second.f == f && held->second.key == key &&
+                    held->second.encrypt == encrypt;
   const CoreInterface core = core_interface(f, encrypt, key);
-  for (const BankField& field : core.key) write_field(cpu, base, field, key.data());
-  for (const auto& [offset, value] : core.setup) cpu.write32(base + offset, value);
+  if (same && !core.init_every_request) return;
+  models::CpuThread& cpu = p.cpu();
+  if (!same) {
+    for (const BankField& field : core.key) write_field(cpu, base, field, key.data());
+    for (const auto& [offset, value] : core.setup) cpu.write32(base + offset, value);
+  }
   cpu.write32(base + reg::kCtrl, reg::kCtrlInit);
   wait_status(p, base, reg::kStatusReady);
-  loaded_[base] = Loaded{f, key, encrypt};
+  loaded_.insert_or_assign(base, Loaded{f, key, encrypt});
 }
 
 void CoreDriver::start(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
@@ -100,7 +102,7 @@ void CoreDriver::start(Process& p, std::uint64_t base, Functionality f, const st
 }
 
 std::vector<std::uint8_t> CoreDriver::finish(Process& p, std::uint64_t base, Functionality f) {
-  std::vector<std::uint8_t> out(info(f).block_bytes);
+  std::vector<std::uint8_t> out(info(f).output_bytes());
   wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
   read_field(p.cpu(), base, core_interface(f, true).result, out.data());
   return out;
@@ -120,22 +122,24 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
   cpu.compute(costs_.cycles_per_request);
   load(p, base, f, key, encrypt);
 
-  std::vector<std::uint8_t> out(data.size());
+  // A unit of `unit` bytes gives `unit_out` bytes (a custom functionality's blocks may shrink or grow).
+  const std::uint64_t unit_out = unit / fi.block_bytes * fi.output_bytes();
+  std::vector<std::uint8_t> out(data.size() / unit * unit_out);
   if (!path_.engines.empty()) {
     run_dma(p, base, fi, core, data, out, core_model, unit);
     return out;
   }
-  for (std::size_t off = 0; off < data.size(); off += unit) {
+  for (std::size_t off = 0, out_off = 0; off < data.size(); off += unit, out_off += unit_out) {
     if (off > 0) p.preemption_point();
     cpu.compute(costs_.cycles_per_block);
-    run_pio_block(p, base, core, fi.block_bytes, &data[off], &out[off], unit);
+    run_pio_block(p, base, core, &data[off], &out[out_off], unit);
   }
   return out;
 }
 
 void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core,
-                               unsigned cipher_block_bytes, const std::uint8_t* in, std::uint8_t* out,
-                               std::uint64_t bytes) {
+                               const std::uint8_t* in, std::uint8_t* out, std::uint64_t bytes) {
+  const unsigned cipher_block_bytes = core.block.bytes, result_bytes = core.result.bytes;
   models::CpuThread& cpu = p.cpu();
   // This block's own (other processes may run blocks between its cipher blocks).
   models::PioRecording recording;
@@ -143,7 +147,7 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
   bool replaying = false;
   sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
   std::uint64_t polls = 0;                            // and its status reads
-  for (std::uint64_t off = 0; off < bytes; off += cipher_block_bytes) {
+  for (std::uint64_t off = 0, out_off = 0; off < bytes; off += cipher_block_bytes, out_off += result_bytes) {
     if (off > 0) p.preemption_point();
     if (replaying) {
       const unsigned in_words = core.block.bytes / 4, out_words = core.result.bytes / 4;
@@ -154,7 +158,8 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       if (status != tlm::TLM_OK_RESPONSE)
         throw DriverError("PIO replay to the core at " + models::hex(base) + " failed: response " +
                           std::to_string(static_cast<int>(status)));
-      for (unsigned i = 0; i < out_words; ++i) store_be32(out + off + byte_of_word(core.result, i), words[i]);
+      for (unsigned i = 0; i < out_words; ++i)
+        store_be32(out + out_off + byte_of_word(core.result, i), words[i]);
       if (core_wait != sc_core::SC_ZERO_TIME) p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, core_wait);
       polls_ += polls;
       continue;
@@ -172,7 +177,7 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       write_field(cpu, base, core.block, in + off);
       cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
       wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
-      read_field(cpu, base, core.result, out + off);
+      read_field(cpu, base, core.result, out + out_off);
     } catch (...) {
       if (record) cpu.end_recording(recording);
       throw;
@@ -192,7 +197,7 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
                          std::vector<std::uint8_t>& out, const models::IpCore* core_model,
                          std::uint64_t unit_bytes) {
   models::CpuThread& cpu = p.cpu();
-  const unsigned block_words = fi.block_bytes / 4;
+  const unsigned block_words = fi.block_bytes / 4, result_words = fi.output_bytes() / 4;
   const std::uint64_t fifo_words = cpu.read32(base + reg::kFifoWords);
   // This core's engine and its share of the buffer.
   const auto engine = path_.engine_of.find(base);
@@ -201,8 +206,8 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
   const std::uint64_t share = path_.buffer_bytes / path_.engines.size() / 4 * 4;
   const std::uint64_t buffer = path_.buffer + e * share;
   // Input and results of a piece share the buffer; the core holds a piece's input and results at once.
-  const std::uint64_t blocks_per_piece =
-      std::min<std::uint64_t>(fifo_words / block_words, share / (2 * fi.block_bytes));
+  const std::uint64_t blocks_per_piece = std::min<std::uint64_t>(
+      fifo_words / std::max(block_words, result_words), share / (fi.block_bytes + fi.output_bytes()));
   if (blocks_per_piece == 0)
     throw DriverError("DMA data path: a " + std::string(fi.name) + " block does not fit the core's FIFO (" +
                       std::to_string(fifo_words) + " words) or its share of the buffer (" +
@@ -210,7 +215,7 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
   const std::uint64_t blocks = data.size() / fi.block_bytes;  // cipher blocks
   const std::uint64_t per_unit = unit_bytes / fi.block_bytes;
   auto units_begun_before = [&](std::uint64_t b) { return (b + per_unit - 1) / per_unit; };
-  std::vector<std::uint32_t> words;
+  std::vector<std::uint32_t> words, results;
   for (std::uint64_t first = 0; first < blocks; first += blocks_per_piece) {
     if (first > 0) p.preemption_point();
     const std::uint64_t n = std::min(blocks_per_piece, blocks - first);
@@ -221,20 +226,22 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
     for (std::uint64_t b = 0; b < n; ++b)
       for (unsigned i = 0; i < block_words; ++i)
         words[b * block_words + i] = be32(&data[(first + b) * fi.block_bytes + byte_of_word(core.block, i)]);
+    results.resize(n * result_words);
     const unsigned bytes = static_cast<unsigned>(4 * words.size());
-    const std::uint64_t in = buffer, results = buffer + bytes;
+    const unsigned result_bytes = static_cast<unsigned>(4 * results.size());
+    const std::uint64_t in = buffer, at = buffer + bytes;
     DmaChannel::Lease lease(channel, p);  // the buffer is ours until the results are read
     if (cpu.debug_write(in, words.data(), bytes) != bytes)
       throw DriverError("DMA data path: the buffer at " + models::hex(in) + " is not writable memory");
     if (!lease.transfer(in, false, base + reg::kStreamIn, true, words.size(), core_model) ||
-        !lease.transfer(base + reg::kStreamOut, true, results, false, words.size(), core_model))
+        !lease.transfer(base + reg::kStreamOut, true, at, false, results.size(), core_model))
       throw DriverError("DMA transfer to or from the core at " + models::hex(base) + " failed");
-    if (cpu.debug_read(results, words.data(), bytes) != bytes)
-      throw DriverError("DMA data path: the buffer at " + models::hex(results) + " is not readable memory");
+    if (cpu.debug_read(at, results.data(), result_bytes) != result_bytes)
+      throw DriverError("DMA data path: the buffer at " + models::hex(at) + " is not readable memory");
     for (std::uint64_t b = 0; b < n; ++b)
-      for (unsigned i = 0; i < block_words; ++i)
-        store_be32(&out[(first + b) * fi.block_bytes + byte_of_word(core.result, i)],
-                   words[b * block_words + i]);
+      for (unsigned i = 0; i < result_words; ++i)
+        store_be32(&out[(first + b) * fi.output_bytes() + byte_of_word(core.result, i)],
+                   results[b * result_words + i]);
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "models/dma_engine.h"
 #include "models/ip_core.h"
+#include "models/name_table.h"
 #include "models/soft_cpu.h"
 #include "runtime/functionality.h"
 #include "runtime/scheduler.h"
@@ -23,6 +24,8 @@ namespace rsoc::runtime {
 // and the recorded cipher block was not interrupted; otherwise that one is re-recorded, and contention the
 // replayed accesses would have met is not felt).
 enum class PioTiming { kBurst, kWord };
+inline constexpr models::NameTable<PioTiming, 2> kPioTimingNames{
+    {{{PioTiming::kBurst, "burst"}, {PioTiming::kWord, "word"}}}};
 
 struct DriverCosts {                     // CPU cycles
   std::uint64_t cycles_per_request = 0;  // system call, locking, setup
@@ -126,9 +129,10 @@ class CoreDriver {
   // Loads the key, the set-up registers and runs INIT when the core holds another key or direction.
   void load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
             bool encrypt);
-  // The cipher blocks of one block of `bytes` bytes at `in`, results to `out`, by PIO.
-  void run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core, unsigned cipher_block_bytes,
-                     const std::uint8_t* in, std::uint8_t* out, std::uint64_t bytes);
+  // The cipher blocks (core.block.bytes each) of one block of `bytes` bytes at `in`, their results
+  // (core.result.bytes each) to `out`, by PIO.
+  void run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
+                     std::uint8_t* out, std::uint64_t bytes);
   void run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi, const CoreInterface& core,
                const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out,
                const models::IpCore* core_model, std::uint64_t unit_bytes);

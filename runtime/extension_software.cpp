@@ -21,10 +21,6 @@ unsigned passes(Functionality f) {
 
 }  // namespace
 
-const char* to_string(ExtensionIntegration integration) {
-  return integration == ExtensionIntegration::kCModule ? "c_module" : "inline_asm";
-}
-
 bool runs_on_desrnd(Functionality f) {
   return f == Functionality::kDes || f == Functionality::kTripleDes;
 }

@@ -16,12 +16,14 @@
 #include <vector>
 
 #include "models/desrnd_extension.h"
+#include "models/name_table.h"
 #include "runtime/functionality.h"
 
 namespace rsoc::runtime {
 
 enum class ExtensionIntegration { kCModule, kInlineAsm };
-const char* to_string(ExtensionIntegration integration);
+inline constexpr models::NameTable<ExtensionIntegration, 2> kExtensionIntegrationNames{
+    {{{ExtensionIntegration::kCModule, "c_module"}, {ExtensionIntegration::kInlineAsm, "inline_asm"}}}};
 
 struct ExtensionSoftware {
   std::string unit = "desrnd";  // the CPU extension the software uses

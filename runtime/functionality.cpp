@@ -8,22 +8,12 @@
 #include "models/crypto/bytes.h"
 #include "models/crypto/des.h"
 #include "models/crypto/modexp.h"
+#include "models/modexp_core.h"
 #include "runtime/rsa_key.h"
 
 namespace rsoc::runtime {
 
 namespace {
-const std::array<FunctionalityInfo, 9> kInfo{{
-    {Functionality::kAes128, "aes128", 16, 16, models::CoreKind::kAes128, 0, false},
-    {Functionality::kDes, "des", 8, 8, models::CoreKind::kDes, 0, false},
-    {Functionality::kTripleDes, "3des", 8, 24, models::CoreKind::kDes, 0, false},
-    {Functionality::kModexp1024, "modexp1024", 128, 256, models::CoreKind::kModexp, 1024, false},
-    {Functionality::kModexp2048, "modexp2048", 256, 512, models::CoreKind::kModexp, 2048, false},
-    {Functionality::kModexp4096, "modexp4096", 512, 1024, models::CoreKind::kModexp, 4096, false},
-    {Functionality::kRsaCrt2048, "rsa2048_crt", 256, 640, models::CoreKind::kModexp, 1024, true},
-    {Functionality::kRsaCrt4096, "rsa4096_crt", 512, 1280, models::CoreKind::kModexp, 2048, true},
-    {Functionality::kRsaVerify4096, "rsa4096_verify", 512, 516, models::CoreKind::kModexp, 4096, false},
-}};
 
 // The public exponent of an RSA public operation's key.
 crypto::BigInt public_exponent(Functionality f, const std::vector<std::uint8_t>& key) {
@@ -40,25 +30,66 @@ std::uint32_t public_exponent_bits(Functionality f, const std::vector<std::uint8
 
 }  // namespace
 
-const FunctionalityInfo& info(Functionality f) {
-  return kInfo.at(static_cast<std::size_t>(f));
-}
-
 std::optional<Functionality> functionality_from_name(const std::string& name) {
-  for (const auto& i : kInfo)
-    if (name == i.name) return i.id;
+  for (const auto& i : kBuiltinFunctionalities)
+    if (name == i.name) return Functionality(&i);
   return std::nullopt;
 }
 
 std::vector<std::string> functionality_names() {
   std::vector<std::string> out;
-  for (const auto& i : kInfo) out.emplace_back(i.name);
+  for (const auto& i : kBuiltinFunctionalities) out.emplace_back(i.name);
+  return out;
+}
+
+FunctionalityCatalog::FunctionalityCatalog(const std::vector<Custom>& customs) {
+  for (const Custom& c : customs) {
+    auto e = std::make_unique<Entry>();
+    e->name = c.name;
+    e->info = FunctionalityInfo{kFirstCustomFunctionalityId + static_cast<unsigned>(customs_.size()),
+                                nullptr,
+                                c.input_bytes,
+                                c.key_bytes,
+                                models::CoreKind::kCustom,
+                                0,
+                                false,
+                                c.computes,
+                                c.output_bytes};
+    e->info.name = e->name.c_str();
+    customs_.push_back(std::move(e));
+  }
+}
+
+std::optional<Functionality> FunctionalityCatalog::find(const std::string& name) const {
+  if (const auto f = functionality_from_name(name)) return f;
+  for (const auto& e : customs_)
+    if (e->name == name) return Functionality(&e->info);
+  return std::nullopt;
+}
+
+std::vector<Functionality> FunctionalityCatalog::all() const {
+  std::vector<Functionality> out;
+  for (const auto& i : kBuiltinFunctionalities) out.emplace_back(&i);
+  for (const auto& e : customs_) out.emplace_back(&e->info);
+  return out;
+}
+
+std::vector<Functionality> FunctionalityCatalog::customs() const {
+  std::vector<Functionality> out;
+  for (const auto& e : customs_) out.emplace_back(&e->info);
+  return out;
+}
+
+std::vector<std::string> FunctionalityCatalog::names() const {
+  std::vector<std::string> out;
+  for (const Functionality f : all()) out.emplace_back(info(f).name);
   return out;
 }
 
 Functionality functionality_for_operand_bits(unsigned bits) {
-  for (const auto& i : kInfo)
-    if (i.operand_bits == bits && !i.crt && !public_exponent_bytes(i.id)) return i.id;
+  for (const auto& i : kBuiltinFunctionalities)
+    if (i.operand_bits == bits && !i.crt && !public_exponent_bytes(Functionality(&i)))
+      return Functionality(&i);
   throw std::invalid_argument("no modexp functionality for " + std::to_string(bits) + "-bit operands");
 }
 
@@ -70,6 +101,13 @@ CoreInterface core_interface(Functionality f, bool encrypt, const std::vector<st
   namespace reg = models::reg;
   const FunctionalityInfo& fi = info(f);
   CoreInterface c;
+  if (fi.core == models::CoreKind::kCustom) {  // models/custom_core.cpp; set up (CTRL.INIT) for every request
+    if (fi.key_bytes) c.key = {{reg::kKey, 0, fi.key_bytes, false}};
+    c.block = {reg::kCustomBlock, 0, fi.block_bytes, false};
+    c.result = {reg::kCustomResult, 0, fi.output_bytes(), false};
+    c.init_every_request = true;
+    return c;
+  }
   if (fi.crt) {
     const unsigned h = fi.block_bytes / 2, hw = h / 4;  // a prime, in bytes and words
     c.key = {{reg::kModulus, 0, h, true},
@@ -119,6 +157,7 @@ std::uint64_t core_cycles_per_block(Functionality f, const models::CoreParams& p
     case models::CoreKind::kDes:
       return std::uint64_t{params.block_cycles} * (f == Functionality::kTripleDes ? 3 : 1);
     case models::CoreKind::kAes128:
+    case models::CoreKind::kCustom:
       break;
   }
   return params.block_cycles;
@@ -127,6 +166,8 @@ std::uint64_t core_cycles_per_block(Functionality f, const models::CoreParams& p
 std::string key_problem(Functionality f, const std::vector<std::uint8_t>& key) {
   const FunctionalityInfo& fi = info(f);
   const unsigned e = public_exponent_bytes(f);
+  if (key.size() != fi.key_bytes && fi.key_bytes == 0)
+    return std::string(fi.name) + " takes no key, got " + std::to_string(key.size()) + " bytes";
   if (key.size() != fi.key_bytes) {
     std::string layout;
     if (e)
@@ -195,6 +236,14 @@ std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<st
   const auto& fi = info(f);
   if (key.size() != fi.key_bytes || data.size() % fi.block_bytes != 0)
     throw std::invalid_argument("reference_output: bad key or data size");
+  if (fi.computes) {  // a custom functionality: its block function
+    const std::size_t blocks = data.size() / fi.block_bytes;
+    std::vector<std::uint8_t> out(blocks * fi.output_bytes());
+    for (std::size_t b = 0; b < blocks; ++b)
+      fi.computes->compute(key.data(), key.size(), &data[b * fi.block_bytes], fi.block_bytes,
+                           &out[b * fi.output_bytes()], fi.output_bytes());
+    return out;
+  }
   std::vector<std::uint8_t> out(data.size());
   if (fi.crt) {
     const std::size_t h = fi.block_bytes / 2;
@@ -235,22 +284,17 @@ std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<st
       crypto::store_be64(&out[i], encrypt ? cipher.encrypt(in) : cipher.decrypt(in));
     }
   };
-  switch (f) {
-    case Functionality::kAes128: {
-      crypto::Aes128::Key k{};
-      std::copy(key.begin(), key.end(), k.begin());
-      each_block(crypto::Aes128(k));
-      break;
-    }
-    case Functionality::kDes:
-      each_block64(crypto::Des(crypto::load_be64(key.data())));
-      break;
-    case Functionality::kTripleDes:
-      each_block64(crypto::TripleDes(crypto::load_be64(key.data()), crypto::load_be64(key.data() + 8),
-                                     crypto::load_be64(key.data() + 16)));
-      break;
-    default:
-      break;
+  if (f == Functionality::kAes128) {
+    crypto::Aes128::Key k{};
+    std::copy(key.begin(), key.end(), k.begin());
+    each_block(crypto::Aes128(k));
+  } else if (f == Functionality::kDes) {
+    each_block64(crypto::Des(crypto::load_be64(key.data())));
+  } else if (f == Functionality::kTripleDes) {
+    each_block64(crypto::TripleDes(crypto::load_be64(key.data()), crypto::load_be64(key.data() + 8),
+                                   crypto::load_be64(key.data() + 16)));
+  } else {
+    throw std::logic_error(std::string("reference_output: no reference for ") + fi.name);
   }
   return out;
 }

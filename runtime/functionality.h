@@ -1,6 +1,10 @@
 #pragma once
-// The functionalities the runtime knows: their block and key sizes, the core type that implements them, how a
+// The functionalities the runtime knows: their block and key sizes, the core kind that implements them, how a
 // driver programs that core, and the reference implementation every output is checked against.
+//
+// Custom functionalities (served by custom cores, models/custom_core.cpp): a block of block_bytes gives
+// output_bytes() computed by a block function (models/crypto/block_function.h) with a key of key_bytes (none
+// when 0); the function is the reference its outputs are checked against (none: not checked).
 //
 // Ciphers (aes128, des, 3des): a block is one cipher block; the key is the cipher key.
 // Modular exponentiation (modexp1024, modexp2048, modexp4096): a block is one message of the operand size;
@@ -14,40 +18,115 @@
 // mod n. The exponent is not secret: the core is told its real bit length.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "models/core_kinds.h"
+#include "models/crypto/block_function.h"
 #include "models/ip_core.h"
 
 namespace rsoc::runtime {
 
-enum class Functionality {
-  kAes128,
-  kDes,
-  kTripleDes,
-  kModexp1024,
-  kModexp2048,
-  kModexp4096,
-  kRsaCrt2048,
-  kRsaCrt4096,
-  kRsaVerify4096
+struct FunctionalityInfo;
+
+// A functionality: one of the built-in ones (Functionality::kAes128, ...) or one a scenario defines for its
+// custom cores (FunctionalityCatalog). A small handle: copies name the same functionality; two handles are
+// equal when their ids are, and order by id (built-ins first, in the order below, then a scenario's own in
+// the order it declares them). A scenario's own handles are valid while its catalog lives.
+class Functionality {
+ public:
+  static const Functionality kAes128, kDes, kTripleDes, kModexp1024, kModexp2048, kModexp4096, kRsaCrt2048,
+      kRsaCrt4096, kRsaVerify4096;
+
+  constexpr explicit Functionality(const FunctionalityInfo* info) : info_(info) {}
+  const FunctionalityInfo& info() const { return *info_; }
+  unsigned id() const;
+  friend bool operator==(Functionality a, Functionality b) { return a.id() == b.id(); }
+  friend bool operator!=(Functionality a, Functionality b) { return a.id() != b.id(); }
+  friend bool operator<(Functionality a, Functionality b) { return a.id() < b.id(); }
+
+ private:
+  const FunctionalityInfo* info_;
 };
 
 struct FunctionalityInfo {
-  Functionality id;
+  unsigned id;
   const char* name;
-  unsigned block_bytes;
+  unsigned block_bytes;  // the input of one block: a cipher block, a message, a custom core's input_bytes
   unsigned key_bytes;
   models::CoreKind core;
-  unsigned operand_bits;  // modexp: modulus and exponent size; RSA-CRT: prime size (0 for the ciphers)
+  unsigned operand_bits;  // modexp: modulus and exponent size; RSA-CRT: prime size (0 for the others)
   bool crt;               // an RSA private operation by the CRT on a modexp core (CONFIG.CRT)
+  // A custom functionality: what it computes, and the output of one block (the built-ins give block_bytes).
+  const crypto::BlockFunction* computes = nullptr;
+  unsigned result_bytes = 0;
+  unsigned output_bytes() const { return computes ? result_bytes : block_bytes; }
 };
 
-const FunctionalityInfo& info(Functionality f);
+// The built-in functionalities, in id order.
+inline constexpr FunctionalityInfo kBuiltinFunctionalities[] = {
+    {0, "aes128", 16, 16, models::CoreKind::kAes128, 0, false},
+    {1, "des", 8, 8, models::CoreKind::kDes, 0, false},
+    {2, "3des", 8, 24, models::CoreKind::kDes, 0, false},
+    {3, "modexp1024", 128, 256, models::CoreKind::kModexp, 1024, false},
+    {4, "modexp2048", 256, 512, models::CoreKind::kModexp, 2048, false},
+    {5, "modexp4096", 512, 1024, models::CoreKind::kModexp, 4096, false},
+    {6, "rsa2048_crt", 256, 640, models::CoreKind::kModexp, 1024, true},
+    {7, "rsa4096_crt", 512, 1280, models::CoreKind::kModexp, 2048, true},
+    {8, "rsa4096_verify", 512, 516, models::CoreKind::kModexp, 4096, false},
+};
+inline constexpr unsigned kFirstCustomFunctionalityId = 256;
+
+inline unsigned Functionality::id() const {
+  return info_->id;
+}
+inline constexpr Functionality Functionality::kAes128{&kBuiltinFunctionalities[0]};
+inline constexpr Functionality Functionality::kDes{&kBuiltinFunctionalities[1]};
+inline constexpr Functionality Functionality::kTripleDes{&kBuiltinFunctionalities[2]};
+inline constexpr Functionality Functionality::kModexp1024{&kBuiltinFunctionalities[3]};
+inline constexpr Functionality Functionality::kModexp2048{&kBuiltinFunctionalities[4]};
+inline constexpr Functionality Functionality::kModexp4096{&kBuiltinFunctionalities[5]};
+inline constexpr Functionality Functionality::kRsaCrt2048{&kBuiltinFunctionalities[6]};
+inline constexpr Functionality Functionality::kRsaCrt4096{&kBuiltinFunctionalities[7]};
+inline constexpr Functionality Functionality::kRsaVerify4096{&kBuiltinFunctionalities[8]};
+
+inline const FunctionalityInfo& info(Functionality f) {
+  return f.info();
+}
+// A built-in functionality by name.
 std::optional<Functionality> functionality_from_name(const std::string& name);
-std::vector<std::string> functionality_names();
+std::vector<std::string> functionality_names();  // the built-in ones
+
+// The functionalities a scenario knows: the built-in ones and those its custom cores serve. Handles it hands
+// out stay valid while it lives (share it).
+class FunctionalityCatalog {
+ public:
+  struct Custom {
+    std::string name;
+    const crypto::BlockFunction* computes = nullptr;
+    unsigned input_bytes = 4, output_bytes = 4, key_bytes = 0;
+  };
+  FunctionalityCatalog() = default;
+  explicit FunctionalityCatalog(const std::vector<Custom>& customs);
+  FunctionalityCatalog(const FunctionalityCatalog&) = delete;
+  FunctionalityCatalog& operator=(const FunctionalityCatalog&) = delete;
+
+  std::optional<Functionality> find(const std::string& name) const;
+  std::vector<Functionality> all() const;  // in id order
+  std::vector<std::string> names() const;
+  std::vector<Functionality> customs() const;
+
+ private:
+  struct Entry {
+    std::string name;  // owns the text info.name points to
+    FunctionalityInfo info;
+  };
+  std::vector<std::unique_ptr<Entry>> customs_;
+};
+
 // The modexp functionality of exactly `bits`-bit operands. Throws std::invalid_argument for other sizes.
 Functionality functionality_for_operand_bits(unsigned bits);
 // Bytes of the public exponent at the end of the key of an RSA public operation (0 for the others).
@@ -75,6 +154,8 @@ struct CoreInterface {
   std::vector<BankField> key;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> setup;
   BankField block, result;
+  bool init_every_request =
+      false;  // CTRL.INIT starts every request (a custom core's set-up), not only a new key
 };
 CoreInterface core_interface(Functionality f, bool encrypt, const std::vector<std::uint8_t>& key = {});
 

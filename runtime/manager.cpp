@@ -49,11 +49,16 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
       }
 }
 
+bool implements(const CoreDesign& d, Functionality f) {
+  if (d.kind == models::CoreKind::kCustom) return d.serves == f;
+  return d.kind == info(f).core && info(f).operand_bits <= d.max_operand_bits;
+}
+
 const CoreDesign* Manager::design_for(Functionality f) const {
   // A resident design first, else the first registered one.
   const CoreDesign* first = nullptr;
   for (const auto& d : designs_) {
-    if (d.kind != info(f).core || info(f).operand_bits > d.max_operand_bits) continue;
+    if (!implements(d, f)) continue;
     if (table_.resident(index_of(&d))) return &d;
     if (!first) first = &d;
   }
@@ -234,13 +239,14 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         if (!unit) throw DriverError("extension \"" + cost.extension->unit + "\" is not a desrnd unit");
         out.output = run_on_desrnd(unit->unit(), f, *cost.extension, key, data, encrypt);
         reason += std::string("; on the ") + cost.extension->unit + " extension (" +
-                  to_string(cost.extension->integration) + ")";
+                  kExtensionIntegrationNames.name(cost.extension->integration) + ")";
       } else {
         out.output = expected;  // the software implementation is the reference cipher
       }
       r.exec_ps = ps(cpu.now() - t1);
     }
-    scope.verify(out.output, expected, "output differs from the reference cipher");
+    if (const crypto::BlockFunction* computes = info(f).computes; !computes || computes->checked)
+      scope.verify(out.output, expected, "output differs from the reference cipher");
   } catch (const std::exception& e) {
     scope.fail(e.what());
   }

@@ -37,8 +37,13 @@ struct CoreDesign {
   models::CoreKind kind = models::CoreKind::kAes128;
   std::uint64_t bitstream_address = 0;
   std::uint64_t bitstream_bytes = 0;
-  unsigned max_operand_bits = 0;  // modexp cores: the largest modulus it takes
+  unsigned max_operand_bits = 0;        // modexp cores: the largest modulus it takes
+  std::optional<Functionality> serves{};  // custom cores: the functionality it computes
 };
+
+// Whether a core of design `d` computes `f`: a custom core its own functionality, the others every
+// functionality of their kind (a modexp core those whose operands it takes).
+bool implements(const CoreDesign& d, Functionality f);
 
 // A slot as the OS sees it.
 struct SlotView {

@@ -34,7 +34,7 @@ namespace {
 class SoftwarePolicy : public SelectionPolicy {
  public:
   Decision decide(const RequestView&) override { return {false, "policy software"}; }
-  const char* name() const override { return "software"; }
+  const char* name() const override { return kPolicyNames.name(PolicyKind::kSoftware); }
 };
 
 class HardwarePolicy : public SelectionPolicy {
@@ -44,7 +44,7 @@ class HardwarePolicy : public SelectionPolicy {
       return {false, "policy hardware, but no core implements " + std::string(info(v.functionality).name)};
     return {true, "policy hardware"};
   }
-  const char* name() const override { return "hardware"; }
+  const char* name() const override { return kPolicyNames.name(PolicyKind::kHardware); }
 };
 
 class ThresholdPolicy : public SelectionPolicy {
@@ -63,7 +63,7 @@ class ThresholdPolicy : public SelectionPolicy {
     return {hw, "threshold: " + std::to_string(v.blocks) + (hw ? " >= " : " < ") +
                     std::to_string(it->second) + " blocks"};
   }
-  const char* name() const override { return "threshold"; }
+  const char* name() const override { return kPolicyNames.name(PolicyKind::kThreshold); }
 
  private:
   std::map<Functionality, std::uint64_t> thresholds_;
@@ -88,7 +88,7 @@ class CostModelPolicy : public SelectionPolicy {
     const double hw = model_.hardware_s(v.functionality, v.blocks, v.resident, v.slot_wait_s);
     return compare("cost model", sw, hw, v, model_.reconfiguration_s(v.functionality));
   }
-  const char* name() const override { return "cost_model"; }
+  const char* name() const override { return kPolicyNames.name(PolicyKind::kCostModel); }
 
  private:
   const CostModel& model_;
@@ -118,7 +118,7 @@ class AdaptivePolicy : public SelectionPolicy {
       k.reconfig_total += o.reconfig_s;
     }
   }
-  const char* name() const override { return "adaptive"; }
+  const char* name() const override { return kPolicyNames.name(PolicyKind::kAdaptive); }
 
  private:
   struct Knowledge {

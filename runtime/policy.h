@@ -18,12 +18,18 @@
 #include <string>
 #include <vector>
 
+#include "models/name_table.h"
 #include "runtime/cost_model.h"
 #include "runtime/functionality.h"
 
 namespace rsoc::runtime {
 
 enum class PolicyKind { kSoftware, kHardware, kThreshold, kCostModel, kAdaptive };
+inline constexpr models::NameTable<PolicyKind, 5> kPolicyNames{{{{PolicyKind::kSoftware, "software"},
+                                                                 {PolicyKind::kHardware, "hardware"},
+                                                                 {PolicyKind::kThreshold, "threshold"},
+                                                                 {PolicyKind::kCostModel, "cost_model"},
+                                                                 {PolicyKind::kAdaptive, "adaptive"}}}};
 
 // What the manager knows when it decides.
 struct RequestView {

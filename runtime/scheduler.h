@@ -36,12 +36,15 @@
 #include <vector>
 
 #include "models/activity.h"
+#include "models/name_table.h"
 #include "models/soft_cpu.h"
 #include "runtime/request_record.h"
 
 namespace rsoc::runtime {
 
 enum class SchedulingMode { kPreemptive, kCooperative };
+inline constexpr models::NameTable<SchedulingMode, 2> kSchedulingModeNames{
+    {{{SchedulingMode::kPreemptive, "preemptive"}, {SchedulingMode::kCooperative, "cooperative"}}}};
 
 struct SchedulerParams {
   SchedulingMode mode = SchedulingMode::kPreemptive;

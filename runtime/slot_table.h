@@ -9,9 +9,13 @@
 #include <optional>
 #include <vector>
 
+#include "models/name_table.h"
+
 namespace rsoc::runtime {
 
 enum class Replacement { kLru, kLfu, kFifo };
+inline constexpr models::NameTable<Replacement, 3> kReplacementNames{
+    {{{Replacement::kLru, "lru"}, {Replacement::kLfu, "lfu"}, {Replacement::kFifo, "fifo"}}}};
 
 class SlotTable {
  public:

@@ -561,6 +561,25 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
   return failed || missing ? kSimulationFailure : kOk;
 }
 
+// The largest block count of a crossover experiment.
+constexpr std::uint64_t kMaxBlocks = 100000;
+
+// --functionality and --max-blocks of a crossover experiment.
+rsoc::platform::CrossoverOptions crossover_options(const po::variables_map& vm) {
+  rsoc::platform::CrossoverOptions options;
+  if (vm.count("max-blocks"))
+    options.max_blocks = whole_number("max-blocks", vm["max-blocks"].as<std::string>(), 1, kMaxBlocks);
+  if (vm.count("functionality"))
+    for (const auto& name : vm["functionality"].as<std::vector<std::string>>()) {
+      // Checked against the scenario's functionalities (its custom cores add theirs) when it is loaded.
+      if (std::find(options.functionalities.begin(), options.functionalities.end(), name) !=
+          options.functionalities.end())
+        throw UsageError("--functionality " + name + " is given twice");
+      options.functionalities.push_back(name);
+    }
+  return options;
+}
+
 // The sweep of `command` over the scenario named on the command line (or the default one).
 rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::string& command) {
   rsoc::platform::SweepSpec spec;
@@ -583,6 +602,12 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
   }
   if (vm.count("set")) spec.overrides = vm["set"].as<std::vector<std::string>>();
   if (vm.count("seed")) spec.seed = scenario.params.seed;
+  if (command == "crossover") {
+    const rsoc::platform::CrossoverOptions crossover = crossover_options(vm);
+    rsoc::platform::check_functionalities(scenario.params, crossover.functionalities);
+    spec.max_blocks = crossover.max_blocks;
+    spec.functionalities = crossover.functionalities;
+  }
   try {
     if (vm.count("param"))
       for (const auto& p : vm["param"].as<std::vector<std::string>>())
@@ -593,30 +618,6 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
   }
   rsoc::platform::validate_parameters(spec);  // every value of every --param, before any point runs
   return spec;
-}
-
-// The largest block count of a crossover experiment.
-constexpr std::uint64_t kMaxBlocks = 100000;
-
-// --functionality and --max-blocks of a crossover experiment.
-rsoc::platform::CrossoverOptions crossover_options(const po::variables_map& vm) {
-  rsoc::platform::CrossoverOptions options;
-  if (vm.count("max-blocks"))
-    options.max_blocks = whole_number("max-blocks", vm["max-blocks"].as<std::string>(), 1, kMaxBlocks);
-  if (vm.count("functionality"))
-    for (const auto& name : vm["functionality"].as<std::vector<std::string>>()) {
-      const auto f = rsoc::runtime::functionality_from_name(name);
-      if (!f) {
-        std::string known;
-        for (const auto& n : rsoc::runtime::functionality_names()) known += (known.empty() ? "" : ", ") + n;
-        throw UsageError("--functionality " + name + ": not one of " + known);
-      }
-      if (std::find(options.functionalities.begin(), options.functionalities.end(), *f) !=
-          options.functionalities.end())
-        throw UsageError("--functionality " + name + " is given twice");
-      options.functionalities.push_back(*f);
-    }
-  return options;
 }
 
 int cmd_sweep(const std::vector<std::string>& args) {
@@ -703,11 +704,7 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
       metrics.push_back(m);
     }
 
-  auto spec = sweep_spec(vm, experiment);  // the scenario and --set are checked here
-  if (experiment == "crossover") {
-    spec.max_blocks = crossover_options(vm).max_blocks;
-    if (vm.count("functionality")) spec.functionalities = vm["functionality"].as<std::vector<std::string>>();
-  }
+  auto spec = sweep_spec(vm, experiment);  // the scenario, --set and --functionality are checked here
   spec.points = rsoc::platform::sensitivity_points(assumptions);
   spec.sensitivity = rsoc::platform::SensitivitySpec{metrics};
   rsoc::platform::validate_assumptions(spec, assumptions);  // every end of every --vary, before anything runs
@@ -944,8 +941,6 @@ int cmd_crossover(const std::vector<std::string>& args) {
   const rsoc::platform::CrossoverOptions options = crossover_options(vm);
   if (vm.count("param")) {  // a crossover at every point of a grid: one sweep
     auto spec = sweep_spec(vm, "crossover");
-    spec.max_blocks = options.max_blocks;
-    if (vm.count("functionality")) spec.functionalities = vm["functionality"].as<std::vector<std::string>>();
     return run_sweep(spec, vm, fs::path(vm["out"].as<std::string>()));
   }
   if (vm.count("resume") || vm.count("emit") || vm.count("jobs"))

@@ -822,8 +822,8 @@ TEST(Cli, SensitivityErrorsComeFirstAndLeaveFoldersAlone) {
       {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --max-blocks 5 --out done",
        "rsoc: --functionality and --max-blocks go with --experiment crossover\n"},
       {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --experiment crossover -f rsa --out done",
-       "rsoc: --functionality rsa: not one of aes128, des, 3des, modexp1024, modexp2048, modexp4096, "
-       "rsa2048_crt, rsa4096_crt, rsa4096_verify\n"},
+       "--functionality rsa: \"rsa\" is not one of \"aes128\", \"des\", \"3des\", \"modexp1024\", "
+       "\"modexp2048\", \"modexp4096\", \"rsa2048_crt\", \"rsa4096_crt\", \"rsa4096_verify\"\n"},
       {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --metric requests --metric requests --out done",
        "rsoc: --metric requests is given twice\n"},
       {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --jobs 0 --out done",

@@ -11,6 +11,7 @@
 
 #include "models/crypto/modexp.h"
 #include "models/fpga_slot.h"
+#include "models/modexp_core.h"
 #include "models/onchip_bus.h"
 #include "models/soft_cpu.h"
 #include "models/stream.h"

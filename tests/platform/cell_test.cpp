@@ -10,6 +10,7 @@
 #include <random>
 
 #include "models/ip_core.h"
+#include "models/modexp_core.h"
 #include "platform/reproduce.h"
 #include "platform/scenario.h"
 #include "platform/session.h"

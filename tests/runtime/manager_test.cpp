@@ -13,6 +13,7 @@
 #include "models/config_port.h"
 #include "models/crypto/modexp.h"
 #include "models/memory.h"
+#include "models/modexp_core.h"
 #include "models/onchip_bus.h"
 
 using namespace rsoc;

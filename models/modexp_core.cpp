@@ -1,0 +1,134 @@
+// The modular exponentiation core (core kind "modexp"); its cycle formulas are declared in
+// models/modexp_core.h.
+#include "models/modexp_core.h"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "models/core_kinds.h"
+#include "models/crypto/modexp.h"
+#include "models/ip_core.h"
+
+namespace rsoc::models {
+
+namespace {
+
+using sc_core::sc_time;
+
+// Modular exponentiation RESULT = MESSAGE ^ EXPONENT mod MODULUS on MODULUS_WORDS words, EXPONENT_BITS bits.
+// Right-to-left binary exponentiation with two Montgomery multipliers working in parallel (square and
+// multiply every step, whatever the bit: constant time).
+// ModExpA7-style operation (Cryptech's core, as its driver hal_modexp2 programs it): BUFFER_BITS tells the
+// driver the widest operand; CONFIG.PRECALC makes the core take the Montgomery coefficient -n^-1 mod R and
+// factor R^2 mod n (R = 2^(32 * MODULUS_WORDS)) from the MODULUS_COEFF and MONTGOMERY_FACTOR banks instead
+// of deriving them (setup_cycles is that derivation, skipped); wrong values give a wrong result, as in the
+// hardware. CONFIG.WIDE_MESSAGE (ModExpA7's "CRT mode") takes a MESSAGE of twice MODULUS_WORDS words and
+// reduces it modulo MODULUS first, one more Montgomery multiplication.
+// CRT mode (CONFIG.CRT): an RSA private operation with h = MODULUS_WORDS-word primes. MODULUS holds p (words
+// 0..h-1) and q (words h..2h-1), EXPONENT dP and dQ the same way, QINV qInv; MESSAGE and RESULT have 2h
+// words: RESULT = MESSAGE^d mod pq, recombined from MESSAGE^dP mod p and MESSAGE^dQ mod q by Garner's formula
+// (RFC 8017 5.1.2); busy for rsa_crt_cycles().
+class ModexpCore : public IpCore {
+ public:
+  ModexpCore(std::string name, const CoreParams& params) : IpCore(std::move(name), params) {
+    const std::uint32_t max_words = (params.max_operand_bits + 31) / 32;
+    modulus_words_ = regs_.add({"MODULUS_WORDS", reg::kModulusWords, 1, RegAccess::kReadWrite, max_words});
+    exponent_bits_ =
+        regs_.add({"EXPONENT_BITS", reg::kExponentBits, 1, RegAccess::kReadWrite, params.max_operand_bits});
+    regs_.add({"BUFFER_BITS", reg::kBufferBits, 1, RegAccess::kReadOnly, 32 * max_words});
+    modulus_ = regs_.add({"MODULUS", reg::kModulus, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    block_ = regs_.add({"MESSAGE", reg::kMessage, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    exponent_ = regs_.add({"EXPONENT", reg::kExponent, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    qinv_ = regs_.add({"QINV", reg::kQinv, reg::kModexpBankWords / 2, RegAccess::kWriteOnly, 0});
+    coeff_ =
+        regs_.add({"MODULUS_COEFF", reg::kModulusCoeff, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    factor_ = regs_.add(
+        {"MONTGOMERY_FACTOR", reg::kMontgomeryFactor, reg::kModexpBankWords, RegAccess::kWriteOnly, 0});
+    add_result_bank("RESULT", reg::kModResult, reg::kModexpBankWords);
+  }
+
+ protected:
+  std::uint64_t on_init(const sc_time&) override { return 0; }
+  unsigned block_words() const override { return (crt() || wide() ? 2 : 1) * operand_words(); }
+  unsigned result_words() const override { return (crt() ? 2 : 1) * operand_words(); }
+  std::uint64_t compute(const std::uint32_t* in, std::uint32_t* out) override {
+    if (crt()) return compute_crt(in, out);
+    const std::uint32_t max_words = (params().max_operand_bits + 31) / 32;
+    const std::uint32_t words = operand_words();
+    const std::uint32_t exp_bits = std::min(std::max(regs_.at(exponent_bits_), 1u), 32 * max_words);
+    const crypto::BigInt modulus = bank(modulus_, words);
+    std::vector<std::uint32_t> result(words, 0);
+    if (!modulus.is_zero()) {
+      // Only the low exp_bits of the exponent take part, as in the hardware.
+      std::vector<std::uint32_t> e(regs_.bank(exponent_).begin(),
+                                   regs_.bank(exponent_).begin() + static_cast<long>((exp_bits + 31) / 32));
+      if (exp_bits % 32 != 0) e.back() &= (1u << (exp_bits % 32)) - 1;
+      const crypto::BigInt exponent = crypto::BigInt::from_words(e);
+      const crypto::BigInt message = crypto::BigInt::from_words(in, (wide() ? 2 : 1) * words);
+      crypto::BigInt r;
+      if (precalc() && modulus.is_odd())
+        r = crypto::montgomery_modexp(message, exponent, modulus, bank(coeff_, words), bank(factor_, words),
+                                      words);
+      else
+        r = crypto::modexp(message, exponent, modulus);
+      result = r.to_words(words);
+    }
+    std::copy(result.begin(), result.end(), out);
+    return modexp_cycles(params(), 32 * words, exp_bits) - (precalc() ? params().setup_cycles : 0) +
+           (wide() ? montmul_cycles(params(), 32 * words) : 0);
+  }
+
+ private:
+  bool crt() const { return regs_.at(config_) & reg::kConfigCrt; }
+  bool wide() const { return !crt() && (regs_.at(config_) & reg::kConfigWideMessage); }
+  bool precalc() const { return regs_.at(config_) & reg::kConfigPrecalc; }
+  // Words of one operand (of a prime in CRT mode), at most what the core takes and half a bank when a message
+  // has two operands' words.
+  std::uint32_t operand_words() const {
+    const std::uint32_t max_words =
+        std::min((params().max_operand_bits + 31) / 32,
+                 crt() || wide() ? reg::kModexpBankWords / 2 : reg::kModexpBankWords);
+    return std::min(std::max(regs_.at(modulus_words_), 1u), max_words);
+  }
+  crypto::BigInt bank(RegisterFile::Id id, std::uint32_t words, std::uint32_t first = 0) const {
+    return crypto::BigInt::from_words(regs_.bank(id).data() + first, words);
+  }
+  std::uint64_t compute_crt(const std::uint32_t* in, std::uint32_t* out) {
+    const std::uint32_t h = operand_words();
+    const crypto::BigInt p = bank(modulus_, h), q = bank(modulus_, h, h);
+    std::vector<std::uint32_t> result(2 * h, 0);
+    if (!p.is_zero() && !q.is_zero()) {
+      const crypto::BigInt s = crypto::rsa_crt(crypto::BigInt::from_words(in, 2 * h), p, q,
+                                               bank(exponent_, h), bank(exponent_, h, h), bank(qinv_, h));
+      result = s.to_words(2 * h);
+    }
+    std::copy(result.begin(), result.end(), out);
+    return rsa_crt_cycles(params(), 32 * h);
+  }
+  RegisterFile::Id modulus_words_{}, exponent_bits_{}, modulus_{}, exponent_{}, qinv_{}, coeff_{}, factor_{};
+};
+
+}  // namespace
+
+std::uint64_t montmul_cycles(const CoreParams& params, unsigned modulus_bits) {
+  const std::uint64_t digits =
+      (modulus_bits + params.multiplier_width_bits - 1) / params.multiplier_width_bits;
+  return 2 * digits * digits + params.montmul_overhead_cycles;
+}
+
+std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, unsigned exponent_bits) {
+  // One Montgomery multiplication per exponent bit (square and multiply in parallel), plus the conversions
+  // into and out of the Montgomery domain.
+  return params.setup_cycles + (std::uint64_t{exponent_bits} + 2) * montmul_cycles(params, modulus_bits);
+}
+
+std::uint64_t rsa_crt_cycles(const CoreParams& params, unsigned half_bits) {
+  return 2 * modexp_cycles(params, half_bits, half_bits) + 2 * montmul_cycles(params, half_bits);
+}
+
+std::unique_ptr<IpCore> make_modexp_core(std::string name, const CoreParams& params) {
+  return std::make_unique<ModexpCore>(std::move(name), params);
+}
+
+}  // namespace rsoc::models
