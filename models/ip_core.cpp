@@ -57,6 +57,7 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
   if (value & reg::kCtrlNext) cycles += next();
   const sc_time busy = periods(params_.clock_period, static_cast<double>(cycles), "a core's operation");
   done_at_ = at + busy;
+  accept_at_ = done_at_;
   busy_ += busy;
   ++operations_;
   if (activity_ && busy != sc_core::SC_ZERO_TIME) {
@@ -119,10 +120,14 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
-  // Every block this write completes is computed now; its results are ready when the core's occupancy ends.
+  // Every block this write completes is computed now. Not pipelined, the core takes them one after the
+  // other and their results are ready when its occupancy ends; pipelined, a block enters every
+  // initiation interval (from when the core can take the next one) and its result is ready its latency after.
   const unsigned block = block_words();
+  const std::uint64_t ii = params_.initiation_interval_cycles;
   std::vector<std::uint32_t> out(std::max(block, result_words()));
-  std::uint64_t cycles = 0, blocks = 0;
+  std::uint64_t cycles = 0;               // what the blocks occupy the core for
+  std::vector<std::uint64_t> latency_of;  // each completed block's cycles
   std::size_t first_result = stream_out_.size();
   for (std::size_t i = 0; i < words; ++i) {
     std::uint32_t w = 0;
@@ -130,22 +135,34 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
     stream_in_.push_back(w);
     if (stream_in_.size() < block) continue;
     const std::uint64_t block_cycles = compute(stream_in_.data(), out.data());
-    // Pipelined: a further block enters initiation_interval_cycles after the one before it.
-    cycles += blocks++ == 0 || params_.initiation_interval_cycles == 0 ? block_cycles
-                                                                       : params_.initiation_interval_cycles;
+    cycles += ii ? ii : block_cycles;
+    latency_of.push_back(block_cycles);
     ++operations_;
     stream_in_.clear();
     for (unsigned r = 0; r < result_words(); ++r) stream_out_.emplace_back(out[r], sc_core::SC_ZERO_TIME);
   }
   const sc_time compute_time =
       periods(params_.clock_period, static_cast<double>(cycles), "a core's operation");
-  const sc_time start = std::max(at, done_at_);
-  occupy(trans, at, done_at_, access, compute_time, latency);
-  done_at_ = start + std::max(access, compute_time);
+  const sc_time accepting = ii ? accept_at_ : done_at_;
+  const sc_time start = std::max(at, accepting);
+  occupy(trans, at, accepting, access, compute_time, latency);
+  const sc_time occupied_until = start + std::max(access, compute_time);
   busy_ += compute_time;
   if (activity_ && compute_time != sc_core::SC_ZERO_TIME)
     activity_->core_work(activity_lane_, "stream", to_ps(start), to_ps(start + compute_time));
-  for (std::size_t i = first_result; i < stream_out_.size(); ++i) stream_out_[i].second = done_at_;
+  if (!ii) {
+    done_at_ = occupied_until;
+    for (std::size_t i = first_result; i < stream_out_.size(); ++i) stream_out_[i].second = done_at_;
+  } else {
+    accept_at_ = occupied_until;
+    for (std::size_t k = 0; k < latency_of.size(); ++k) {
+      const sc_time ready = start + periods(params_.clock_period, static_cast<double>(k * ii + latency_of[k]),
+                                            "a core's operation");
+      done_at_ = std::max(done_at_, ready);
+      for (unsigned r = 0; r < result_words(); ++r)
+        stream_out_[first_result + k * result_words() + r].second = ready;
+    }
+  }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

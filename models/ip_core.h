@@ -12,10 +12,12 @@
 // AES, 2 for DES/3DES, MODULUS_WORDS for modexp (twice that with CONFIG.CRT or CONFIG.WIDE_MESSAGE),
 // input_bytes / 4 for a custom core, in bank word order) is computed and its result words join the output
 // FIFO, read from the STREAM_OUT window. A write waits until the core has finished what it had, then occupies
-// it for max(access time, compute time of the blocks it completes: their cycles added up, or for a pipelined
-// core the first block's and initiation_interval_cycles per further block); a read waits until the results it
-// takes are ready. Inside a pipelined stream (StreamExtension) those occupancies are the core's stage and the
-// waits are annotated. Input and output words held together may not exceed FIFO_WORDS
+// it for max(access time, compute time of the blocks it completes: their cycles added up). A pipelined core
+// (initiation_interval_cycles > 0) takes a write as soon as it can take another block, is occupied for
+// initiation_interval_cycles per block the write completes, and the result of each is ready its block_cycles
+// after it entered (the k-th block of a write k intervals after the write's start). A read waits until the
+// results it takes are ready. Inside a pipelined stream (StreamExtension) those occupancies are the core's
+// stage and the waits are annotated. Input and output words held together may not exceed FIFO_WORDS
 // (TLM_BURST_ERROR_RESPONSE); reading more than OUT_WORDS is an error too. Timelines: every operation that
 // keeps the core computing (CTRL.INIT, CTRL.NEXT, the blocks a stream write completes, from when the core
 // takes them) is reported to an attached ActivitySink as core work; its durations add up to busy_time().
@@ -193,7 +195,8 @@ class IpCore {
   CoreParams params_;
   sc_core::sc_time word_access_;  // access_cycles core cycles: the cost of a one-word access
   RegisterFile::Id ctrl_{};
-  sc_core::sc_time done_at_{sc_core::SC_ZERO_TIME};
+  sc_core::sc_time done_at_{sc_core::SC_ZERO_TIME};    // the core's last work ends (results ready)
+  sc_core::sc_time accept_at_{sc_core::SC_ZERO_TIME};  // a pipelined core can take the next block
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time stream_wait_{sc_core::SC_ZERO_TIME};
   bool valid_ = false;
