@@ -40,7 +40,7 @@ TEST(AnalysisBreakdown, BusiestResourceSkipsSchedulersAndKeepsTheFirstOfEquals) 
   EXPECT_FALSE(analysis::busiest_resource({}).has_value());
   const std::vector<analysis::StatGroup> groups{
       group("cpu.thread0", "cpu_thread", "utilization", 0.5),
-      group("scheduler.thread0", "scheduler", "utilization", 0.9),  // the CPU thread again, as the OS sees it
+      group("scheduler.cpu.thread0", "scheduler", "utilization", 0.9),  // the CPU thread again, as the OS sees it
       group("bus.plb", "bus", "utilization", 0.7),
       group("slot.slot0", "slot", "core_utilization", 0.7),  // a tie: the bus came first
       group("process.app", "process", "cpu_share", 0.95),    // not a utilization

@@ -83,7 +83,7 @@ TEST(Workload, BackgroundLoadGetsTheCpuOnlyWhenTheApplicationSleeps) {
   for (std::size_t i = 1; i < records.size(); ++i)
     EXPECT_LT(records[i].end_ps - records[i].issue_ps, 200'000'000u + 500'000'000u);
   EXPECT_GT(app_ms, 150);  // the first request copies the bitstream (153.6 ms of CPU)
-  EXPECT_GT(stat(stats, "scheduler.thread0", "context_switches"), 5);
+  EXPECT_GT(stat(stats, "scheduler.cpu.thread0", "context_switches"), 5);
 }
 
 TEST(Workload, ADurationStopsTheLoopAndTheRunningRequestCompletes) {
