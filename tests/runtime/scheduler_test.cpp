@@ -303,46 +303,46 @@ TEST(RuntimeScheduler, AffinityKeepsPinnedProcessesOnTheirThreadAndOthersTakeAFr
 }
 
 TEST(RuntimeScheduler, AHigherPriorityTakesTheLowestPriorityThreadAndThePreemptedProcessMigrates) {
-  // cpu0 at 100 MHz, cpu1 at 200 MHz. a (priority 1) starts on cpu0 with 3M cycles, b (priority 2) on cpu1
-  // with 2M (10 ms). h (priority 9) arrives at 5 ms and takes cpu0 from a, the lowest priority running, for
-  // 1M cycles (5-15 ms). When b ends at 10 ms, a resumes on cpu1: its 2.5M cycles left at 200 MHz end at
-  // 22.5 ms. Its ledger: 17.5 ms computing, 5 ms waiting for the CPU, nothing lost or counted twice.
+  // cpu0 at 100 MHz, cpu1 at 200 MHz. b (priority 2) starts on cpu0 with 1M cycles (10 ms), a (priority 1)
+  // on cpu1 with 3.5M. h (priority 9) arrives at 5 ms and takes cpu1 from a, the lowest priority running,
+  // for 2M cycles (5-15 ms). When b ends at 10 ms, a resumes on cpu0: its 2.5M cycles left at 100 MHz end at
+  // 35 ms. Its ledger: 30 ms computing, 5 ms waiting for the CPU, nothing lost or counted twice.
   TwoCpus c(200);
   runtime::Scheduler sched(c.threads(), runtime::SchedulerParams{});
   sc_time a_end, b_end, h_end;
   runtime::Process::Ledger a_ledger{};
+  sched.spawn("b", 2, [&](runtime::Process& p) {
+    p.compute(10 * kCyclesPerMs);
+    b_end = p.cpu().now();
+  });
   runtime::Process& a = sched.spawn("a", 1, [&](runtime::Process& p) {
-    p.compute(30 * kCyclesPerMs);
+    p.compute(35 * kCyclesPerMs);
     a_end = p.cpu().now();
     a_ledger = p.spent();
-  });
-  sched.spawn("b", 2, [&](runtime::Process& p) {
-    p.compute(20 * kCyclesPerMs);
-    b_end = p.cpu().now();
   });
   runtime::Process& h = sched.spawn(
       "h", 9,
       [&](runtime::Process& p) {
-        p.compute(10 * kCyclesPerMs);
+        p.compute(20 * kCyclesPerMs);
         h_end = p.cpu().now();
       },
       sc_time(5, SC_MS));
   sc_core::sc_start();
   EXPECT_EQ(b_end, sc_time(10, SC_MS));
   EXPECT_EQ(h_end, sc_time(15, SC_MS));
-  EXPECT_EQ(a_end, sc_time(22500, SC_US));
+  EXPECT_EQ(a_end, sc_time(35, SC_MS));
   EXPECT_EQ(a.preemptions(), 1u);
   EXPECT_EQ(a.migrations(), 1u);
   EXPECT_EQ(h.migrations(), 0u);
   auto at = [&](runtime::TimeUse use) { return a_ledger[static_cast<std::size_t>(use)]; };
-  EXPECT_EQ(at(runtime::TimeUse::kCpuCompute), sc_time(17500, SC_US).value());
+  EXPECT_EQ(at(runtime::TimeUse::kCpuCompute), sc_time(30, SC_MS).value());
   EXPECT_EQ(at(runtime::TimeUse::kCpuWait), sc_time(5, SC_MS).value());
   std::uint64_t total = 0;
   for (std::uint64_t part : a_ledger) total += part;
   EXPECT_EQ(total, a_end.value());
-  // Each thread's busy time: cpu0 a 0-5 and h 5-15; cpu1 b 0-10 and a 10-22.5.
-  EXPECT_EQ(sched.busy_time(0), sc_time(15, SC_MS));
-  EXPECT_EQ(sched.busy_time(1), sc_time(22500, SC_US));
+  // Each thread's busy time: cpu0 b 0-10 and a 10-35; cpu1 a 0-5 and h 5-15.
+  EXPECT_EQ(sched.busy_time(0), sc_time(35, SC_MS));
+  EXPECT_EQ(sched.busy_time(1), sc_time(15, SC_MS));
 }
 
 TEST(RuntimeScheduler, ProcessesThatEachHaveAThreadComputeWithoutKernelEvents) {
