@@ -61,7 +61,10 @@ Process& Scheduler::spawn(const std::string& name, int priority, std::function<v
 
 sc_time Scheduler::busy_time(unsigned t) const {
   const Thread& th = threads_.at(t);
-  return th.cpu->cpu().cycles(th.switches * params_.context_switch_cycles) + th.held;
+  sc_time held = th.held;
+  if (th.running && th.running->activity_ == Process::Activity::kHolding)  // the open interval
+    held += th.cpu->now() - th.running->slice_start_;
+  return th.cpu->cpu().cycles(th.switches * params_.context_switch_cycles) + held;
 }
 
 sc_time Scheduler::busy_time() const {
@@ -206,6 +209,8 @@ void Scheduler::release(Process& p, Process::Activity next) {
   const sc_time now = th.cpu->now();
   p.cpu_time_ += now - p.slice_start_;  // held from its last acquire (or slice start) to now
   th.held += now - p.slice_start_;
+  p.held_ps_.resize(threads_.size());
+  p.held_ps_[t] += (now - p.slice_start_).value();
   if (th.activity)
     th.activity->process_ran(th.lane, p.name_, models::to_ps(p.slice_start_), models::to_ps(now));
   p.mark(next, now.value());
@@ -226,6 +231,20 @@ void Scheduler::dispatch(unsigned t) {
     break;
   }
   claim_for_waiting();
+}
+
+sc_time Process::cpu_time() const {
+  if (holding() && activity_ == Activity::kHolding)
+    return cpu_time_ + (sched_.thread_of(*this).cpu->now() - slice_start_);
+  return cpu_time_;
+}
+
+std::vector<std::uint64_t> Process::held_ps() const {
+  std::vector<std::uint64_t> held = held_ps_;
+  held.resize(sched_.threads_.size());
+  if (holding() && activity_ == Activity::kHolding)
+    held[thread_] += (sched_.thread_of(*this).cpu->now() - slice_start_).value();
+  return held;
 }
 
 bool Process::holding() const {

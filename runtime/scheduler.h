@@ -118,9 +118,12 @@ class Process {
   // When the process last asked for the CPU (after a sleep or a wait): a request it issues as soon as it runs
   // was really issued then, and the time until it got the CPU is queueing.
   sc_core::sc_time ready_since() const { return ready_since_; }
-  sc_core::sc_time cpu_time() const { return cpu_time_; }
+  sc_core::sc_time cpu_time() const;  // the time it has held a thread, up to now
   std::uint64_t preemptions() const { return preemptions_; }
   std::uint64_t migrations() const { return migrations_; }  // times it resumed on another thread
+  // Picoseconds it has held each of the scheduler's threads, up to now (from acquiring a thread, after the
+  // context switch, to releasing it).
+  std::vector<std::uint64_t> held_ps() const;
   // Whether it may run on the scheduler's thread `t`.
   bool may_run_on(unsigned t) const { return allowed_.empty() || (t < allowed_.size() && allowed_[t]); }
 
@@ -151,6 +154,7 @@ class Process {
   sc_core::sc_time slice_start_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time ready_since_{sc_core::SC_ZERO_TIME};
   std::uint64_t preemptions_ = 0, migrations_ = 0;
+  std::vector<std::uint64_t> held_ps_;  // by thread, closed holding intervals
   bool done_ = false;
   // The ledger: closed segments, and the open one (its start; the CPU thread's io time then; what it is).
   Ledger spent_{};
@@ -179,7 +183,7 @@ class Scheduler {
   unsigned thread_count() const { return static_cast<unsigned>(threads_.size()); }
   models::CpuThread& cpu(unsigned t = 0) { return *threads_.at(t).cpu; }
   const std::vector<std::unique_ptr<Process>>& processes() const { return processes_; }
-  // CPU time thread `t` gave processes and context switches.
+  // CPU time thread `t` gave processes and context switches, up to now.
   sc_core::sc_time busy_time(unsigned t) const;
   std::uint64_t context_switches(unsigned t) const { return threads_.at(t).switches; }
   std::uint64_t yields(unsigned t) const { return threads_.at(t).yields; }  // Process::yield() calls there

@@ -167,6 +167,29 @@ TEST(Workload, TwoSoftwareApplicationsOnTwoCpusFinishInTheTimeOfOne) {
   EXPECT_DOUBLE_EQ(stat(two_stats, "cpu1.thread0", "busy_ms"), 8.48);
   EXPECT_DOUBLE_EQ(stat(two_stats, "cpu0", "utilization"), 1.0);
   EXPECT_EQ(stat(two_stats, "scheduler.cpu1.thread0", "context_switches"), 0);
+  // The OS counts the interval each process still held its thread when the run ended.
+  EXPECT_DOUBLE_EQ(stat(two_stats, "scheduler.cpu1.thread0", "busy_ms"), 8.48);
+  EXPECT_DOUBLE_EQ(stat(two_stats, "process.b", "cpu_ms"), 8.48);
+}
+
+TEST(Workload, EachRequestSaysHowLongItHeldEachThread) {
+  // Two CPUs, the two applications one each: every request held one thread for its whole latency.
+  platform::LoadOptions options;
+  options.overrides = {"platform.cpus=" + kTwoCpus, "runtime.policy=\"software\"",
+                       "workload.apps=[{\"name\":\"a\",\"functionality\":\"aes128\",\"blocks\":64},"
+                       "{\"name\":\"b\",\"functionality\":\"aes128\",\"blocks\":64}]"};
+  const auto scenario = platform::load_scenario_file(kSmoke, options);
+  std::vector<runtime::RequestRecord> records;
+  platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records.push_back(r); });
+  sim.spawn_apps();
+  sim.run();
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& r : records) {
+    const std::uint64_t latency = r.end_ps - r.issue_ps;
+    EXPECT_EQ(r.held_ps, r.app == "a" ? (std::vector<std::uint64_t>{latency, 0})
+                                      : (std::vector<std::uint64_t>{0, latency}))
+        << r.app;
+  }
 }
 
 TEST(Workload, TwoSoftwareApplicationsOnOneCpuShareIt) {
