@@ -45,6 +45,8 @@ void BreakdownLog::add(const runtime::RequestRecord& r) {
   const std::uint64_t latency = r.end_ps - r.issue_ps;
   for (std::size_t i = 0; i < kRequestTimeUses; ++i) totals_.ps[i] += r.breakdown.ps[i];
   latency_total_ps_ += latency;
+  if (held_ps_.size() < r.held_ps.size()) held_ps_.resize(r.held_ps.size());
+  for (std::size_t t = 0; t < r.held_ps.size(); ++t) held_ps_[t] += r.held_ps[t];
   if (!csv_) return;
   csv_->cell(r.id).cell(r.app).cell(r.functionality).cell(r.blocks).cell(r.bytes).cell(r.decision);
   csv_->cell(exact_ms(latency));
@@ -73,6 +75,27 @@ StatGroup BreakdownLog::stats() const {
   return g;
 }
 
+std::vector<StatGroup> BreakdownLog::cpu_stats(
+    const std::vector<std::pair<std::string, unsigned>>& cpus) const {
+  std::vector<StatGroup> out;
+  const double all = static_cast<double>(latency_total_ps_);
+  std::size_t t = 0;
+  for (const auto& [name, threads] : cpus) {
+    std::uint64_t held = 0;
+    for (unsigned i = 0; i < threads; ++i, ++t)
+      if (t < held_ps_.size()) held += held_ps_[t];
+    StatGroup g{"latency." + name, "latency_cpu", {}};
+    g.add(
+         "held_ms", static_cast<double>(held) * 1e-9, "ms",
+         "summed over all requests: time their processes held this CPU's hardware threads (computing, device "
+         "accesses, status reads)")
+        .add("held_share", all > 0 ? static_cast<double>(held) / all : 0.0, "ratio",
+             "share of all request time the requests held this CPU");
+    out.push_back(g);
+  }
+  return out;
+}
+
 std::optional<Busiest> busiest_resource(const std::vector<StatGroup>& groups) {
   std::optional<Busiest> best;
   for (const auto& g : groups) {
@@ -90,6 +113,17 @@ std::string where_time_went(const std::vector<StatGroup>& groups, const runtime:
   if (const auto busiest = busiest_resource(groups)) {
     std::snprintf(number, sizeof number, " (%.1f %% busy)", busiest->utilization * 100.0);
     line += busiest->resource + number;
+    std::string cpus;
+    std::size_t n = 0;
+    for (const auto& g : groups) {
+      if (g.kind != "cpu") continue;
+      for (const auto& s : g.stats)
+        if (s.name == "utilization") {
+          std::snprintf(number, sizeof number, " %.1f %%", s.value * 100.0);
+          cpus += (n++ ? ", " : "") + g.resource + number;
+        }
+    }
+    if (n > 1) line.insert(line.size() - 1, "; CPUs " + cpus);
   } else {
     line += "none (no resource reports a utilization)";
   }

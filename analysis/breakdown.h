@@ -32,6 +32,10 @@ class BreakdownLog {
   std::uint64_t latency_total_ps() const { return latency_total_ps_; }
   // The totals as the stats.json group "latency": <part>_ms and <part>_share of all request time.
   StatGroup stats() const;
+  // Per CPU, the time the requests' processes held its hardware threads (RequestRecord::held_ps), as the
+  // stats.json groups "latency.<cpu>": held_ms and held_share of all request time. `cpus`: each CPU's name
+  // and hardware threads, in the order of the OS scheduler's threads.
+  std::vector<StatGroup> cpu_stats(const std::vector<std::pair<std::string, unsigned>>& cpus) const;
 
  private:
   Provenance provenance_;
@@ -39,6 +43,7 @@ class BreakdownLog {
   std::unique_ptr<CsvWriter> csv_;
   runtime::LatencyBreakdown totals_;
   std::uint64_t latency_total_ps_ = 0;
+  std::vector<std::uint64_t> held_ps_;  // by scheduler thread, summed over the requests
 };
 
 struct Busiest {
@@ -52,7 +57,9 @@ struct Busiest {
 std::optional<Busiest> busiest_resource(const std::vector<StatGroup>& groups);
 
 // "busiest resource: cpu.thread0 (87.3 % busy); largest share of latency: reconfiguration (61.2 % of all
-// request time)". The largest part is the first of equals in column order.
+// request time)". The largest part is the first of equals in column order. With several CPUs (groups of kind
+// "cpu"), each CPU's utilization follows the busiest resource: "busiest resource: b.thread0 (99.0 % busy;
+// CPUs a 50.0 %, b 99.0 %); ...".
 std::string where_time_went(const std::vector<StatGroup>& groups, const runtime::LatencyBreakdown& totals);
 
 }  // namespace rsoc::analysis

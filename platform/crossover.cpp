@@ -65,46 +65,50 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
   issues.throw_if_any();
 
   const int priority = p.apps.empty() ? 10 : p.apps.front().priority;
-  const unsigned thread = p.apps.empty() ? 0 : p.apps.front().hw_thread;
+  const std::vector<unsigned> where =
+      p.apps.empty() ? std::vector<unsigned>{} : sim.affinity(p.apps.front().placement);
   runtime::Manager& manager = sim.manager();
   sim.spawn_background();
   std::string failure;  // the first request that failed: no table is better than a wrong one
-  sim.scheduler(thread).spawn("crossover", priority, [&](runtime::Process& proc) {
-    std::mt19937_64 rng(p.seed);
-    for (Functionality f : chosen) {
-      const auto& fi = runtime::info(f);
-      const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, f);
-      std::vector<std::uint8_t> key(fi.key_bytes);
-      for (auto& b : key) b = static_cast<std::uint8_t>(rng());
-      runtime::shape_key(f, key);
-      for (std::uint64_t n = 1; n <= options.max_blocks && failure.empty(); ++n) {
-        std::vector<std::uint8_t> data(n * unit);  // whole cipher blocks: a multiple of 8 bytes
-        for (std::size_t i = 0; i < data.size(); i += 8) {
-          const std::uint64_t r = rng();
-          std::memcpy(&data[i], &r, 8);
+  sim.scheduler().spawn(
+      "crossover", priority,
+      [&](runtime::Process& proc) {
+        std::mt19937_64 rng(p.seed);
+        for (Functionality f : chosen) {
+          const auto& fi = runtime::info(f);
+          const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, f);
+          std::vector<std::uint8_t> key(fi.key_bytes);
+          for (auto& b : key) b = static_cast<std::uint8_t>(rng());
+          runtime::shape_key(f, key);
+          for (std::uint64_t n = 1; n <= options.max_blocks && failure.empty(); ++n) {
+            std::vector<std::uint8_t> data(n * unit);  // whole cipher blocks: a multiple of 8 bytes
+            for (std::size_t i = 0; i < data.size(); i += 8) {
+              const std::uint64_t r = rng();
+              std::memcpy(&data[i], &r, 8);
+            }
+            runtime::shape_data(f, data);
+            CrossoverRow row{f, n, unit};
+            auto measure = [&](bool hardware, const char* mode) {
+              const auto record =
+                  manager.request(proc, "crossover", f, key, data, true, std::nullopt, hardware).record;
+              if (!record.ok && failure.empty())
+                failure = std::string(fi.name) + ", " + std::to_string(n) + " blocks, " + mode + ": " +
+                          record.error;
+              return seconds(record);
+            };
+            row.sw_s = measure(false, "software");
+            manager.unload_idle();
+            row.hw_cold_s = measure(true, "hardware with reconfiguration");
+            row.hw_cached_s = measure(true, "hardware cached");
+            result.rows.push_back(row);
+            result.experiments += 3;
+            result.blocks += 3 * n;
+            result.cipher_blocks += 3 * n * (unit / fi.block_bytes);
+          }
         }
-        runtime::shape_data(f, data);
-        CrossoverRow row{f, n, unit};
-        auto measure = [&](bool hardware, const char* mode) {
-          const auto record =
-              manager.request(proc, "crossover", f, key, data, true, std::nullopt, hardware).record;
-          if (!record.ok && failure.empty())
-            failure =
-                std::string(fi.name) + ", " + std::to_string(n) + " blocks, " + mode + ": " + record.error;
-          return seconds(record);
-        };
-        row.sw_s = measure(false, "software");
-        manager.unload_idle();
-        row.hw_cold_s = measure(true, "hardware with reconfiguration");
-        row.hw_cached_s = measure(true, "hardware cached");
-        result.rows.push_back(row);
-        result.experiments += 3;
-        result.blocks += 3 * n;
-        result.cipher_blocks += 3 * n * (unit / fi.block_bytes);
-      }
-    }
-    sim.finish();
-  });
+        sim.finish();
+      },
+      sc_core::SC_ZERO_TIME, where);
   const auto t0 = std::chrono::steady_clock::now();
   sim.run();
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -102,6 +102,7 @@ class Resolver {
     runtime(p);
     apps(p);
     hsm(p);
+    idle_cpus(p);
     if (p.apps.empty() && !p.hsm)
       issues_.add("/workload/apps", "the workload needs at least one application (or an hsm firmware)");
     p.requests_csv = doc_["outputs"]["requests_csv"].get<bool>();
@@ -287,9 +288,29 @@ class Resolver {
       }
       p.cpus.push_back(s);
     }
-    // FMC polling and byte swapping are CPU software: they cost cycles of the first CPU's clock.
+    // FMC polling and byte swapping are CPU software: they cost cycles of the first CPU's clock, which every
+    // CPU of a platform with an FMC bus must share.
     if (!p.cpus.empty())
       for (auto& b : p.buses) b.fmc_params.cpu_clock_period = p.cpus.front().params.clock_period;
+    const auto fmc = std::find_if(p.buses.begin(), p.buses.end(), [](const BusSpec& b) { return b.fmc; });
+    for (std::size_t i = 1; i < p.cpus.size() && fmc != p.buses.end(); ++i)
+      if (p.cpus[i].params.clock_period != p.cpus.front().params.clock_period)
+        issues_.add("/platform/cpus/" + std::to_string(i) + "/clock_mhz",
+                    "the FMC bus \"" + fmc->name +
+                        "\" costs its NWAIT polls and byte swaps in cycles of one CPU "
+                        "clock: expected the clock of \"" +
+                        p.cpus.front().name + "\" (" + pl["cpus"][0]["clock_mhz"].dump() + " MHz)");
+    // Software that uses the desrnd unit is costed once: every CPU that has one has the same.
+    const CpuSpec* desrnd = first_with_desrnd(p);
+    for (std::size_t i = 0; i < p.cpus.size(); ++i) {
+      const auto& d = p.cpus[i].desrnd;
+      if (d && desrnd &&
+          (d->rounds_per_instruction != desrnd->desrnd->rounds_per_instruction ||
+           d->cycles_per_instruction != desrnd->desrnd->cycles_per_instruction))
+        issues_.add("/platform/cpus/" + std::to_string(i) + "/extensions/desrnd",
+                    "differs from the desrnd unit of \"" + desrnd->name +
+                        "\": software that uses it is costed once, so every CPU's unit must be the same");
+    }
   }
 
   void uarts(const json& pl, ScenarioParams& p) {
@@ -708,12 +729,12 @@ class Resolver {
         e.loop_cycles = u64(x["loop_cycles"]);
         if (!runtime::runs_on_desrnd(*f)) {
           issues_.add(ptr, name + " has no implementation on the desrnd unit (des and 3des have)");
-        } else if (p.cpus.empty() || !p.cpus.front().desrnd) {
-          issues_.add(ptr + "/unit",
-                      "the CPU" + (p.cpus.empty() ? std::string() : " \"" + p.cpus.front().name + "\"") +
-                          " has no desrnd extension (declare /platform/cpus/0/extensions/desrnd)");
+        } else if (const CpuSpec* with = first_with_desrnd(p); !with) {
+          issues_.add(ptr + "/unit", (p.cpus.size() == 1 ? "the CPU \"" + p.cpus.front().name + "\" has no"
+                                                         : std::string("no CPU has a")) +
+                                         " desrnd extension (declare /platform/cpus/0/extensions/desrnd)");
         } else {
-          sw.cycles_per_cipher_block = runtime::extension_cycles_per_block(*f, e, *p.cpus.front().desrnd);
+          sw.cycles_per_cipher_block = runtime::extension_cycles_per_block(*f, e, *with->desrnd);
           sw.extension = e;
         }
       }
@@ -757,15 +778,63 @@ class Resolver {
     }
   }
 
-  unsigned threads(const ScenarioParams& p) const {
-    return p.cpus.empty() ? 1 : p.cpus.front().params.hw_threads;
+  static const CpuSpec* first_with_desrnd(const ScenarioParams& p) {
+    for (const auto& c : p.cpus)
+      if (c.desrnd) return &c;
+    return nullptr;
   }
 
-  void thread_of(const ScenarioParams& p, const json& a, const std::string& ptr, unsigned* out) {
-    *out = u(a["hw_thread"]);
-    if (*out >= threads(p))
-      issues_.add(ptr + "/hw_thread", "hardware thread " + std::to_string(*out) +
-                                          " does not exist (the CPU has " + std::to_string(threads(p)) + ")");
+  // The CPUs a process may run on (`cpu` and `hw_thread` of the entry at `ptr`), narrowed to those with the
+  // extension unit its software uses (`unit`, when not empty).
+  void placement_of(const ScenarioParams& p, const json& a, const std::string& ptr, const std::string& unit,
+                    Placement* out) {
+    std::optional<std::size_t> cpu;
+    if (!a["cpu"].is_null()) {
+      const std::string name = a["cpu"];
+      if (!known("cpus", name, ptr + "/cpu", "CPU")) return;
+      for (std::size_t i = 0; i < p.cpus.size(); ++i)
+        if (p.cpus[i].name == name) cpu = i;
+      if (!cpu) return;  // a CPU whose own entry has a problem
+    }
+    if (!a["hw_thread"].is_null()) {
+      if (!cpu && p.cpus.size() > 1) {
+        std::string names;
+        for (const auto& c : p.cpus) names += (names.empty() ? "\"" : ", \"") + c.name + "\"";
+        issues_.add(ptr + "/hw_thread", "a hardware thread of which CPU? The platform has " +
+                                            std::to_string(p.cpus.size()) + " (" + names + "): name one in " +
+                                            ptr + "/cpu, or leave hw_thread null");
+        return;
+      }
+      if (!cpu) cpu = 0;
+      const unsigned t = u(a["hw_thread"]);
+      const unsigned threads = *cpu < p.cpus.size() ? p.cpus[*cpu].params.hw_threads : 1;
+      if (t >= threads) {
+        issues_.add(ptr + "/hw_thread", "hardware thread " + std::to_string(t) + " does not exist (the CPU" +
+                                            (*cpu < p.cpus.size() ? " \"" + p.cpus[*cpu].name + "\"" : "") +
+                                            " has " + std::to_string(threads) + ")");
+        return;
+      }
+      out->hw_thread = t;
+    }
+    if (cpu) out->cpus = {*cpu};
+    if (unit.empty()) return;
+    // Software that uses a CPU extension runs only where the extension is.
+    std::vector<std::size_t> with;
+    for (std::size_t i = 0; i < p.cpus.size(); ++i)
+      if (p.cpus[i].desrnd) with.push_back(i);
+    if (with.empty()) return;  // reported at /software
+    if (cpu) {
+      if (!p.cpus[*cpu].desrnd) {
+        std::string names;
+        for (std::size_t i : with) names += (names.empty() ? "\"" : ", \"") + p.cpus[i].name + "\"";
+        issues_.add(ptr + "/cpu", "CPU \"" + p.cpus[*cpu].name + "\" has no " + unit +
+                                      " extension, which this application's software uses; expected a CPU "
+                                      "that has it: " +
+                                      names);
+      }
+    } else if (with.size() < p.cpus.size()) {
+      out->cpus = with;
+    }
   }
 
   void block_counts(const json& a, const std::string& ptr, BlockCounts* b) {
@@ -894,6 +963,26 @@ class Resolver {
     p.hsm = s;
   }
 
+  // Every CPU runs something: a CPU no process may run on is a mistake (processes pinned elsewhere).
+  void idle_cpus(const ScenarioParams& p) {
+    if (p.cpus.size() < 2 || (p.apps.empty() && !p.hsm)) return;  // a missing workload is reported anyway
+    std::vector<bool> used(p.cpus.size(), false);
+    if (p.hsm) used[0] = true;  // the HSM firmware runs on the first CPU
+    auto mark = [&used](const Placement& where) {
+      if (where.cpus.empty()) used.assign(used.size(), true);
+      for (std::size_t c : where.cpus) used[c] = true;
+    };
+    for (const auto& a : p.apps) mark(a.placement);
+    for (const auto& b : p.background) mark(b.placement);
+    for (std::size_t c = 0; c < p.cpus.size(); ++c)
+      if (!used[c])
+        issues_.add("/platform/cpus/" + std::to_string(c),
+                    "no process can run on CPU \"" + p.cpus[c].name +
+                        "\": every application and background process is pinned to other CPUs (their cpu); "
+                        "leave cpu null on one of them, set it to \"" +
+                        p.cpus[c].name + "\" on one, or remove this CPU");
+  }
+
   void apps(ScenarioParams& p) {
     const json& list = doc_["workload"]["apps"];
     std::set<std::string> names;                       // the entries' names
@@ -930,7 +1019,12 @@ class Resolver {
       s.think = sc_time(a["think_us"].get<double>(), sc_core::SC_US);
       s.rate_per_s = a["rate_per_s"].get<double>();
       s.encrypt = a["operation"] == "encrypt";
-      thread_of(p, a, ptr, &s.hw_thread);
+      {
+        const auto sw = p.runtime.software.find(s.functionality);
+        placement_of(p, a, ptr,
+                     sw != p.runtime.software.end() && sw->second.extension ? sw->second.extension->unit : "",
+                     &s.placement);
+      }
       s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
       if (!a["duration_ms"].is_null()) s.duration = sc_time(a["duration_ms"].get<double>(), sc_core::SC_MS);
       if (a["key_hex"].is_null()) {
@@ -961,7 +1055,7 @@ class Resolver {
                                                 ": define /software/" + fi.name + " or a core of type \"" +
                                                 models::to_string(fi.core) + "\"");
       // `count` identical applications (as `openssl speed -multi N` runs N processes): <name>0, <name>1, ...
-      // on the CPU's hardware threads in turn from hw_thread.
+      // with hw_thread, on the CPU's hardware threads in turn from hw_thread.
       const std::uint64_t count = u64(a["count"]);
       std::optional<std::size_t> first_followed;
       if (!a["after"].is_null()) {
@@ -982,7 +1076,8 @@ class Resolver {
         }
       }
       entries[s.name] = {p.apps.size(), count};
-      const unsigned threads = p.cpus.empty() ? 1 : p.cpus.front().params.hw_threads;
+      const std::size_t cpu = s.placement.cpus.empty() ? 0 : s.placement.cpus.front();
+      const unsigned threads = cpu < p.cpus.size() ? p.cpus[cpu].params.hw_threads : 1;
       if (p.apps.size() + count > kMaxApplications) {
         issues_.add(ptr + "/count", "the workload would have " + std::to_string(p.apps.size() + count) +
                                         " applications; at most " + std::to_string(kMaxApplications));
@@ -992,7 +1087,8 @@ class Resolver {
         AppSpec copy = s;
         if (count > 1) {
           copy.name += std::to_string(k);
-          copy.hw_thread = static_cast<unsigned>((s.hw_thread + k) % threads);
+          if (s.placement.hw_thread)
+            copy.placement.hw_thread = static_cast<unsigned>((*s.placement.hw_thread + k) % threads);
           if (names.count(copy.name) || !final_names.insert(copy.name).second)
             issues_.add(ptr + "/name", "application name \"" + copy.name + "\" (copy " + std::to_string(k) +
                                            " of \"" + s.name + "\") is taken by another application");
@@ -1019,7 +1115,7 @@ class Resolver {
       s.busy = sc_time(b["busy_us"].get<double>(), sc_core::SC_US);
       s.idle = sc_time(b["idle_us"].get<double>(), sc_core::SC_US);
       s.start = sc_time(b["start_us"].get<double>(), sc_core::SC_US);
-      thread_of(p, b, "/workload/background/" + std::to_string(i), &s.hw_thread);
+      placement_of(p, b, "/workload/background/" + std::to_string(i), "", &s.placement);
       p.background.push_back(s);
     }
   }

@@ -97,6 +97,13 @@ struct BlockCounts {  // how many blocks each request of an application asks for
   double mean = 1;
 };
 
+// Where a process may run (its affinity): on CPUs of ScenarioParams::cpus (indices; empty: any CPU), on any
+// of their hardware threads or, with one CPU, pinned to one of its threads.
+struct Placement {
+  std::vector<std::size_t> cpus;
+  std::optional<unsigned> hw_thread;  // of cpus.front() (then the only one)
+};
+
 struct AppSpec {
   std::string name;
   runtime::Functionality functionality = runtime::Functionality::kAes128;
@@ -109,7 +116,7 @@ struct AppSpec {
   bool encrypt = true;
   std::vector<std::uint8_t> key;          // key_hex; empty when the key is drawn from key_seed
   std::optional<std::uint64_t> key_seed;  // without key_hex: the seed its key is drawn from (key_of)
-  unsigned hw_thread = 0;
+  Placement placement;
   sc_core::sc_time start;                    // with `after`: from the end of that application
   std::optional<sc_core::sc_time> duration;  // no request issued later than this after the first
   std::optional<std::size_t> after;          // index in ScenarioParams::apps of the application it follows
@@ -124,7 +131,7 @@ struct BackgroundSpec {
   std::string name;
   int priority = 0;
   sc_core::sc_time busy, idle, start;
-  unsigned hw_thread = 0;
+  Placement placement;
 };
 
 struct UartSpec {

@@ -28,6 +28,18 @@ Schema bus_ref(const char* what) {
   return Schema::string().pattern_identifier().doc(std::string("name of the bus ") + what);
 }
 
+// A process's affinity (scenarios/README.md, "Several CPUs").
+Schema cpu_ref() {
+  return Schema::string().pattern_identifier().nullable().default_value(nullptr).doc(
+      "name of the CPU (platform.cpus) it runs on; null: any CPU, wherever a hardware thread is free "
+      "(software "
+      "that uses a CPU extension: any CPU that has it)");
+}
+Schema hw_thread_ref() {
+  return Schema::integer().min(0).max(63).nullable().default_value(nullptr).doc(
+      "hardware thread it is pinned to, of cpu (or of the only CPU); null: any thread of its CPU");
+}
+
 Schema build() {
   Schema cpu = Schema::object({
       {"name", name_field("CPU")},
@@ -392,7 +404,7 @@ Schema build() {
                            .default_value("wait")
                            .doc("when every usable slot is in use: wait for one, or run in software")},
       {"driver", driver.doc("costs of the OS drivers of the cores")},
-      {"scheduler", scheduler.doc("the OS scheduler of each CPU hardware thread")},
+      {"scheduler", scheduler.doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
   });
 
   Schema distribution = Schema::object({
@@ -448,12 +460,14 @@ Schema build() {
        Schema::enumeration({"encrypt", "decrypt"}).default_value("encrypt").doc("cipher direction")},
       {"key_hex", Schema::string().nullable().default_value(nullptr).doc(
                       "key as hex (16/8/24 bytes); null: derived from the seed")},
-      {"hw_thread", Schema::integer().min(0).max(63).default_value(0).doc("CPU hardware thread it runs on")},
+      {"cpu", cpu_ref()},
+      {"hw_thread", hw_thread_ref()},
       {"start_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc(
                        "time of its first request (with after: from the end of that application)")},
-      {"count", Schema::integer().min(1).max(4096).default_value(1).doc(
-                    "identical applications this entry stands for: with count > 1 they are named <name>0, "
-                    "<name>1, ... and take the CPU's hardware threads in turn from hw_thread")},
+      {"count",
+       Schema::integer().min(1).max(4096).default_value(1).doc(
+           "identical applications this entry stands for: with count > 1 they are named <name>0, "
+           "<name>1, ... and, with hw_thread, take the CPU's hardware threads in turn from hw_thread")},
   });
 
   Schema background = Schema::object({
@@ -462,7 +476,8 @@ Schema build() {
       {"busy_us", Schema::number().unit("us").min(1).max(1e12).doc("CPU time per activation")},
       {"idle_us",
        Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("sleep between activations")},
-      {"hw_thread", Schema::integer().min(0).max(63).default_value(0).doc("CPU hardware thread it runs on")},
+      {"cpu", cpu_ref()},
+      {"hw_thread", hw_thread_ref()},
       {"start_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("first activation")},
   });
 

@@ -92,6 +92,11 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   breakdown.close_csv();
   std::vector<analysis::StatGroup> stats = sim.stats(end_ms);
   stats.push_back(breakdown.stats());
+  {
+    std::vector<std::pair<std::string, unsigned>> cpus;
+    for (const auto& c : p.cpus) cpus.emplace_back(c.name, c.params.hw_threads);
+    for (auto& g : breakdown.cpu_stats(cpus)) stats.push_back(std::move(g));
+  }
   if (p.stats_json) write_json(out.file("stats.json"), analysis::stats_json(stats, end_ms, provenance));
 
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

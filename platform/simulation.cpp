@@ -153,6 +153,20 @@ std::uint64_t blocks_of(const BlockCounts& b, std::uint64_t r, std::mt19937_64& 
   return 1;
 }
 
+// The scheduler's threads a process placed at `where` may run on (empty: any). The scheduler's threads are
+// every CPU's in turn: CPU c's thread t is first_thread[c] + t.
+std::vector<unsigned> affinity(const Placement& where, const ScenarioParams& p,
+                               const std::vector<unsigned>& first_thread) {
+  std::vector<unsigned> threads;
+  if (where.hw_thread) {
+    threads.push_back(first_thread[where.cpus.empty() ? 0 : where.cpus.front()] + *where.hw_thread);
+    return threads;
+  }
+  for (std::size_t c : where.cpus)
+    for (unsigned t = 0; t < p.cpus[c].params.hw_threads; ++t) threads.push_back(first_thread[c] + t);
+  return threads;
+}
+
 // When an application has completed its last request (for those that start after it).
 struct AppEnd {
   bool done = false;
@@ -161,8 +175,8 @@ struct AppEnd {
 
 // Applications and the HSM firmware's tasks and clients, each application a process under the scheduler of
 // its hardware thread. The simulation stops when the last application (and the HSM's last client) is done.
-void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
-                    std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers, runtime::HsmFirmware* hsm,
+void spawn_workload(const ScenarioParams& p, runtime::Manager& manager, runtime::Scheduler& scheduler,
+                    const std::vector<unsigned>& first_thread, runtime::HsmFirmware* hsm,
                     const std::function<void()>& app_done) {
   if (hsm) hsm->start(app_done);
   auto ends = std::make_shared<std::vector<AppEnd>>(p.apps.size());
@@ -182,7 +196,7 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
   }
   for (std::size_t a = 0; a < p.apps.size(); ++a) {
     const AppSpec& app = p.apps[a];
-    schedulers[app.hw_thread]->spawn(
+    scheduler.spawn(
         app.name, app.priority,
         [&p, &manager, &app, a, app_done, ends, keys](runtime::Process& proc) {
           std::mt19937_64 sizes((p.seed + 17) * 0xD1B54A32D192ED03ull ^ a);
@@ -228,15 +242,16 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager,
           (*ends)[a].event.notify(sc_core::SC_ZERO_TIME);
           app_done();
         },
-        app.after ? sc_core::SC_ZERO_TIME : app.start);  // after another: start_us counts from its end
+        app.after ? sc_core::SC_ZERO_TIME : app.start,  // after another: start_us counts from its end
+        affinity(app.placement, p, first_thread));
   }
 }
 
 // Background processes load the CPU until the simulation stops.
-void spawn_background_processes(const ScenarioParams& p,
-                                std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers) {
+void spawn_background_processes(const ScenarioParams& p, runtime::Scheduler& scheduler,
+                                const std::vector<unsigned>& first_thread) {
   for (const auto& bg : p.background) {
-    schedulers[bg.hw_thread]->spawn(
+    scheduler.spawn(
         bg.name, bg.priority,
         [&bg](runtime::Process& proc) {
           for (;;) {
@@ -244,16 +259,16 @@ void spawn_background_processes(const ScenarioParams& p,
             if (bg.idle != sc_core::SC_ZERO_TIME) proc.sleep(bg.idle);
           }
         },
-        bg.start);
+        bg.start, affinity(bg.placement, p, first_thread));
   }
 }
 
-std::vector<analysis::StatGroup> gather_stats(
-    const Platform& pf, const runtime::Manager& mgr,
-    const std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers, double end_ms) {
+std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime::Manager& mgr,
+                                              const runtime::Scheduler& scheduler, double end_ms) {
   std::vector<analysis::StatGroup> out;
   auto util = [&](double busy) { return end_ms > 0 ? busy / end_ms : 0.0; };
   for (const auto& cpu : pf.cpus) {
+    double busy = 0;
     for (unsigned i = 0; i < cpu->thread_count(); ++i) {
       const models::CpuThread& t = cpu->thread(i);
       analysis::StatGroup g{std::string(cpu->name()) + ".thread" + std::to_string(i), "cpu_thread", {}};
@@ -268,7 +283,16 @@ std::vector<analysis::StatGroup> gather_stats(
         g.add("desrnd_instructions", static_cast<double>(t.extension("desrnd").instructions()), "count",
               "desrnd extension instructions executed");
       out.push_back(g);
+      busy += ms(t.busy_time());
     }
+    // The CPU as a whole (after its threads: on a tie, a thread is the busiest resource).
+    const double threads = static_cast<double>(cpu->thread_count());
+    analysis::StatGroup g{std::string(cpu->name()), "cpu", {}};
+    g.add("busy_ms", busy, "ms", "time its hardware threads computed or stalled on device accesses, summed")
+        .add("utilization", util(busy) / threads, "ratio",
+             "busy time over simulated time, per hardware thread")
+        .add("hw_threads", threads, "count", "hardware threads");
+    out.push_back(g);
   }
   for (const auto& [name, bus] : pf.onchip) {
     analysis::StatGroup g{"bus." + name, "bus", {}};
@@ -354,23 +378,27 @@ std::vector<analysis::StatGroup> gather_stats(
              "STATUS reads it answered");
     out.push_back(g);
   }
-  for (std::size_t i = 0; i < schedulers.size(); ++i) {
-    const runtime::Scheduler& s = *schedulers[i];
-    analysis::StatGroup g{"scheduler.thread" + std::to_string(i), "scheduler", {}};
-    g.add("busy_ms", ms(s.busy_time()), "ms", "CPU time given to processes and context switches")
-        .add("utilization", util(ms(s.busy_time())), "ratio", "busy time over simulated time")
-        .add("context_switches", static_cast<double>(s.context_switches()), "count",
-             "switches between processes")
-        .add("yields", static_cast<double>(s.yields()), "count",
-             "times a process offered the CPU to others (cooperative polling, spinning), switching or not");
-    out.push_back(g);
-    for (const auto& proc : s.processes()) {
-      analysis::StatGroup pg{"process." + proc->name(), "process", {}};
-      pg.add("cpu_ms", ms(proc->cpu_time()), "ms", "CPU time it used (compute, driver work, device stalls)")
-          .add("cpu_share", util(ms(proc->cpu_time())), "ratio", "CPU time over simulated time")
-          .add("preemptions", static_cast<double>(proc->preemptions()), "count", "times it was preempted");
-      out.push_back(pg);
+  unsigned t = 0;  // the scheduler's threads: every CPU's in turn
+  for (const auto& cpu : pf.cpus)
+    for (unsigned i = 0; i < cpu->thread_count(); ++i, ++t) {
+      analysis::StatGroup g{
+          "scheduler." + std::string(cpu->name()) + ".thread" + std::to_string(i), "scheduler", {}};
+      g.add("busy_ms", ms(scheduler.busy_time(t)), "ms", "CPU time given to processes and context switches")
+          .add("utilization", util(ms(scheduler.busy_time(t))), "ratio", "busy time over simulated time")
+          .add("context_switches", static_cast<double>(scheduler.context_switches(t)), "count",
+               "switches between processes")
+          .add("yields", static_cast<double>(scheduler.yields(t)), "count",
+               "times a process offered the CPU to others (cooperative polling, spinning), switching or not");
+      out.push_back(g);
     }
+  for (const auto& proc : scheduler.processes()) {
+    analysis::StatGroup pg{"process." + proc->name(), "process", {}};
+    pg.add("cpu_ms", ms(proc->cpu_time()), "ms", "CPU time it used (compute, driver work, device stalls)")
+        .add("cpu_share", util(ms(proc->cpu_time())), "ratio", "CPU time over simulated time")
+        .add("preemptions", static_cast<double>(proc->preemptions()), "count", "times it was preempted")
+        .add("migrations", static_cast<double>(proc->migrations()), "count",
+             "times it resumed on another hardware thread than the one it last ran on");
+    out.push_back(pg);
   }
   analysis::StatGroup g{"manager", "manager", {}};
   g.add("cache_hits", static_cast<double>(mgr.cache_hits()), "count",
@@ -393,13 +421,17 @@ Simulation::Simulation(const ScenarioParams& p, runtime::Manager::Sink sink) : p
     platform_ = std::make_unique<Platform>(p);
     costs_ = std::make_unique<runtime::CostModel>(estimate_costs(p));
     manager_ = make_manager(p, *platform_, costs_.get(), sink);
-    models::SoftCpu& cpu = *platform_->cpus.front();
-    for (unsigned i = 0; i < cpu.thread_count(); ++i)
-      schedulers_.push_back(std::make_unique<runtime::Scheduler>(cpu.thread(i), p.scheduler));
+    // One OS over every hardware thread of every CPU.
+    std::vector<models::CpuThread*> threads;
+    for (const auto& cpu : platform_->cpus) {
+      first_thread_.push_back(static_cast<unsigned>(threads.size()));
+      for (unsigned i = 0; i < cpu->thread_count(); ++i) threads.push_back(&cpu->thread(i));
+    }
+    scheduler_ = std::make_unique<runtime::Scheduler>(threads, p.scheduler);
     if (p.hsm) {
       Platform& pf = *platform_;
       hsm_ =
-          make_hsm_firmware(p, *schedulers_.front(), *manager_, *pf.uarts.at(p.hsm->uart),
+          make_hsm_firmware(p, *scheduler_, *manager_, *pf.uarts.at(p.hsm->uart),
                             [&p, &pf](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
                               for (const auto& m : p.memories)
                                 if (address >= m.base && address - m.base < m.params.size_bytes)
@@ -415,6 +447,10 @@ Simulation::Simulation(const ScenarioParams& p, runtime::Manager::Sink sink) : p
 
 Simulation::~Simulation() = default;
 
+std::vector<unsigned> Simulation::affinity(const Placement& where) const {
+  return platform::affinity(where, p_, first_thread_);
+}
+
 void Simulation::spawn_apps() {
   // The simulation stops when the applications and the HSM's clients are all done.
   auto left = std::make_shared<std::size_t>(p_.apps.size() + (hsm_ ? 1 : 0));
@@ -422,11 +458,11 @@ void Simulation::spawn_apps() {
     if (--*left == 0) finish();  // background processes may still be running
   };
   workload_spawned_ = true;
-  spawn_workload(p_, *manager_, schedulers_, hsm_.get(), one_done);
+  spawn_workload(p_, *manager_, *scheduler_, first_thread_, hsm_.get(), one_done);
 }
 
 void Simulation::spawn_background() {
-  spawn_background_processes(p_, schedulers_);
+  spawn_background_processes(p_, *scheduler_, first_thread_);
 }
 
 void Simulation::finish() {
@@ -487,7 +523,7 @@ void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progres
 }
 
 std::vector<analysis::StatGroup> Simulation::stats(double end_ms) const {
-  auto out = gather_stats(*platform_, *manager_, schedulers_, end_ms);
+  auto out = gather_stats(*platform_, *manager_, *scheduler_, end_ms);
   if (hsm_) out.push_back(hsm_stats(*hsm_, end_ms));
   return out;
 }
@@ -497,14 +533,15 @@ namespace {
 // lane) makes it report (processes report nothing themselves: their requests come from the manager's
 // records).
 template <class Visit>
-void for_each_observed(const ScenarioParams& p, Platform& pf,
-                       const std::vector<std::unique_ptr<runtime::Scheduler>>& schedulers, Visit visit) {
+void for_each_observed(const ScenarioParams& p, Platform& pf, runtime::Scheduler& scheduler, Visit visit) {
   using models::LaneKind;
-  const std::string cpu = pf.cpus.front()->name();
-  for (std::size_t i = 0; i < schedulers.size(); ++i)
-    visit(
-        LaneKind::kCpuThread, cpu + ".thread" + std::to_string(i),
-        [&s = *schedulers[i]](models::ActivitySink* sink, models::Lane lane) { s.set_activity(sink, lane); });
+  unsigned t = 0;  // the scheduler's threads: every CPU's in turn
+  for (const auto& cpu : pf.cpus)
+    for (unsigned i = 0; i < cpu->thread_count(); ++i, ++t)
+      visit(LaneKind::kCpuThread, std::string(cpu->name()) + ".thread" + std::to_string(i),
+            [&scheduler, t](models::ActivitySink* sink, models::Lane lane) {
+              scheduler.set_activity(t, sink, lane);
+            });
   auto none = [](models::ActivitySink*, models::Lane) {};
   for (const auto& app : p.apps) visit(LaneKind::kProcess, app.name, none);
   if (p.hsm)
@@ -533,7 +570,7 @@ void for_each_observed(const ScenarioParams& p, Platform& pf,
 
 std::vector<models::LaneInfo> Simulation::activity_lanes() const {
   std::vector<models::LaneInfo> lanes;
-  for_each_observed(p_, *platform_, schedulers_, [&](models::LaneKind kind, const std::string& name, auto&&) {
+  for_each_observed(p_, *platform_, *scheduler_, [&](models::LaneKind kind, const std::string& name, auto&&) {
     lanes.push_back(models::LaneInfo{kind, name});
   });
   return lanes;
@@ -541,7 +578,7 @@ std::vector<models::LaneInfo> Simulation::activity_lanes() const {
 
 void Simulation::set_activity(models::ActivitySink* sink) {
   models::Lane lane = 0;
-  for_each_observed(p_, *platform_, schedulers_,
+  for_each_observed(p_, *platform_, *scheduler_,
                     [&](models::LaneKind, const std::string&, auto&& attach) { attach(sink, lane++); });
 }
 

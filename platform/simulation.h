@@ -50,12 +50,15 @@ class Simulation {
 
   runtime::Manager& manager() { return *manager_; }
   runtime::HsmFirmware* hsm() { return hsm_.get(); }  // the scenario's HSM firmware, if it has one
-  runtime::Scheduler& scheduler(unsigned hw_thread) { return *schedulers_.at(hw_thread); }
+  // The OS: one scheduler over every hardware thread of every CPU, in the order of the scenario's CPUs.
+  runtime::Scheduler& scheduler() { return *scheduler_; }
+  // The scheduler's threads a process placed at `where` may run on (for Scheduler::spawn; empty: any).
+  std::vector<unsigned> affinity(const Placement& where) const;
   const runtime::CostModel& costs() const { return *costs_; }
   std::vector<analysis::StatGroup> stats(double end_ms) const;
   // The lanes of a timeline of this simulation, one per observed resource, in this order: CPU hardware
-  // threads, the scenario's processes (applications, the HSM's clients, then background), buses, the
-  // configuration port, slots, DMA engines. Lane ids are indices into this list.
+  // threads (every CPU's in turn), the scenario's processes (applications, the HSM's clients, then
+  // background), buses, the configuration port, slots, DMA engines. Lane ids are indices into this list.
   std::vector<models::LaneInfo> activity_lanes() const;
   // Makes every model and scheduler of those lanes report to `sink` (null: none). Before run(); the sink must
   // outlive the simulation.
@@ -67,7 +70,8 @@ class Simulation {
   std::unique_ptr<Platform> platform_;
   std::unique_ptr<runtime::CostModel> costs_;
   std::unique_ptr<runtime::Manager> manager_;
-  std::vector<std::unique_ptr<runtime::Scheduler>> schedulers_;
+  std::unique_ptr<runtime::Scheduler> scheduler_;
+  std::vector<unsigned> first_thread_;  // by CPU: its thread 0 among the scheduler's threads
   std::unique_ptr<runtime::HsmFirmware> hsm_;
   bool finished_ = false, workload_spawned_ = false;
 };

@@ -59,9 +59,9 @@ bool own_work_only(const Process::Ledger& before, const Process::Ledger& after,
 }  // namespace
 
 void CoreDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask) {
-  models::CpuThread& cpu = p.cpu();
   for (std::uint64_t n = 0; n < costs_.max_polls; ++n) {
     if (n > 0) p.poll_pause();
+    models::CpuThread& cpu = p.cpu();  // the process may hold another thread after a pause
     cpu.compute(costs_.poll_loop_cycles);
     ++polls_;
     const sc_core::sc_time io_before = cpu.io_time();
@@ -93,9 +93,9 @@ void CoreDriver::start(Process& p, std::uint64_t base, Functionality f, const st
                        const std::vector<std::uint8_t>& block, bool encrypt) {
   if (block.size() != info(f).block_bytes)
     throw DriverError("start: one block of " + std::string(info(f).name));
-  models::CpuThread& cpu = p.cpu();
-  cpu.compute(costs_.cycles_per_request);
+  p.cpu().compute(costs_.cycles_per_request);
   load(p, base, f, key, encrypt);
+  models::CpuThread& cpu = p.cpu();  // load() may have switched
   cpu.compute(costs_.cycles_per_block + costs_.cycles_per_cipher_block);
   write_field(cpu, base, core_interface(f, encrypt).block, block.data());
   cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
@@ -118,8 +118,7 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
     throw DriverError(std::to_string(data.size()) + " bytes are not whole blocks of " + std::to_string(unit) +
                       " bytes (whole " + fi.name + " cipher blocks)");
   const CoreInterface core = core_interface(f, encrypt);
-  models::CpuThread& cpu = p.cpu();
-  cpu.compute(costs_.cycles_per_request);
+  p.cpu().compute(costs_.cycles_per_request);
   load(p, base, f, key, encrypt);
 
   // A unit of `unit` bytes gives `unit_out` bytes (a custom functionality's blocks may shrink or grow).
@@ -131,7 +130,7 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
   }
   for (std::size_t off = 0, out_off = 0; off < data.size(); off += unit, out_off += unit_out) {
     if (off > 0) p.preemption_point();
-    cpu.compute(costs_.cycles_per_block);
+    p.cpu().compute(costs_.cycles_per_block);
     run_pio_block(p, base, core, &data[off], &out[out_off], unit);
   }
   return out;
@@ -140,15 +139,17 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
 void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core,
                                const std::uint8_t* in, std::uint8_t* out, std::uint64_t bytes) {
   const unsigned cipher_block_bytes = core.block.bytes, result_bytes = core.result.bytes;
-  models::CpuThread& cpu = p.cpu();
   // This block's own (other processes may run blocks between its cipher blocks).
   models::PioRecording recording;
-  std::vector<std::uint32_t> words;  // a replayed cipher block in, its result out
+  models::CpuThread* recorder = nullptr;  // the thread the recording began on (the process may move)
+  std::vector<std::uint32_t> words;       // a replayed cipher block in, its result out
   bool replaying = false;
   sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
   std::uint64_t polls = 0;                            // and its status reads
   for (std::uint64_t off = 0, out_off = 0; off < bytes; off += cipher_block_bytes, out_off += result_bytes) {
     if (off > 0) p.preemption_point();
+    models::CpuThread& cpu = p.cpu();
+    if (replaying && &cpu != recorder) replaying = false;  // a recording replays on the thread it was made on
     if (replaying) {
       const unsigned in_words = core.block.bytes / 4, out_words = core.result.bytes / 4;
       words.resize(std::max(in_words, out_words));
@@ -170,6 +171,7 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
     const std::uint64_t polls_before = polls_;
     if (record) {
       before = p.spent();
+      recorder = &cpu;
       cpu.begin_recording(recording);
     }
     try {
@@ -177,17 +179,17 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       write_field(cpu, base, core.block, in + off);
       cpu.write32(base + reg::kCtrl, reg::kCtrlNext);
       wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
-      read_field(cpu, base, core.result, out + out_off);
+      read_field(p.cpu(), base, core.result, out + out_off);
     } catch (...) {
-      if (record) cpu.end_recording(recording);
+      if (record) recorder->end_recording(recording);
       throw;
     }
     if (!record) continue;
-    cpu.end_recording(recording);
-    // Replayable when every model on the path could note it and nothing else ran meanwhile; else the next
-    // cipher block is recorded again.
-    replaying =
-        recording.replayable() && own_work_only(before, p.spent(), recording.initiator.duration, &core_wait);
+    recorder->end_recording(recording);
+    // Replayable when every model on the path could note it and nothing else ran meanwhile (on the same
+    // thread); else the next cipher block is recorded again.
+    replaying = recording.replayable() && recorder == &p.cpu() &&
+                own_work_only(before, p.spent(), recording.initiator.duration, &core_wait);
     polls = polls_ - polls_before;
   }
 }
@@ -196,9 +198,8 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
                          const CoreInterface& core, const std::vector<std::uint8_t>& data,
                          std::vector<std::uint8_t>& out, const models::IpCore* core_model,
                          std::uint64_t unit_bytes) {
-  models::CpuThread& cpu = p.cpu();
   const unsigned block_words = fi.block_bytes / 4, result_words = fi.output_bytes() / 4;
-  const std::uint64_t fifo_words = cpu.read32(base + reg::kFifoWords);
+  const std::uint64_t fifo_words = p.cpu().read32(base + reg::kFifoWords);
   // This core's engine and its share of the buffer.
   const auto engine = path_.engine_of.find(base);
   const std::size_t e = engine == path_.engine_of.end() ? 0 : engine->second % path_.engines.size();
@@ -220,8 +221,8 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
     if (first > 0) p.preemption_point();
     const std::uint64_t n = std::min(blocks_per_piece, blocks - first);
     // Every block that begins in the piece, and every cipher block of it.
-    cpu.compute(costs_.cycles_per_block * (units_begun_before(first + n) - units_begun_before(first)) +
-                costs_.cycles_per_cipher_block * n);
+    p.cpu().compute(costs_.cycles_per_block * (units_begun_before(first + n) - units_begun_before(first)) +
+                    costs_.cycles_per_cipher_block * n);
     words.resize(n * block_words);
     for (std::uint64_t b = 0; b < n; ++b)
       for (unsigned i = 0; i < block_words; ++i)
@@ -231,12 +232,12 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
     const unsigned result_bytes = static_cast<unsigned>(4 * results.size());
     const std::uint64_t in = buffer, at = buffer + bytes;
     DmaChannel::Lease lease(channel, p);  // the buffer is ours until the results are read
-    if (cpu.debug_write(in, words.data(), bytes) != bytes)
+    if (p.cpu().debug_write(in, words.data(), bytes) != bytes)
       throw DriverError("DMA data path: the buffer at " + models::hex(in) + " is not writable memory");
     if (!lease.transfer(in, false, base + reg::kStreamIn, true, words.size(), core_model) ||
         !lease.transfer(base + reg::kStreamOut, true, at, false, results.size(), core_model))
       throw DriverError("DMA transfer to or from the core at " + models::hex(base) + " failed");
-    if (cpu.debug_read(at, results.data(), result_bytes) != result_bytes)
+    if (p.cpu().debug_read(at, results.data(), result_bytes) != result_bytes)
       throw DriverError("DMA data path: the buffer at " + models::hex(at) + " is not readable memory");
     for (std::uint64_t b = 0; b < n; ++b)
       for (unsigned i = 0; i < result_words; ++i)
@@ -257,7 +258,7 @@ DmaChannel::Lease::~Lease() {
 
 bool DmaChannel::Lease::transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed,
                                  std::uint64_t words, const models::IpCore* core) {
-  models::CpuThread& cpu = p_.cpu();
+  models::CpuThread& cpu = p_.cpu();  // until the wait below
   const std::uint64_t base = channel_.base_;
   const sc_core::sc_time core_before = core ? core->stream_wait_time() : sc_core::SC_ZERO_TIME;
   cpu.write32(base + dma_reg::kSrc, static_cast<std::uint32_t>(src));
@@ -273,17 +274,17 @@ bool DmaChannel::Lease::transfer(std::uint64_t src, bool src_fixed, std::uint64_
     p_.recount(TimeUse::kBusTransfer, TimeUse::kCoreCompute,
                std::min(core->stream_wait_time() - core_before, moving));
   }
-  return !(cpu.read32(base + dma_reg::kStatus) & dma_reg::kStatusError);
+  return !(p_.cpu().read32(base + dma_reg::kStatus) & dma_reg::kStatusError);
 }
 
 bool ReconfigurationDriver::configure(Process& p, unsigned slot_index, std::uint64_t address,
                                       std::uint64_t bytes, std::string* error) const {
   const std::uint64_t words = bytes / 4;
-  models::CpuThread& cpu = p.cpu();
-  cpu.write32(port_ + port_reg::kCtrl, port_reg::kCtrlStart | slot_index);
+  p.cpu().write32(port_ + port_reg::kCtrl, port_reg::kCtrlStart | slot_index);
   // A configuration that stops half way is aborted: the port's session ends and the slot is left empty, so
-  // that a later request can configure it again.
-  const auto abort = [&] { cpu.write32(port_ + port_reg::kCtrl, port_reg::kCtrlAbort); };
+  // that a later request can configure it again. (The process's thread: a DMA feed waits, and the process
+  // may resume on another one.)
+  const auto abort = [&] { p.cpu().write32(port_ + port_reg::kCtrl, port_reg::kCtrlAbort); };
   try {
     if (feed_.dma) {
       if (!DmaChannel::Lease(*feed_.dma, p).transfer(address, false, port_ + port_reg::kData, true, words)) {
@@ -293,7 +294,7 @@ bool ReconfigurationDriver::configure(Process& p, unsigned slot_index, std::uint
       }
     } else {
       const auto status =
-          cpu.stream_copy(address, port_ + port_reg::kData, true, words, feed_.cpu_copy_cycles_per_word);
+          p.cpu().stream_copy(address, port_ + port_reg::kData, true, words, feed_.cpu_copy_cycles_per_word);
       if (status != tlm::TLM_OK_RESPONSE) {
         *error = "bitstream copy failed: bus error";
         abort();
@@ -304,7 +305,7 @@ bool ReconfigurationDriver::configure(Process& p, unsigned slot_index, std::uint
     abort();
     throw;
   }
-  const std::uint32_t status = cpu.read32(port_ + port_reg::kStatus);
+  const std::uint32_t status = p.cpu().read32(port_ + port_reg::kStatus);
   if ((status & port_reg::kStatusDone) && !(status & port_reg::kStatusError)) return true;
   if (status & port_reg::kStatusBusy) {
     *error = "configuration port still busy: bitstream incomplete";

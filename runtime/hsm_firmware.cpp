@@ -174,7 +174,9 @@ void HsmFirmware::start(std::function<void()> done) {
   done_ = std::move(done);
   clients_left_ = params_.clients;
   for (unsigned t = 0; t < params_.rpc_tasks; ++t)
-    scheduler_.spawn("rpc" + std::to_string(t), params_.task_priority, [this](Process& p) { rpc_task(p); });
+    scheduler_.spawn("rpc" + std::to_string(t), params_.task_priority, [this](Process& p) { rpc_task(p); },
+                     sc_core::SC_ZERO_TIME,
+                     {0});  // the firmware is a single-core tasker: the scheduler's first thread
   for (unsigned c = 0; c < params_.clients; ++c)
     sc_core::sc_spawn([this, c] { client(c); }, ("client" + std::to_string(c)).c_str());
 }

@@ -3,6 +3,8 @@
 // and stm32 firmware as of May 2018), an application on the modeled OS: RPC tasks under the cooperative
 // scheduler of the HSM's CPU serve clients on hosts that send sign requests over one UART. The cores are
 // those of the platform's static slots, handed out by the runtime's manager as libhal's core library does.
+// The firmware is a single-core tasker: its tasks run on the scheduler's first hardware thread (thread 0 of
+// the scenario's first CPU), whatever other CPUs the platform has (they run the scenario's other processes).
 //
 // A client (tests/parallel-signatures.py: every client a coroutine of one host process, no think time) calls
 // sign: its host work, the request over the UART, then it waits for the response; its latency runs from the

@@ -114,7 +114,6 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
                                 bool encrypt, std::optional<sc_time> issued,
                                 std::optional<bool> force_hardware) {
-  models::CpuThread& cpu = p.cpu();
   RequestOutcome out;
   RequestRecord& r = out.record;
   r.id = next_id();
@@ -123,7 +122,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   const std::uint64_t unit_size = unit_bytes(params_.unit_bytes, f);
   r.bytes = data.size();
   r.blocks = data.size() / unit_size;
-  r.issue_ps = ps(issued ? *issued : cpu.now());
+  r.issue_ps = ps(issued ? *issued : p.cpu().now());
   RequestScope scope(p, r);
   std::string problem = key_problem(f, key);
   if (problem.empty() && data.size() % unit_size != 0)
@@ -181,7 +180,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
     }
   }
   scope.start();
-  const sc_time t_start = cpu.now();
+  const sc_time t_start = p.cpu().now();
   try {
     if (hardware) {
       const std::size_t s = static_cast<std::size_t>(slot);
@@ -196,7 +195,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         ++misses_;
         while (port_busy_) p.wait_for(port_released_, TimeUse::kSlotWait);  // one configuration at a time
         port_busy_ = true;
-        const sc_time t0 = cpu.now();
+        const sc_time t0 = p.cpu().now();
         std::string error;
         bool ok = false;
         try {
@@ -214,7 +213,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         port_busy_ = false;
         port_released_.notify(sc_core::SC_ZERO_TIME);
         r.reconfigured = true;
-        r.reconfig_ps = ps(cpu.now() - t0);
+        r.reconfig_ps = ps(p.cpu().now() - t0);
         driver_.forget(view.base);
         if (!ok) {
           table_.configuration_failed(s);
@@ -223,19 +222,19 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       } else {
         ++hits_;
       }
-      const sc_time t1 = cpu.now();
+      const sc_time t1 = p.cpu().now();
       out.output = driver_.run(p, view.base, f, key, data, encrypt, view.slot->core(), unit_size);
-      r.exec_ps = ps(cpu.now() - t1);
+      r.exec_ps = ps(p.cpu().now() - t1);
     } else {
       r.decision = "software";
       if (!params_.software.count(f))  // a policy may not know; the request fails rather than take no time
         throw DriverError(std::string("no software implementation of ") + info(f).name + " (/software/" +
                           info(f).name + " is not defined)");
       const SoftwareCost& cost = params_.software.at(f);
-      const sc_time t1 = cpu.now();
+      const sc_time t1 = p.cpu().now();
       p.compute(cost.cycles_per_request + r.blocks * cost.block_cycles(unit_size, info(f).block_bytes));
       if (cost.extension) {  // the values the extension instructions compute on this thread's unit
-        auto* unit = dynamic_cast<models::DesrndExtension*>(&cpu.extension(cost.extension->unit));
+        auto* unit = dynamic_cast<models::DesrndExtension*>(&p.cpu().extension(cost.extension->unit));
         if (!unit) throw DriverError("extension \"" + cost.extension->unit + "\" is not a desrnd unit");
         out.output = run_on_desrnd(unit->unit(), f, *cost.extension, key, data, encrypt);
         reason += std::string("; on the ") + cost.extension->unit + " extension (" +
@@ -243,7 +242,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       } else {
         out.output = expected;  // the software implementation is the reference cipher
       }
-      r.exec_ps = ps(cpu.now() - t1);
+      r.exec_ps = ps(p.cpu().now() - t1);
     }
     if (const crypto::BlockFunction* computes = info(f).computes; !computes || computes->checked)
       scope.verify(out.output, expected, "output differs from the reference cipher");

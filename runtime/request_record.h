@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rsoc::runtime {
 
@@ -52,6 +53,10 @@ struct RequestRecord {
   std::uint64_t end_ps = 0;       // the result was in the application's hands
   std::uint64_t reconfig_ps = 0;  // part of the latency spent configuring the slot
   std::uint64_t exec_ps = 0;      // running the implementation (driver + bus + core, or software)
+  // By the OS scheduler's hardware thread (every CPU's in turn): the time the request's process held it
+  // between the request's opening and its end (computing, device accesses, status reads; empty when the
+  // runtime has no scheduler). Its sum is at most the latency.
+  std::vector<std::uint64_t> held_ps;
   bool ok = true;
   std::string error;           // why it failed, when !ok
   bool verified = false;       // output equal to the reference cipher

@@ -5,7 +5,11 @@
 namespace rsoc::runtime {
 
 RequestScope::RequestScope(Process& p, RequestRecord& record)
-    : p_(p), record_(record), entry_ps_(p.cpu().now().value()), at_entry_(p.spent()) {}
+    : p_(p),
+      record_(record),
+      entry_ps_(p.cpu().now().value()),
+      at_entry_(p.spent()),
+      held_at_entry_(p.held_ps()) {}
 
 void RequestScope::start() {
   record_.start_ps = p_.cpu().now().value();
@@ -43,6 +47,8 @@ RequestRecord& RequestScope::close(std::uint64_t end_ps, TimeUse after) {
   b[TimeUse::kCpuWait] += entry_ps_ - record_.issue_ps;
   b[after] += end_ps - process_ps;
   record_.end_ps = end_ps;
+  record_.held_ps = p_.held_ps();
+  for (std::size_t t = 0; t < held_at_entry_.size(); ++t) record_.held_ps[t] -= held_at_entry_[t];
   return record_;
 }
 

@@ -42,6 +42,7 @@ class RequestScope {
   RequestRecord& record_;
   std::uint64_t entry_ps_;
   Process::Ledger at_entry_;
+  std::vector<std::uint64_t> held_at_entry_;
 };
 
 }  // namespace rsoc::runtime

@@ -1,6 +1,9 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "runtime/scheduler.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "models/kernel_time.h"
 
 namespace rsoc::runtime {
@@ -8,21 +11,47 @@ namespace rsoc::runtime {
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
-Scheduler::Scheduler(models::CpuThread& cpu, const SchedulerParams& params) : cpu_(cpu), params_(params) {}
+Scheduler::Scheduler(std::vector<models::CpuThread*> threads, const SchedulerParams& params)
+    : params_(params) {
+  if (threads.empty()) throw std::invalid_argument("a scheduler needs at least one hardware thread");
+  for (models::CpuThread* t : threads) {
+    threads_.emplace_back();
+    threads_.back().cpu = t;
+  }
+}
 
 Process& Scheduler::spawn(const std::string& name, int priority, std::function<void(Process&)> body,
-                          const sc_time& start) {
-  processes_.push_back(std::unique_ptr<Process>(new Process(*this, name, priority)));
+                          const sc_time& start, const std::vector<unsigned>& affinity) {
+  std::vector<bool> allowed;
+  if (!affinity.empty()) {
+    allowed.assign(threads_.size(), false);
+    for (unsigned t : affinity) {
+      if (t >= threads_.size())
+        throw std::invalid_argument(name + ": no hardware thread " + std::to_string(t) +
+                                    " (the scheduler has " + std::to_string(threads_.size()) + ")");
+      allowed[t] = true;
+    }
+    if (std::all_of(allowed.begin(), allowed.end(), [](bool a) { return a; })) allowed.clear();
+  }
+  processes_.push_back(std::unique_ptr<Process>(new Process(*this, name, priority, std::move(allowed))));
   Process& p = *processes_.back();
   ++live_;
+  if (p.allowed_.empty()) ++live_anywhere_;
+  for (unsigned t = 0; t < threads_.size(); ++t)
+    if (p.may_run_on(t)) ++threads_[t].live;
+  // Its first thread, for the ledger's reads before it runs: one it may run on.
+  while (!p.may_run_on(p.thread_)) ++p.thread_;
   sc_core::sc_spawn(
       [this, &p, body = std::move(body), start] {
         if (start != SC_ZERO_TIME) sc_core::wait(start);
         acquire(p);
         body(p);
-        cpu_.sync();
+        thread_of(p).cpu->sync();
         p.done_ = true;
         --live_;
+        if (p.allowed_.empty()) --live_anywhere_;
+        for (unsigned t = 0; t < threads_.size(); ++t)
+          if (p.may_run_on(t)) --threads_[t].live;
         p.asleep_as_ = TimeUse::kAsleep;
         release(p, Process::Activity::kAsleep);
       },
@@ -30,14 +59,37 @@ Process& Scheduler::spawn(const std::string& name, int priority, std::function<v
   return p;
 }
 
-sc_time Scheduler::busy_time() const {
-  sc_time t = cpu_.cpu().cycles(switches_ * params_.context_switch_cycles);
-  for (const auto& p : processes_) t += p->cpu_time_;
-  return t;
+sc_time Scheduler::busy_time(unsigned t) const {
+  const Thread& th = threads_.at(t);
+  sc_time held = th.held;
+  if (th.running && th.running->activity_ == Process::Activity::kHolding)  // the open interval
+    held += th.cpu->now() - th.running->slice_start_;
+  return th.cpu->cpu().cycles(th.switches * params_.context_switch_cycles) + held;
 }
 
-bool Scheduler::contended(const Process&) const {
-  return params_.mode == SchedulingMode::kPreemptive && live_ > 1;
+sc_time Scheduler::busy_time() const {
+  sc_time sum = SC_ZERO_TIME;
+  for (unsigned t = 0; t < threads_.size(); ++t) sum += busy_time(t);
+  return sum;
+}
+
+std::uint64_t Scheduler::context_switches() const {
+  std::uint64_t sum = 0;
+  for (const Thread& t : threads_) sum += t.switches;
+  return sum;
+}
+
+std::uint64_t Scheduler::yields() const {
+  std::uint64_t sum = 0;
+  for (const Thread& t : threads_) sum += t.yields;
+  return sum;
+}
+
+bool Scheduler::contended(const Process& p) const {
+  if (params_.mode != SchedulingMode::kPreemptive) return false;
+  // Nobody ever queues when every live process may run anywhere and each can have a thread of its own.
+  if (live_anywhere_ == live_ && live_ <= threads_.size()) return false;
+  return thread_of(p).live > 1;
 }
 
 sc_time Scheduler::slice_left(const Process& p) const {
@@ -46,10 +98,17 @@ sc_time Scheduler::slice_left(const Process& p) const {
   return end > now ? end - now : SC_ZERO_TIME;
 }
 
+Process* Scheduler::next_for(unsigned t) const {
+  for (Process* q : ready_)
+    if (q->may_run_on(t)) return q;
+  return nullptr;
+}
+
 bool Scheduler::should_yield(const Process& p) const {
   if (params_.mode != SchedulingMode::kPreemptive || ready_.empty()) return false;
-  const Process& next = *ready_.front();
-  return next.priority_ > p.priority_ || (next.priority_ == p.priority_ && slice_left(p) == SC_ZERO_TIME);
+  if (thread_of(p).claimed_by) return true;
+  const Process* next = next_for(p.thread_);
+  return next && next->priority_ == p.priority_ && slice_left(p) == SC_ZERO_TIME;
 }
 
 void Scheduler::requeue(Process& p, bool front) {
@@ -62,72 +121,160 @@ void Scheduler::requeue(Process& p, bool front) {
   ready_.insert(pos, &p);
 }
 
+void Scheduler::run_on(Process& p, unsigned t) {
+  if (p.ran_ && p.thread_ != t) ++p.migrations_;
+  p.thread_ = t;
+  p.ran_ = true;
+  threads_[t].running = &p;
+  for (Thread& th : threads_)
+    if (th.claimed_by == &p) th.claimed_by = nullptr;  // it has a thread: its claim elsewhere lapses
+}
+
+void Scheduler::claim(Process& p, std::optional<unsigned> left) {
+  if (params_.mode != SchedulingMode::kPreemptive) return;
+  // A higher priority takes the thread of the lowest-priority process running where it may run.
+  Thread* victim = nullptr;
+  for (unsigned t = 0; t < threads_.size(); ++t) {
+    Thread& th = threads_[t];
+    if (!p.may_run_on(t) || !th.running || th.claimed_by || th.running->priority_ >= p.priority_) continue;
+    if (!victim || th.running->priority_ < victim->running->priority_) victim = &th;
+  }
+  if (victim) {
+    victim->claimed_by = &p;
+    victim->running->interrupt_.notify(SC_ZERO_TIME);
+    return;
+  }
+  // Processes of its priority where it may run: their slices end for it.
+  for (unsigned t = 0; t < threads_.size(); ++t) {
+    Thread& th = threads_[t];
+    if (t != left && p.may_run_on(t) && th.running && th.running->priority_ == p.priority_)
+      th.running->interrupt_.notify(SC_ZERO_TIME);
+  }
+}
+
+void Scheduler::claim_for_waiting() {
+  if (params_.mode != SchedulingMode::kPreemptive || ready_.empty()) return;
+  // Only a process above the lowest running priority can take a thread.
+  std::optional<int> lowest;
+  for (const Thread& th : threads_)
+    if (th.running && !th.claimed_by && (!lowest || th.running->priority_ < *lowest))
+      lowest = th.running->priority_;
+  if (!lowest) return;
+  for (Process* q : ready_) {
+    if (q->priority_ <= *lowest) break;
+    const bool has_claim =
+        std::any_of(threads_.begin(), threads_.end(), [q](const Thread& th) { return th.claimed_by == q; });
+    if (!has_claim) claim(*q, std::nullopt);
+  }
+}
+
+void Scheduler::place(Process& p, bool front, std::optional<unsigned> left) {
+  // A free thread it may run on: the one it last ran on, else the first.
+  std::optional<unsigned> free;
+  if (p.ran_ && !threads_[p.thread_].running && p.may_run_on(p.thread_)) free = p.thread_;
+  for (unsigned t = 0; !free && t < threads_.size(); ++t)
+    if (!threads_[t].running && p.may_run_on(t)) free = t;
+  if (free) {
+    run_on(p, *free);
+    return;
+  }
+  requeue(p, front);
+  claim(p, left);
+}
+
 void Scheduler::acquire(Process& p) {
   p.ready_since_ = models::kernel_time();
   p.mark(Process::Activity::kQueued, p.ready_since_.value());
-  if (running_ == nullptr && ready_.empty()) {
-    running_ = &p;
-  } else {
-    requeue(p, false);
-    if (running_ && running_->priority_ <= p.priority_) running_->interrupt_.notify(SC_ZERO_TIME);
-    while (running_ != &p) sc_core::wait(p.wake_);
-  }
+  place(p, false, std::nullopt);
+  while (!p.holding()) sc_core::wait(p.wake_);
   on_acquired(p);
 }
 
 void Scheduler::on_acquired(Process& p) {
-  if (last_ && last_ != &p) {
-    ++switches_;
-    cpu_.compute(params_.context_switch_cycles);
-    cpu_.sync();
+  Thread& th = thread_of(p);
+  if (th.last && th.last != &p) {
+    ++th.switches;
+    th.cpu->compute(params_.context_switch_cycles);
+    th.cpu->sync();
   }
-  last_ = &p;
-  cpu_.set_active(true);
+  th.last = &p;
+  th.cpu->set_active(true);
   p.slice_start_ = models::kernel_time();
   p.mark(Process::Activity::kHolding, p.slice_start_.value());
 }
 
 void Scheduler::release(Process& p, Process::Activity next) {
-  const sc_time now = cpu_.now();
+  const unsigned t = p.thread_;
+  Thread& th = threads_[t];
+  const sc_time now = th.cpu->now();
   p.cpu_time_ += now - p.slice_start_;  // held from its last acquire (or slice start) to now
-  if (activity_)
-    activity_->process_ran(activity_lane_, p.name_, models::to_ps(p.slice_start_), models::to_ps(now));
+  th.held += now - p.slice_start_;
+  p.held_ps_.resize(threads_.size());
+  p.held_ps_[t] += (now - p.slice_start_).value();
+  if (th.activity)
+    th.activity->process_ran(th.lane, p.name_, models::to_ps(p.slice_start_), models::to_ps(now));
   p.mark(next, now.value());
-  cpu_.sync();
-  cpu_.set_active(false);
-  running_ = nullptr;
-  dispatch();
+  th.cpu->sync();
+  th.cpu->set_active(false);
+  th.running = nullptr;
+  th.claimed_by = nullptr;
+  dispatch(t);
 }
 
-void Scheduler::dispatch() {
-  if (ready_.empty()) return;
-  running_ = ready_.front();
-  ready_.pop_front();
-  running_->wake_.notify(SC_ZERO_TIME);
+void Scheduler::dispatch(unsigned t) {
+  for (auto it = ready_.begin(); it != ready_.end(); ++it) {
+    Process& q = **it;
+    if (!q.may_run_on(t)) continue;
+    ready_.erase(it);
+    run_on(q, t);
+    q.wake_.notify(SC_ZERO_TIME);
+    break;
+  }
+  claim_for_waiting();
+}
+
+sc_time Process::cpu_time() const {
+  if (holding() && activity_ == Activity::kHolding)
+    return cpu_time_ + (sched_.thread_of(*this).cpu->now() - slice_start_);
+  return cpu_time_;
+}
+
+std::vector<std::uint64_t> Process::held_ps() const {
+  std::vector<std::uint64_t> held = held_ps_;
+  held.resize(sched_.threads_.size());
+  if (holding() && activity_ == Activity::kHolding)
+    held[thread_] += (sched_.thread_of(*this).cpu->now() - slice_start_).value();
+  return held;
+}
+
+bool Process::holding() const {
+  return sched_.threads_[thread_].running == this;
 }
 
 void Process::compute(std::uint64_t cycles) {
-  models::CpuThread& cpu = sched_.cpu_;
-  const bool shared_core = cpu.cpu().params().smt_throughput > 0;
-  if (!sched_.contended(*this) && !shared_core) {
-    cpu.compute(cycles);
-    return;
+  {
+    models::CpuThread& cpu = *sched_.thread_of(*this).cpu;
+    if (!sched_.contended(*this) && cpu.cpu().params().smt_throughput <= 0) {
+      cpu.compute(cycles);
+      return;
+    }
+    cpu.sync();
   }
-  cpu.sync();
   // Timed waits that a preemption or (on a shared core) another thread starting or stopping cuts short; the
-  // cycles left are recomputed at the rate of the moment.
+  // cycles left are recomputed at the rate of the moment (and at the clock of the thread it holds then).
   double remaining = static_cast<double>(cycles);
   while (remaining >= 0.5) {
     if (sched_.should_yield(*this)) {
       preempt();
       continue;
     }
+    models::CpuThread& cpu = *sched_.thread_of(*this).cpu;
     const sc_time all = cpu.cycle_time(static_cast<std::uint64_t>(remaining + 0.5));
     sc_time run = all;
-    if (!sched_.ready_.empty() && sched_.ready_.front()->priority_ == priority_)
+    if (const Process* next = sched_.next_for(thread_); next && next->priority_ == priority_)
       run = std::min(run, sched_.slice_left(*this));
     const sc_time t0 = models::kernel_time();
-    if (shared_core) {
+    if (cpu.cpu().params().smt_throughput > 0) {
       sc_core::wait(run, interrupt_ | cpu.cpu().threads_changed());
     } else {
       sc_core::wait(run, interrupt_);
@@ -139,7 +286,7 @@ void Process::compute(std::uint64_t cycles) {
 }
 
 models::CpuThread& Process::cpu() {
-  return sched_.cpu_;
+  return *sched_.thread_of(*this).cpu;
 }
 
 void Process::preemption_point() {
@@ -147,34 +294,37 @@ void Process::preemption_point() {
   // What the kernel has made ready so far (the CPU thread synchronises at least every quantum), and the slice
   // measured at the process's local time: no kernel event unless a switch is due.
   if (sched_.ready_.empty()) return;
-  const Process& next = *sched_.ready_.front();
-  const bool due =
-      next.priority_ > priority_ ||
-      (next.priority_ == priority_ && sched_.cpu_.now() >= slice_start_ + sched_.params_.time_slice);
+  Scheduler::Thread& th = sched_.thread_of(*this);
+  const Process* next = sched_.next_for(thread_);
+  const bool due = th.claimed_by || (next && next->priority_ == priority_ &&
+                                     th.cpu->now() >= slice_start_ + sched_.params_.time_slice);
   if (!due) return;
-  sched_.cpu_.sync();
+  th.cpu->sync();
   if (sched_.should_yield(*this)) preempt();
 }
 
 void Process::preempt() {
   // A higher priority keeps its place at the front of this priority; an expired slice goes to the back.
-  const bool by_higher = sched_.ready_.front()->priority_ > priority_;
+  const bool by_higher = sched_.thread_of(*this).claimed_by != nullptr;
   ++preemptions_;
   switch_away(by_higher);
 }
 
 void Process::switch_away(bool front) {
+  const unsigned left = thread_;
   sched_.release(*this, Activity::kQueued);
-  sched_.requeue(*this, front);
-  while (sched_.running_ != this) sc_core::wait(wake_);
+  sched_.place(*this, front, left);
+  while (!holding()) sc_core::wait(wake_);
   sched_.on_acquired(*this);
 }
 
 void Process::yield() {
-  ++sched_.yields_;
-  if (sched_.params_.yield_cycles) sched_.cpu_.compute(sched_.params_.yield_cycles);
-  sched_.cpu_.sync();
-  if (sched_.ready_.empty() || sched_.ready_.front()->priority_ < priority_) return;
+  Scheduler::Thread& th = sched_.thread_of(*this);
+  ++th.yields;
+  if (sched_.params_.yield_cycles) th.cpu->compute(sched_.params_.yield_cycles);
+  th.cpu->sync();
+  const Process* next = sched_.next_for(thread_);
+  if (!next || next->priority_ < priority_) return;
   switch_away(false);
 }
 
@@ -201,7 +351,7 @@ void Process::wait_for(const sc_core::sc_event& event, TimeUse use) {
 }
 
 std::uint64_t Process::now_ps() const {
-  return (sched_.running_ == this ? sched_.cpu_.now() : models::kernel_time()).value();
+  return (holding() ? sched_.thread_of(*this).cpu->now() : models::kernel_time()).value();
 }
 
 void Process::count_open_segment(Ledger& ledger, std::uint64_t now_ps) const {
@@ -213,7 +363,7 @@ void Process::count_open_segment(Ledger& ledger, std::uint64_t now_ps) const {
   }
   switch (activity_) {
     case Activity::kHolding: {
-      const std::uint64_t io = sched_.cpu_.io_time().value() - segment_io_ps_;
+      const std::uint64_t io = sched_.thread_of(*this).cpu->io_time().value() - segment_io_ps_;
       at(TimeUse::kCpuIo) += io;
       at(TimeUse::kCpuCompute) += length - io;
       break;
@@ -230,7 +380,7 @@ void Process::count_open_segment(Ledger& ledger, std::uint64_t now_ps) const {
 void Process::mark(Activity next, std::uint64_t now_ps) {
   count_open_segment(spent_, now_ps);
   segment_start_ps_ = now_ps;
-  segment_io_ps_ = sched_.cpu_.io_time().value();
+  segment_io_ps_ = sched_.thread_of(*this).cpu->io_time().value();
   activity_ = next;
 }
 

@@ -1,12 +1,24 @@
 #pragma once
-// The OS scheduler of one CPU hardware thread: processes with priorities, preemptive round-robin time slices
+// The OS scheduler of one or more CPU hardware threads (of one or several CPUs): processes with priorities
+// and an affinity (the threads each may run on), one global run queue, preemptive round-robin time slices
 // among equal priorities (or a cooperative mode in which a process runs until it yields, sleeps or ends), and
-// accounting of every cycle the CPU spends for each process.
-// Timing contract: a process alone on the thread computes in loosely-timed mode (no kernel event); as soon as
-// another process exists, compute() is one timed wait per slice that a higher-priority arrival (or an equal
-// one at the slice end) can cut short. A switch to another process costs context_switch_cycles CPU cycles.
-// Timelines: every interval a process holds the hardware thread (from acquiring it to releasing it) is
-// reported to an attached ActivitySink when it ends.
+// accounting of every cycle each thread spends for each process.
+// Placement: a process that asks for the CPU takes a free thread it may run on (the one it last ran on when
+// that is free, else the first free one in the scheduler's order); with none free it queues, and a higher
+// priority takes the thread of the lowest-priority process running where it may run (the first such thread
+// on a tie) unless another arrival has claimed it already. A thread that becomes free runs the first queued
+// process that may run on it (highest priority first, first come first served within a priority). A process
+// migrates between threads only when it gives its thread away and takes another (preempted, yielding,
+// sleeping, waiting): its time continues on the new thread from the kernel's time, since every release
+// synchronises the thread it leaves (no time skipped, none run twice).
+// Timing contract: a process computes at the clock of the CPU it runs on, and its device accesses go through
+// that CPU's hardware thread (Process::cpu()). A process that no other live process may ever displace (the
+// only one that may run on its thread, or every live process may run anywhere and there are no more of them
+// than threads) computes in loosely-timed mode (no kernel event); otherwise compute() is one timed wait per
+// slice that a higher-priority arrival (or an equal one at the slice end) can cut short. A switch to another
+// process on a thread costs context_switch_cycles cycles of that thread's CPU.
+// Timelines: every interval a process holds a hardware thread (from acquiring it to releasing it) is
+// reported to an attached ActivitySink on that thread's lane when it ends.
 //
 // Where a process's time goes (its ledger, read with Process::spent()): the process's time is cut into
 // segments at every scheduler transition (it asks for the CPU, gets it, gives it away) and wherever its
@@ -79,18 +91,21 @@ class Process {
   int priority() const { return priority_; }
   Scheduler& scheduler() { return sched_; }
 
-  // `cycles` of computation on the CPU, shared with other processes as the scheduler says.
+  // `cycles` of computation on the CPU, shared with other processes as the scheduler says (at the clock of
+  // the CPU it runs on, which may change when it is preempted).
   void compute(std::uint64_t cycles);
-  // The CPU hardware thread, for device accesses (MMIO, copies). Only between acquire points: the process
-  // holds the CPU while it is not sleeping or waiting; device work is not preempted until preemption_point().
+  // The CPU hardware thread the process holds, for device accesses (MMIO, copies). Only between acquire
+  // points: the process holds the CPU while it is not sleeping or waiting; device work is not preempted until
+  // preemption_point(). The thread may differ after any point where the process can give its thread away
+  // (compute(), preemption_point(), poll_pause(), yield(), sleep(), wait_for()): ask again after one.
   models::CpuThread& cpu();
   // Between two pieces of driver work: the scheduler may switch to another process here.
   void preemption_point();
   // Waiting for a device in a poll loop: cooperative mode gives the CPU to the next ready process; preemptive
   // mode is a preemption point.
   void poll_pause();
-  // Gives the CPU to the next ready process of the same or higher priority, if any (after yield_cycles of its
-  // own).
+  // Gives the CPU to the next ready process of the same or higher priority that may run on its thread, if any
+  // (after yield_cycles of its own).
   void yield();
   // Releases the CPU for `t` (sleep; the time counts as kAsleep) or until `event` (blocking I/O, interrupts;
   // the time asleep counts as `use`, then as kCpuWait until the process holds the CPU again). Code that runs
@@ -106,8 +121,14 @@ class Process {
   // When the process last asked for the CPU (after a sleep or a wait): a request it issues as soon as it runs
   // was really issued then, and the time until it got the CPU is queueing.
   sc_core::sc_time ready_since() const { return ready_since_; }
-  sc_core::sc_time cpu_time() const { return cpu_time_; }
+  sc_core::sc_time cpu_time() const;  // the time it has held a thread, up to now
   std::uint64_t preemptions() const { return preemptions_; }
+  std::uint64_t migrations() const { return migrations_; }  // times it resumed on another thread
+  // Picoseconds it has held each of the scheduler's threads, up to now (from acquiring a thread, after the
+  // context switch, to releasing it).
+  std::vector<std::uint64_t> held_ps() const;
+  // Whether it may run on the scheduler's thread `t`.
+  bool may_run_on(unsigned t) const { return allowed_.empty() || (t < allowed_.size() && allowed_[t]); }
 
  private:
   friend class Scheduler;
@@ -115,23 +136,28 @@ class Process {
   enum class Activity { kHolding, kQueued, kAsleep };
   void preempt();                // give the CPU to the process that must run now
   void switch_away(bool front);  // release, queue again (at the front of its priority or the back), reacquire
-  Process(Scheduler& sched, std::string name, int priority)
-      : sched_(sched), name_(std::move(name)), priority_(priority) {}
+  Process(Scheduler& sched, std::string name, int priority, std::vector<bool> allowed)
+      : sched_(sched), name_(std::move(name)), priority_(priority), allowed_(std::move(allowed)) {}
   // Closes the open segment at `now_ps` (counting it) and opens one of `next`.
   void mark(Activity next, std::uint64_t now_ps);
   // Adds the open segment, from its start to `now_ps`, to `ledger`.
   void count_open_segment(Ledger& ledger, std::uint64_t now_ps) const;
   std::uint64_t now_ps() const;  // the process's time: the CPU thread's while it holds the CPU
+  bool holding() const;          // it holds thread_
 
   Scheduler& sched_;
   std::string name_;
   int priority_;
+  std::vector<bool> allowed_;    // by scheduler thread; empty: every thread
+  unsigned thread_ = 0;          // the thread it holds, or last held (or will hold, once dispatched)
+  bool ran_ = false;             // it has held a thread
   sc_core::sc_event wake_;       // the scheduler gave this process the CPU
   sc_core::sc_event interrupt_;  // someone who may preempt became ready
   sc_core::sc_time cpu_time_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time slice_start_{sc_core::SC_ZERO_TIME};
   sc_core::sc_time ready_since_{sc_core::SC_ZERO_TIME};
-  std::uint64_t preemptions_ = 0;
+  std::uint64_t preemptions_ = 0, migrations_ = 0;
+  std::vector<std::uint64_t> held_ps_;  // by thread, closed holding intervals
   bool done_ = false;
   // The ledger: closed segments, and the open one (its start; the CPU thread's io time then; what it is).
   Ledger spent_{};
@@ -143,45 +169,76 @@ class Process {
 
 class Scheduler {
  public:
-  Scheduler(models::CpuThread& cpu, const SchedulerParams& params);
+  // The OS of `threads` (at least one; the scheduler's thread t is threads[t]).
+  Scheduler(std::vector<models::CpuThread*> threads, const SchedulerParams& params);
+  // The OS of one hardware thread.
+  Scheduler(models::CpuThread& cpu, const SchedulerParams& params)
+      : Scheduler(std::vector<models::CpuThread*>{&cpu}, params) {}
 
-  // A process that runs `body` from `start` (it asks for the CPU first). Call before or during simulation.
+  // A process that runs `body` from `start` (it asks for the CPU first), on the threads `affinity` lists
+  // (indices into the scheduler's threads; empty: any). Call before or during simulation. Throws
+  // std::invalid_argument for a thread the scheduler does not have.
   Process& spawn(const std::string& name, int priority, std::function<void(Process&)> body,
-                 const sc_core::sc_time& start = sc_core::SC_ZERO_TIME);
+                 const sc_core::sc_time& start = sc_core::SC_ZERO_TIME,
+                 const std::vector<unsigned>& affinity = {});
 
   const SchedulerParams& params() const { return params_; }
-  models::CpuThread& cpu() { return cpu_; }
+  unsigned thread_count() const { return static_cast<unsigned>(threads_.size()); }
+  models::CpuThread& cpu(unsigned t = 0) { return *threads_.at(t).cpu; }
   const std::vector<std::unique_ptr<Process>>& processes() const { return processes_; }
+  // CPU time thread `t` gave processes and context switches, up to now.
+  sc_core::sc_time busy_time(unsigned t) const;
+  std::uint64_t context_switches(unsigned t) const { return threads_.at(t).switches; }
+  std::uint64_t yields(unsigned t) const { return threads_.at(t).yields; }  // Process::yield() calls there
+  // The same, summed over every thread.
   sc_core::sc_time busy_time() const;
-  std::uint64_t context_switches() const { return switches_; }
-  std::uint64_t yields() const { return yields_; }  // Process::yield() calls, switching or not
-  // Reports the intervals each process holds the hardware thread to `sink` on `lane` (null: none).
-  void set_activity(models::ActivitySink* sink, models::Lane lane) {
-    activity_ = sink;
-    activity_lane_ = lane;
+  std::uint64_t context_switches() const;
+  std::uint64_t yields() const;
+  // Reports the intervals each process holds thread `t` to `sink` on `lane` (null: none).
+  void set_activity(unsigned t, models::ActivitySink* sink, models::Lane lane) {
+    threads_.at(t).activity = sink;
+    threads_.at(t).lane = lane;
   }
 
  private:
   friend class Process;
-  void acquire(Process& p);                          // returns when p holds the CPU
-  void on_acquired(Process& p);                      // context switch accounting, new slice
-  void release(Process& p, Process::Activity next);  // p gives the CPU away (asleep, done, or queued again)
-  void requeue(Process& p, bool front);
-  bool should_yield(const Process& p) const;  // someone must run instead of p now
-  bool contended(const Process& p) const;     // another process exists that could want the CPU
-  void dispatch();
-  sc_core::sc_time slice_left(const Process& p) const;
+  struct Thread {
+    models::CpuThread* cpu = nullptr;
+    Process* running = nullptr;     // holds the thread (or was dispatched to it)
+    Process* last = nullptr;        // the last process that held it: another one pays a context switch
+    Process* claimed_by = nullptr;  // a higher-priority arrival that takes it from `running`
+    unsigned live = 0;              // live processes that may run on it
+    sc_core::sc_time held{sc_core::SC_ZERO_TIME};
+    std::uint64_t switches = 0, yields = 0;
+    models::ActivitySink* activity = nullptr;
+    models::Lane lane = 0;
+  };
 
-  models::CpuThread& cpu_;
+  void acquire(Process& p);      // returns when p holds a thread
+  void on_acquired(Process& p);  // context switch accounting, new slice
+  void release(Process& p,
+               Process::Activity next);  // p gives its thread away (asleep, done, or queued again)
+  // p (ready, holding nothing) takes a free thread it may run on, or queues and claims one; `left`: the
+  // thread it just gave away (no claim or notification there).
+  void place(Process& p, bool front, std::optional<unsigned> left);
+  void requeue(Process& p, bool front);
+  void run_on(Process& p, unsigned t);  // p gets thread t
+  void claim(Process& p, std::optional<unsigned> left);
+  void claim_for_waiting();                   // queued processes without a claim try again (after a dispatch)
+  Process* next_for(unsigned t) const;        // the first queued process that may run on thread t
+  bool should_yield(const Process& p) const;  // someone must run instead of p now
+  bool contended(const Process& p) const;     // another process could ever displace p from its thread
+  void dispatch(unsigned t);
+  sc_core::sc_time slice_left(const Process& p) const;
+  Thread& thread_of(const Process& p) { return threads_[p.thread_]; }
+  const Thread& thread_of(const Process& p) const { return threads_[p.thread_]; }
+
+  std::vector<Thread> threads_;
   SchedulerParams params_;
   std::vector<std::unique_ptr<Process>> processes_;
   std::deque<Process*> ready_;  // highest priority first, FIFO within a priority
-  Process* running_ = nullptr;
-  Process* last_ = nullptr;
-  unsigned live_ = 0;  // processes not done
-  std::uint64_t switches_ = 0, yields_ = 0;
-  models::ActivitySink* activity_ = nullptr;
-  models::Lane activity_lane_ = 0;
+  unsigned live_ = 0;           // processes not done
+  unsigned live_anywhere_ = 0;  // of which may run on every thread
 };
 
 }  // namespace rsoc::runtime

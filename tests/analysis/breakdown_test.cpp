@@ -40,7 +40,8 @@ TEST(AnalysisBreakdown, BusiestResourceSkipsSchedulersAndKeepsTheFirstOfEquals) 
   EXPECT_FALSE(analysis::busiest_resource({}).has_value());
   const std::vector<analysis::StatGroup> groups{
       group("cpu.thread0", "cpu_thread", "utilization", 0.5),
-      group("scheduler.thread0", "scheduler", "utilization", 0.9),  // the CPU thread again, as the OS sees it
+      group("scheduler.cpu.thread0", "scheduler", "utilization",
+            0.9),  // the CPU thread again, as the OS sees it
       group("bus.plb", "bus", "utilization", 0.7),
       group("slot.slot0", "slot", "core_utilization", 0.7),  // a tie: the bus came first
       group("process.app", "process", "cpu_share", 0.95),    // not a utilization
@@ -115,4 +116,42 @@ TEST(AnalysisBreakdown, RowsAreExactAndCarryProvenanceTotalsFeedTheStats) {
   EXPECT_DOUBLE_EQ(stat(g, "reconfig_ms"), 150.0);
   EXPECT_DOUBLE_EQ(stat(g, "reconfig_share"), 150000000000.0 / 300000000003.0);
   EXPECT_DOUBLE_EQ(stat(g, "cpu_io_share"), 2.0 / 300000000003.0);
+}
+
+TEST(AnalysisBreakdown, WithSeveralCpusTheLineGivesEachCpusUtilization) {
+  runtime::LatencyBreakdown totals;
+  totals[TimeUse::kCpuCompute] = 1;
+  const std::vector<analysis::StatGroup> one{group("a.thread0", "cpu_thread", "utilization", 0.5),
+                                             group("a", "cpu", "utilization", 0.5)};
+  EXPECT_EQ(
+      analysis::where_time_went(one, totals),
+      "busiest resource: a.thread0 (50.0 % busy); largest share of latency: CPU compute (100.0 % of all "
+      "request time)");
+  std::vector<analysis::StatGroup> two = one;
+  two.push_back(group("b.thread0", "cpu_thread", "utilization", 0.99));
+  two.push_back(group("b", "cpu", "utilization", 0.99));
+  EXPECT_EQ(
+      analysis::where_time_went(two, totals),
+      "busiest resource: b.thread0 (99.0 % busy; CPUs a 50.0 %, b 99.0 %); largest share of latency: CPU "
+      "compute (100.0 % of all request time)");
+}
+
+TEST(AnalysisBreakdown, TheTimeRequestsHeldEachCpuIsSummedOverItsThreads) {
+  analysis::BreakdownLog log(analysis::Provenance{"9.9", "abc", 7});
+  runtime::RequestRecord r;
+  r.issue_ps = 0;
+  r.end_ps = 1000;
+  r.breakdown[TimeUse::kCpuCompute] = 1000;
+  r.held_ps = {100, 200, 300};  // a's two threads, then b's
+  log.add(r);
+  r.held_ps = {0, 0, 400};
+  log.add(r);
+  const auto groups = log.cpu_stats({{"a", 2}, {"b", 1}});
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].resource, "latency.a");
+  EXPECT_DOUBLE_EQ(stat(groups[0], "held_ms"), 300e-9);
+  EXPECT_DOUBLE_EQ(stat(groups[0], "held_share"), 300.0 / 2000);
+  EXPECT_EQ(groups[1].resource, "latency.b");
+  EXPECT_DOUBLE_EQ(stat(groups[1], "held_ms"), 700e-9);
+  EXPECT_DOUBLE_EQ(stat(groups[1], "held_share"), 700.0 / 2000);
 }

@@ -114,8 +114,18 @@ const Case kCases[] = {
      {"software_policy_without_cost.json: /workload/apps/0/functionality: the software policy needs "
       "/software/aes128, which the scenario does not define"}},
     {"hw_thread_missing.json",
-     {"hw_thread_missing.json: /workload/apps/0/hw_thread: hardware thread 3 does not exist (the CPU has "
-      "1)"}},
+     {"hw_thread_missing.json: /workload/apps/0/hw_thread: hardware thread 3 does not exist (the CPU \"cpu\" "
+      "has 1)"}},
+    {"hw_thread_without_cpu.json",
+     {"hw_thread_without_cpu.json: /workload/apps/0/hw_thread: a hardware thread of which CPU? The platform "
+      "has 2 (\"cpu0\", \"cpu1\"): name one in /workload/apps/0/cpu, or leave hw_thread null"}},
+    {"cpu_unknown.json",
+     {"cpu_unknown.json: /workload/apps/0/cpu: unknown CPU \"cpu2x\"; did you mean \"cpu0\"?"}},
+    {"cpu_idle.json",
+     {"cpu_idle.json: /platform/cpus/1: no process can run on CPU \"cpu1\": every application and background "
+      "process is pinned to other CPUs (their cpu); leave cpu null on one of them, set it to \"cpu1\" on "
+      "one, "
+      "or remove this CPU"}},
     {"two_block_counts.json",
      {"two_block_counts.json: /workload/apps/0: give exactly one of blocks, blocks_list and "
       "blocks_distribution (got "

@@ -88,3 +88,50 @@ TEST(ScenarioDesrnd, ExtensionSoftwareNeedsACipherTheUnitRunsAndACpuThatHasIt) {
   EXPECT_EQ(des.block_cycles(8, 8), des.cycles_per_block + 27u);
   EXPECT_EQ(des.block_cycles(64, 8), des.cycles_per_block + 8 * 27u);
 }
+
+TEST(ScenarioDesrnd, SoftwareOnTheUnitRunsOnlyOnCpusThatHaveIt) {
+  // A plain CPU beside the ARC: the DES applications (their software uses desrnd) run on the ARC only; the
+  // plain CPU runs a background load.
+  const std::vector<std::string> two = {
+      "platform.cpus=[{\"name\":\"plain\",\"clock_mhz\":200,\"bus\":\"ahb\"},{\"name\":\"arc\",\"clock_mhz\":"
+      "200,"
+      "\"mmio_cycles\":2,\"bus\":\"ahb\",\"extensions\":{\"desrnd\":{\"rounds_per_instruction\":2,"
+      "\"cycles_per_instruction\":1}}}]",
+      "workload.background=[{\"name\":\"load\",\"busy_us\":100,\"idle_us\":100}]"};
+  const platform::Scenario scenario = load("desrnd_3des.json", two);
+  for (const auto& a : scenario.params.apps)
+    EXPECT_EQ(a.placement.cpus, std::vector<std::size_t>{1}) << a.name;
+  EXPECT_TRUE(scenario.params.background.at(0).placement.cpus.empty());
+  std::vector<runtime::RequestRecord> records;
+  platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records.push_back(r); });
+  sim.spawn_background();
+  sim.spawn_apps();
+  sim.run();
+  ASSERT_EQ(records.size(), 8u);
+  for (const auto& r : records) EXPECT_TRUE(r.ok && r.verified) << r.error;
+  const double sim_ms = sc_core::sc_time_stamp().to_seconds() * 1e3;
+  EXPECT_EQ(stat(sim.stats(sim_ms), "arc.thread0", "desrnd_instructions"), 4 * 1024 * (8 + 24.0));
+
+  // Pinned to the plain CPU: refused; two different units: refused.
+  auto issues = [&](std::vector<std::string> overrides) {
+    std::vector<std::string> got;
+    try {
+      load("desrnd_3des.json", overrides);
+    } catch (const platform::ScenarioError& e) {
+      for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
+    }
+    return got;
+  };
+  std::vector<std::string> pinned = two;
+  pinned.push_back("workload.apps.0.cpu=\"plain\"");
+  EXPECT_EQ(issues(pinned),
+            std::vector<std::string>{"/workload/apps/0/cpu: CPU \"plain\" has no desrnd extension, "
+                                     "which this application's software uses; expected a CPU that "
+                                     "has it: \"arc\""});
+  std::vector<std::string> differ = two;
+  differ.push_back("platform.cpus.0.extensions.desrnd={\"rounds_per_instruction\":1}");
+  EXPECT_EQ(issues(differ),
+            std::vector<std::string>{"/platform/cpus/1/extensions/desrnd: differs from the desrnd "
+                                     "unit of \"plain\": software that uses it is costed once, so "
+                                     "every CPU's unit must be the same"});
+}

@@ -226,7 +226,7 @@ TEST(Hsm, AYieldComesBeforeEveryStatusReadTheFirstIncludedAndWhenACoreIsFreed) {
   };  // FMC: twice
   const double rounds = reads("slot.modexp0") + std::max(reads("slot.modexp1"), reads("slot.modexp2")) +
                         std::max(reads("slot.modexp3"), reads("slot.modexp4"));
-  EXPECT_EQ(stat(r->stats, "scheduler.thread0", "yields"), 2 * 2472 + rounds + 2 * 3 + 1);
+  EXPECT_EQ(stat(r->stats, "scheduler.arm.thread0", "yields"), 2 * 2472 + rounds + 2 * 3 + 1);
 }
 
 TEST(Hsm, BothCoresOfThePairAreReadInEachRound) {

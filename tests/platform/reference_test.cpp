@@ -76,7 +76,7 @@ TEST(Reference, SoftwareThroughputIsNearlyConstantFrom1To1000Blocks) {
   platform::Simulation sim(scenario.params, nullptr);
   std::map<std::uint64_t, double> kBps;
   sim.spawn_background();
-  sim.scheduler(0).spawn("probe", 20, [&](runtime::Process& p) {
+  sim.scheduler().spawn("probe", 20, [&](runtime::Process& p) {
     for (std::uint64_t n : {1, 3, 10, 40, 100, 333, 1000}) {
       const auto out =
           sim.manager().request(p, "probe", Functionality::kAes128, std::vector<std::uint8_t>(16, 1),
@@ -211,7 +211,7 @@ Quiet quiet_reference(const std::string& timing) {
   const auto scenario = reference({"workload.background=[]", "runtime.driver.pio_timing=" + timing});
   platform::Simulation sim(scenario.params, nullptr);
   Quiet q;
-  sim.scheduler(0).spawn("probe", 20, [&](runtime::Process& p) {
+  sim.scheduler().spawn("probe", 20, [&](runtime::Process& p) {
     for (auto f : {Functionality::kAes128, Functionality::kDes}) {
       std::vector<std::uint8_t> key(runtime::info(f).key_bytes, 7);
       for (auto [blocks, hardware] : {std::pair<std::uint64_t, bool>{3, false}, {3, true}, {5, true}}) {

@@ -73,7 +73,7 @@ TEST(Simulation, AWorkloadWaitingForWhatNeverHappensIsAnErrorNotAHang) {
   const auto scenario = smoke({"runtime.scheduler.mode=\"cooperative\""});
   platform::Simulation sim(scenario.params, nullptr);
   sc_core::sc_event never;
-  sim.scheduler(0).spawn("stuck", 99, [&](runtime::Process&) { sc_core::wait(never); });
+  sim.scheduler().spawn("stuck", 99, [&](runtime::Process&) { sc_core::wait(never); });
   sim.spawn_apps();
   const std::string message = failure([&] { sim.run(); });
   EXPECT_NE(message.find("nothing is left to simulate at"), std::string::npos) << message;
@@ -84,7 +84,7 @@ TEST(Simulation, ProcessesACallerSpawnedEndTheRunWhenNothingIsLeft) {
   const auto scenario = smoke({});
   platform::Simulation sim(scenario.params, nullptr);
   bool ran = false;
-  sim.scheduler(0).spawn("probe", 10, [&](runtime::Process& p) {
+  sim.scheduler().spawn("probe", 10, [&](runtime::Process& p) {
     p.compute(1000);
     ran = true;
   });

@@ -83,7 +83,7 @@ TEST(Workload, BackgroundLoadGetsTheCpuOnlyWhenTheApplicationSleeps) {
   for (std::size_t i = 1; i < records.size(); ++i)
     EXPECT_LT(records[i].end_ps - records[i].issue_ps, 200'000'000u + 500'000'000u);
   EXPECT_GT(app_ms, 150);  // the first request copies the bitstream (153.6 ms of CPU)
-  EXPECT_GT(stat(stats, "scheduler.thread0", "context_switches"), 5);
+  EXPECT_GT(stat(stats, "scheduler.cpu.thread0", "context_switches"), 5);
 }
 
 TEST(Workload, ADurationStopsTheLoopAndTheRunningRequestCompletes) {
@@ -132,4 +132,85 @@ TEST(Workload, AnApplicationAfterAnotherCountsItsStartFromThatEndEvenWhenItComes
   ASSERT_EQ(records.size(), 2u);
   ASSERT_LT(records[0].end_ps, 5'000'000'000u);
   EXPECT_EQ(records[1].issue_ps, records[0].end_ps + 5'000'000'000u);
+}
+
+namespace {
+// Two software AES applications (4 requests of 64 blocks, 2.12 ms each) on the smoke platform with `cpus`
+// (JSON list) and `more` overrides: when the last request ends, and the run's stats.
+sc_core::sc_time two_software_apps(const std::string& cpus, std::vector<std::string> more,
+                                   std::vector<analysis::StatGroup>* stats) {
+  std::vector<std::string> overrides = {
+      "platform.cpus=" + cpus, "runtime.policy=\"software\"",
+      "workload.apps=[{\"name\":\"a\",\"functionality\":\"aes128\",\"blocks\":64,\"requests\":4},"
+      "{\"name\":\"b\",\"functionality\":\"aes128\",\"blocks\":64,\"requests\":4}]"};
+  overrides.insert(overrides.end(), more.begin(), more.end());
+  const auto records = run(overrides, stats);
+  EXPECT_EQ(records.size(), 8u);
+  std::uint64_t end = 0;
+  for (const auto& r : records) {
+    EXPECT_TRUE(r.ok) << r.error;
+    end = std::max(end, r.end_ps);
+  }
+  return sc_core::sc_time::from_value(end);
+}
+const std::string kOneCpu = "[{\"name\":\"cpu0\",\"bus\":\"plb\"}]";
+const std::string kTwoCpus = "[{\"name\":\"cpu0\",\"bus\":\"plb\"},{\"name\":\"cpu1\",\"bus\":\"plb\"}]";
+}  // namespace
+
+TEST(Workload, TwoSoftwareApplicationsOnTwoCpusFinishInTheTimeOfOne) {
+  // 4 x (20,000 + 64 x 3,000) cycles at 100 MHz: 8.48 ms of work per application.
+  // (On one CPU they take twice that: TwoSoftwareApplicationsOnOneCpuShareIt.)
+  std::vector<analysis::StatGroup> two_stats;
+  const sc_core::sc_time two = two_software_apps(kTwoCpus, {}, &two_stats);
+  EXPECT_EQ(two, sc_core::sc_time(8480, sc_core::SC_US));  // one CPU each
+  EXPECT_DOUBLE_EQ(stat(two_stats, "cpu0.thread0", "busy_ms"), 8.48);
+  EXPECT_DOUBLE_EQ(stat(two_stats, "cpu1.thread0", "busy_ms"), 8.48);
+  EXPECT_DOUBLE_EQ(stat(two_stats, "cpu0", "utilization"), 1.0);
+  EXPECT_EQ(stat(two_stats, "scheduler.cpu1.thread0", "context_switches"), 0);
+  // The OS counts the interval each process still held its thread when the run ended.
+  EXPECT_DOUBLE_EQ(stat(two_stats, "scheduler.cpu1.thread0", "busy_ms"), 8.48);
+  EXPECT_DOUBLE_EQ(stat(two_stats, "process.b", "cpu_ms"), 8.48);
+}
+
+TEST(Workload, EachRequestSaysHowLongItHeldEachThread) {
+  // Two CPUs, the two applications one each: every request held one thread for its whole latency.
+  platform::LoadOptions options;
+  options.overrides = {"platform.cpus=" + kTwoCpus, "runtime.policy=\"software\"",
+                       "workload.apps=[{\"name\":\"a\",\"functionality\":\"aes128\",\"blocks\":64},"
+                       "{\"name\":\"b\",\"functionality\":\"aes128\",\"blocks\":64}]"};
+  const auto scenario = platform::load_scenario_file(kSmoke, options);
+  std::vector<runtime::RequestRecord> records;
+  platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records.push_back(r); });
+  sim.spawn_apps();
+  sim.run();
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& r : records) {
+    const std::uint64_t latency = r.end_ps - r.issue_ps;
+    EXPECT_EQ(r.held_ps, r.app == "a" ? (std::vector<std::uint64_t>{latency, 0})
+                                      : (std::vector<std::uint64_t>{0, latency}))
+        << r.app;
+  }
+}
+
+TEST(Workload, TwoSoftwareApplicationsOnOneCpuShareIt) {
+  std::vector<analysis::StatGroup> stats;
+  EXPECT_EQ(two_software_apps(kOneCpu, {}, &stats), sc_core::sc_time(2 * 8480, sc_core::SC_US));
+  EXPECT_DOUBLE_EQ(stat(stats, "cpu0.thread0", "busy_ms"), 2 * 8.48);
+}
+
+TEST(Workload, ApplicationsPinnedToOneCpuShareItWhileTheOtherRunsTheirBackground) {
+  // Both applications on cpu1, a background load pinned to cpu0: the applications take as long as on one
+  // CPU, and cpu0 runs only the load.
+  std::vector<analysis::StatGroup> stats;
+  const sc_core::sc_time end =
+      two_software_apps(kTwoCpus,
+                        {"workload.apps.0.cpu=\"cpu1\"", "workload.apps.1.cpu=\"cpu1\"",
+                         "workload.background=[{\"name\":\"load\",\"busy_us\":100,\"idle_us\":900,"
+                         "\"cpu\":\"cpu0\"}]"},
+                        &stats);
+  EXPECT_EQ(end, sc_core::sc_time(2 * 8480, sc_core::SC_US));
+  EXPECT_DOUBLE_EQ(stat(stats, "cpu1.thread0", "busy_ms"), 2 * 8.48);
+  EXPECT_LT(stat(stats, "cpu0.thread0", "busy_ms"), 0.1 * 2 * 8.48 + 0.1);
+  EXPECT_EQ(stat(stats, "process.a", "migrations"), 0);
+  EXPECT_EQ(stat(stats, "process.load", "migrations"), 0);
 }

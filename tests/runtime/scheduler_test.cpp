@@ -2,7 +2,10 @@
 #include "runtime/scheduler.h"
 
 #include <gtest/gtest.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
+#include <map>
+#include <set>
 #include <systemc>
 
 #include "models/memory.h"
@@ -230,4 +233,163 @@ TEST(RuntimeScheduler, ThreadsSharingOneCoreComputeSlowerTogether) {
   const double together_ms = 50 * 2 / 1.19;
   EXPECT_NEAR((b_end - sc_time(200, SC_MS)).to_seconds() * 1e3, together_ms, 0.01);
   EXPECT_NEAR((a_end - sc_time(200, SC_MS)).to_seconds() * 1e3, together_ms + 50, 0.01);
+}
+
+namespace {
+// Two CPUs, each on its own memory (the scheduler tests only compute): cpu0 at 100 MHz, cpu1 at `mhz1`.
+struct TwoCpus {
+  models::SoftCpu cpu0{"cpu0", models::CpuParams{}};
+  models::SoftCpu cpu1;
+  models::Memory mem0{"mem0", models::MemoryParams{}}, mem1{"mem1", models::MemoryParams{}};
+  explicit TwoCpus(double mhz1 = 100) : cpu1("cpu1", params(mhz1)) {
+    cpu0.initiator.bind(mem0.target);
+    cpu1.initiator.bind(mem1.target);
+  }
+  static models::CpuParams params(double mhz) {
+    models::CpuParams p;
+    p.clock_period = sc_time(1e3 / mhz, sc_core::SC_NS);
+    return p;
+  }
+  std::vector<models::CpuThread*> threads() { return {&cpu0.thread(0), &cpu1.thread(0)}; }
+};
+}  // namespace
+
+TEST(RuntimeScheduler, TwoProcessesOnTwoCpusFinishInTheTimeOfOne) {
+  TwoCpus c;
+  runtime::Scheduler sched(c.threads(), runtime::SchedulerParams{});
+  sc_time end[2];
+  models::CpuThread* ran_on[2] = {nullptr, nullptr};
+  for (int i = 0; i < 2; ++i)
+    sched.spawn("p" + std::to_string(i), 0, [&, i](runtime::Process& p) {
+      ran_on[i] = &p.cpu();
+      p.compute(20 * kCyclesPerMs);
+      end[i] = p.cpu().now();
+    });
+  sc_core::sc_start();
+  EXPECT_EQ(end[0], sc_time(20, SC_MS));
+  EXPECT_EQ(end[1], sc_time(20, SC_MS));
+  EXPECT_EQ(ran_on[0], &c.cpu0.thread(0));  // the first free thread in the scheduler's order
+  EXPECT_EQ(ran_on[1], &c.cpu1.thread(0));
+  EXPECT_EQ(sched.busy_time(0), sc_time(20, SC_MS));
+  EXPECT_EQ(sched.busy_time(1), sc_time(20, SC_MS));
+  EXPECT_EQ(sched.context_switches(), 0u);
+}
+
+TEST(RuntimeScheduler, AffinityKeepsPinnedProcessesOnTheirThreadAndOthersTakeAFreeOne) {
+  // a and b are pinned to cpu0 and share it in 10 ms slices; c may run anywhere and takes cpu1.
+  TwoCpus c;
+  runtime::Scheduler sched(c.threads(), runtime::SchedulerParams{});
+  std::map<std::string, sc_time> end;
+  std::map<std::string, std::set<const models::CpuThread*>> on;
+  auto body = [&](runtime::Process& p) {
+    for (int i = 0; i < 4; ++i) {
+      on[p.name()].insert(&p.cpu());
+      p.compute(5 * kCyclesPerMs);
+    }
+    end[p.name()] = p.cpu().now();
+  };
+  sched.spawn("a", 0, body, sc_core::SC_ZERO_TIME, {0});
+  sched.spawn("b", 0, body, sc_core::SC_ZERO_TIME, {0});
+  sched.spawn("c", 0, body);
+  sc_core::sc_start();
+  // a 0-10, b 10-20, a 20-30, b 30-40 on cpu0; c 0-20 on cpu1.
+  EXPECT_EQ(end["a"], sc_time(30, SC_MS));
+  EXPECT_EQ(end["b"], sc_time(40, SC_MS));
+  EXPECT_EQ(end["c"], sc_time(20, SC_MS));
+  EXPECT_EQ(on["a"], std::set<const models::CpuThread*>{&c.cpu0.thread(0)});
+  EXPECT_EQ(on["b"], std::set<const models::CpuThread*>{&c.cpu0.thread(0)});
+  EXPECT_EQ(on["c"], std::set<const models::CpuThread*>{&c.cpu1.thread(0)});
+  EXPECT_THROW(sched.spawn("d", 0, body, sc_core::SC_ZERO_TIME, {2}), std::invalid_argument);
+}
+
+TEST(RuntimeScheduler, AHigherPriorityTakesTheLowestPriorityThreadAndThePreemptedProcessMigrates) {
+  // cpu0 at 100 MHz, cpu1 at 200 MHz. b (priority 2) starts on cpu0 with 1M cycles (10 ms), a (priority 1)
+  // on cpu1 with 3.5M. h (priority 9) arrives at 5 ms and takes cpu1 from a, the lowest priority running,
+  // for 2M cycles (5-15 ms). When b ends at 10 ms, a resumes on cpu0: its 2.5M cycles left at 100 MHz end at
+  // 35 ms. Its ledger: 30 ms computing, 5 ms waiting for the CPU, nothing lost or counted twice.
+  TwoCpus c(200);
+  runtime::Scheduler sched(c.threads(), runtime::SchedulerParams{});
+  sc_time a_end, b_end, h_end;
+  runtime::Process::Ledger a_ledger{};
+  sched.spawn("b", 2, [&](runtime::Process& p) {
+    p.compute(10 * kCyclesPerMs);
+    b_end = p.cpu().now();
+  });
+  runtime::Process& a = sched.spawn("a", 1, [&](runtime::Process& p) {
+    p.compute(35 * kCyclesPerMs);
+    a_end = p.cpu().now();
+    a_ledger = p.spent();
+  });
+  runtime::Process& h = sched.spawn(
+      "h", 9,
+      [&](runtime::Process& p) {
+        p.compute(20 * kCyclesPerMs);
+        h_end = p.cpu().now();
+      },
+      sc_time(5, SC_MS));
+  sc_core::sc_start();
+  EXPECT_EQ(b_end, sc_time(10, SC_MS));
+  EXPECT_EQ(h_end, sc_time(15, SC_MS));
+  EXPECT_EQ(a_end, sc_time(35, SC_MS));
+  EXPECT_EQ(a.preemptions(), 1u);
+  EXPECT_EQ(a.migrations(), 1u);
+  EXPECT_EQ(h.migrations(), 0u);
+  auto at = [&](runtime::TimeUse use) { return a_ledger[static_cast<std::size_t>(use)]; };
+  EXPECT_EQ(at(runtime::TimeUse::kCpuCompute), sc_time(30, SC_MS).value());
+  EXPECT_EQ(at(runtime::TimeUse::kCpuWait), sc_time(5, SC_MS).value());
+  std::uint64_t total = 0;
+  for (std::uint64_t part : a_ledger) total += part;
+  EXPECT_EQ(total, a_end.value());
+  // Each thread's busy time: cpu0 b 0-10 and a 10-35; cpu1 a 0-5 and h 5-15.
+  EXPECT_EQ(sched.busy_time(0), sc_time(35, SC_MS));
+  EXPECT_EQ(sched.busy_time(1), sc_time(15, SC_MS));
+}
+
+TEST(RuntimeScheduler, ProcessesThatEachHaveAThreadComputeWithoutKernelEvents) {
+  // Two processes that may run anywhere on two threads: neither can ever be displaced, so each computes
+  // loosely timed and synchronises once per quantum (1 s), not once per computation.
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  TwoCpus c;
+  runtime::Scheduler sched(c.threads(), runtime::SchedulerParams{});
+  sc_time end[2];
+  for (int i = 0; i < 2; ++i)
+    sched.spawn("p" + std::to_string(i), 0, [&, i](runtime::Process& p) {
+      for (int k = 0; k < 200; ++k) p.compute(kCyclesPerMs / 10);  // 200 x 0.1 ms
+      p.cpu().sync();
+      end[i] = sc_core::sc_time_stamp();
+    });
+  sc_core::sc_start();
+  EXPECT_EQ(end[0], sc_time(20, SC_MS));
+  EXPECT_EQ(end[1], sc_time(20, SC_MS));
+  EXPECT_LT(sc_core::sc_delta_count(), 20u);
+}
+
+TEST(RuntimeScheduler, CooperativeProcessesKeepTheirThreadUntilTheyYieldOnEveryCpu) {
+  // Cooperative, three processes on two CPUs, each computing, yielding, computing again. a (10 + 20 ms)
+  // takes cpu0 and b (15 + 25 ms) cpu1; c (3 + 5 ms) waits until a yields cpu0 at 10 ms; c yields it back
+  // to a at 13 ms; b yields cpu1 to c at 15 ms (c moves to cpu1), and gets it back when c ends at 20 ms.
+  TwoCpus c;
+  runtime::SchedulerParams params;
+  params.mode = runtime::SchedulingMode::kCooperative;
+  runtime::Scheduler sched(c.threads(), params);
+  std::map<std::string, sc_time> start, end;
+  auto run = [&](std::uint64_t first_ms, std::uint64_t then_ms) {
+    return [&, first_ms, then_ms](runtime::Process& p) {
+      start[p.name()] = sc_core::sc_time_stamp();
+      p.compute(first_ms * kCyclesPerMs);
+      p.yield();
+      p.compute(then_ms * kCyclesPerMs);
+      end[p.name()] = p.cpu().now();
+    };
+  };
+  sched.spawn("a", 0, run(10, 20));
+  sched.spawn("b", 0, run(15, 25));
+  runtime::Process& pc = sched.spawn("c", 0, run(3, 5));
+  sc_core::sc_start();
+  EXPECT_EQ(start["c"], sc_time(10, SC_MS));
+  EXPECT_EQ(end["c"], sc_time(20, SC_MS));
+  EXPECT_EQ(end["a"], sc_time(33, SC_MS));
+  EXPECT_EQ(end["b"], sc_time(45, SC_MS));
+  EXPECT_EQ(pc.migrations(), 1u);
+  EXPECT_EQ(sched.processes()[0]->migrations(), 0u);
 }
