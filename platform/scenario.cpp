@@ -103,7 +103,7 @@ class Resolver {
     apps(p);
     hsm(p);
     idle_cpus(p);
-    if (p.apps.empty() && !p.hsm)
+    if (doc_["workload"]["apps"].empty() && !p.hsm)
       issues_.add("/workload/apps", "the workload needs at least one application (or an hsm firmware)");
     p.requests_csv = doc_["outputs"]["requests_csv"].get<bool>();
     p.stats_json = doc_["outputs"]["stats_json"].get<bool>();
@@ -461,7 +461,9 @@ class Resolver {
       }
     }
     p.functionalities = std::make_shared<const runtime::FunctionalityCatalog>(customs);
-    for (const auto& [i, c] : custom_of_) p.cores[i].serves = p.functionalities->find(c.name);
+    for (const auto& [i, c] : custom_of_)
+      if (p.cores[i].params.kind == models::CoreKind::kCustom)
+        p.cores[i].serves = p.functionalities->find(c.name);
   }
 
   // The custom description of core `c` at `ptr` (required for a custom core, refused for the others); noted
@@ -469,14 +471,14 @@ class Resolver {
   void custom_core(const json& c, const std::string& ptr, std::size_t index, CoreSpec& s) {
     const json& d = c["custom"];
     const bool custom = s.params.kind == models::CoreKind::kCustom;
-    if (custom != !d.is_null()) {
+    if (custom != !d.is_null())
       issues_.add(ptr + "/custom", custom ? "a custom core needs its description (functionality, computes, "
                                             "input_bytes); expected an object"
                                           : "only a custom core takes a custom description (this core is " +
                                                 c["type"].get<std::string>() + "); expected null");
-      return;
-    }
-    if (!custom) return;
+    // A description on another kind of core still names its functionality: the applications and software
+    // that use it are not reported again.
+    if (d.is_null()) return;
     runtime::FunctionalityCatalog::Custom f;
     f.name = d["functionality"];
     f.computes = crypto::find_block_function(d["computes"].get<std::string>());
@@ -515,9 +517,10 @@ class Resolver {
         issues_.add(ptr + "/custom/" + key, std::to_string(bytes) + " bytes do not fit the PIO bank (" +
                                                 std::to_string(kBankBytes) +
                                                 " bytes); expected at most that, or interface stream");
+    custom_of_[index] = f;
+    if (!custom) return;
     if (!pio) stream_only_cores_.push_back(ptr + "/custom/interface");
     s.params.custom = models::CustomCoreParams{f.computes, f.input_bytes, f.output_bytes, f.key_bytes, pio};
-    custom_of_[index] = f;
   }
 
   void slots(const json& pl, ScenarioParams& p) {
@@ -1040,20 +1043,22 @@ class Resolver {
           s.key = *key;
       }
       const bool has_core = std::any_of(p.cores.begin(), p.cores.end(), [&](const CoreSpec& c) {
-        return c.params.kind == fi.core && fi.operand_bits <= c.params.max_operand_bits;
+        return runtime::implements(c.design(), s.functionality);
       });
+      const std::string wanted_core =
+          fi.core == models::CoreKind::kCustom
+              ? std::string("a custom core serving ") + fi.name
+              : std::string("a core of type \"") + models::to_string(fi.core) + "\"";
       const bool has_sw = p.runtime.software.count(s.functionality) > 0;
       if (p.runtime.policy == runtime::PolicyKind::kSoftware && !has_sw)
         issues_.add(ptr + "/functionality", std::string("the software policy needs /software/") + fi.name +
                                                 ", which the scenario does not define");
       if (p.runtime.policy == runtime::PolicyKind::kHardware && !has_core)
-        issues_.add(ptr + "/functionality", std::string("the hardware policy needs a core of type \"") +
-                                                models::to_string(fi.core) + "\" in /platform/cores for " +
-                                                fi.name);
+        issues_.add(ptr + "/functionality",
+                    "the hardware policy needs " + wanted_core + " in /platform/cores for " + fi.name);
       if (!has_sw && !has_core)
         issues_.add(ptr + "/functionality", std::string("nothing implements ") + fi.name +
-                                                ": define /software/" + fi.name + " or a core of type \"" +
-                                                models::to_string(fi.core) + "\"");
+                                                ": define /software/" + fi.name + " or " + wanted_core);
       // `count` identical applications (as `openssl speed -multi N` runs N processes): <name>0, <name>1, ...
       // with hw_thread, on the CPU's hardware threads in turn from hw_thread.
       const std::uint64_t count = u64(a["count"]);
