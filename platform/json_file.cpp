@@ -37,15 +37,14 @@ std::pair<int, int> Position(std::string_view text, std::size_t byte) {
   return {line, static_cast<int>(offset - line_start) + 1};
 }
 
-// Containers may nest this deep: scenarios need a handful of levels; far deeper text is refused before it is
-// parsed (it would only exhaust the stack or memory of whatever walks it).
-constexpr std::size_t kMaxDepth = 256;
+constexpr std::size_t kMaxDepth = kMaxJsonDepth;
 // An object may have this many keys: a scenario's largest has a dozen. Far more are refused as they are read
 // (keys are kept in source order, found by a linear search: millions would take hours).
 constexpr std::size_t kMaxKeys = 256;
 
-// Refuses text nested deeper than kMaxDepth, at the bracket that goes too deep.
-void CheckDepth(std::string_view text, const std::string& name) {
+}  // namespace
+
+std::optional<std::size_t> json_too_deep(std::string_view text) {
   std::size_t depth = 0;
   bool in_string = false, escaped = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -63,14 +62,22 @@ void CheckDepth(std::string_view text, const std::string& name) {
     if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth) {
-        const auto [line, column] = Position(text, i + 1);
-        throw ScenarioError({ScenarioIssue{
-            name, "", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels", line, column}});
-      }
+      if (++depth > kMaxDepth) return i;
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Refuses text nested deeper than kMaxDepth, at the bracket that goes too deep.
+void CheckDepth(std::string_view text, const std::string& name) {
+  if (const auto at = json_too_deep(text)) {
+    const auto [line, column] = Position(text, *at + 1);
+    throw ScenarioError({ScenarioIssue{
+        name, "", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels", line, column}});
   }
 }
 

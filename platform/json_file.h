@@ -4,6 +4,7 @@
 // nlohmann::json silently keeps the last one). Every problem is thrown as a ScenarioError.
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,11 @@ namespace rsoc::platform {
 //   PATH:LINE:COLUMN: malformed JSON: <reason>
 //   PATH: /platform/cpus/0: duplicate key "clock_mhz"   (every duplicate is reported)
 nlohmann::json read_json_file(const std::string& path);
+// Containers may nest this deep: scenarios need a handful of levels; far deeper text is refused before it is
+// parsed (it would only exhaust the stack or memory of whatever walks it).
+inline constexpr std::size_t kMaxJsonDepth = 256;
+// The offset of the bracket of `text` that nests deeper than kMaxJsonDepth (strings skipped), if any.
+std::optional<std::size_t> json_too_deep(std::string_view text);
 // Parses `text` with the same errors, naming it `name` (e.g. an embedded scenario).
 nlohmann::json parse_json_text(std::string_view text, std::string_view name);
 

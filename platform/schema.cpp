@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "platform/json_file.h"
+
 namespace rsoc::platform {
 
 namespace {
@@ -553,6 +555,8 @@ bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, Is
   // The value is JSON, or else the text as a string (name=aes, not name="aes"); a number no double holds is
   // an error, not the string "1e400".
   J value;
+  if (json_too_deep(text))  // before it is parsed: walking it would exhaust the stack
+    return fail(pointer, "the value is JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   try {
     value = J::parse(text);
   } catch (const typename J::parse_error&) {

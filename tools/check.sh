@@ -18,7 +18,7 @@ sanitize() {
   start=$(date +%s)
   if [ ! -f "$build/CMakeCache.txt" ]; then  # -O1 -g1: half the compile time of -O2 -g, full stack traces
     cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-      -DRSOC_SANITIZE=ON >&2
+      -DRSOC_SANITIZE=ON -DRSOC_BUILD_BENCHMARKS=OFF >&2
   fi
   cmake --build "$build" -j "$(nproc)" >&2
   echo "sanitize: build $(($(date +%s) - start)) s" >&2

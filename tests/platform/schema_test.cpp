@@ -550,6 +550,26 @@ TEST(SchemaOverride, ANumberNoDoubleHoldsIsAnErrorNotAString) {
       "range (beyond what a double holds: about 1.8e308)");
 }
 
+// A value nested deeper than a scenario file may be is refused before it is parsed: walking 60,000 levels
+// (what a command line holds) overflowed the stack under AddressSanitizer. Brackets inside strings do not
+// count.
+TEST(SchemaOverride, AValueNestedTooDeepIsRefusedBeforeItIsParsed) {
+  json doc = ValidInput();
+  const std::string too_deep = "the value is JSON nested deeper than 256 levels";
+  const std::string deepest = std::string(256, '[') + std::string(256, ']');
+  IssueList issues;
+  EXPECT_TRUE(apply_override(doc, "trace.options.latency=" + deepest, TestSchema(), issues));
+  EXPECT_EQ(doc["trace"]["options"]["latency"], json::parse(deepest));  // then checked by the resolver
+  const std::string brackets_in_a_string = "\"" + std::string(1000, '[') + "\"";
+  EXPECT_TRUE(apply_override(doc, "trace.options.latency=" + brackets_in_a_string, TestSchema(), issues));
+  EXPECT_TRUE(issues.empty());
+  EXPECT_EQ(OverrideIssue(doc, "trace.options.latency=[" + deepest + "]").message, too_deep);
+  const std::string command_line_deep = std::string(60000, '[') + std::string(60000, ']');
+  const ScenarioIssue issue = OverrideIssue(doc, "trace.options.latency=" + command_line_deep);
+  EXPECT_EQ(issue.pointer, "/trace/options/latency");
+  EXPECT_EQ(issue.message, too_deep);
+}
+
 TEST(SchemaOverride, UnknownKeyIsRejectedWithSuggestion) {
   json doc = ValidInput();
   const ScenarioIssue issue = OverrideIssue(doc, "platform.cpus.0.clok_mhz=5");
