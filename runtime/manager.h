@@ -37,7 +37,7 @@ struct CoreDesign {
   models::CoreKind kind = models::CoreKind::kAes128;
   std::uint64_t bitstream_address = 0;
   std::uint64_t bitstream_bytes = 0;
-  unsigned max_operand_bits = 0;        // modexp cores: the largest modulus it takes
+  unsigned max_operand_bits = 0;          // modexp cores: the largest modulus it takes
   std::optional<Functionality> serves{};  // custom cores: the functionality it computes
 };
 

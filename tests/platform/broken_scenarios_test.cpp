@@ -268,8 +268,9 @@ TEST(ScenarioUnits, TheExecutionUnitAndItsCostsAreCheckedAndResolved) {
                 "\"word\"?"}));
   // A key that is not one of the scenario's functionalities, once the values are right (the resolver knows
   // them: its custom cores add theirs).
-  EXPECT_EQ(issues_with(reference, {"runtime.unit_bytes={\"des\":8,\"aes\":16}"}),
-            (std::vector<std::string>{"/runtime/unit_bytes/aes: unknown key \"aes\"; did you mean \"des\"?"}));
+  EXPECT_EQ(
+      issues_with(reference, {"runtime.unit_bytes={\"des\":8,\"aes\":16}"}),
+      (std::vector<std::string>{"/runtime/unit_bytes/aes: unknown key \"aes\"; did you mean \"des\"?"}));
   // Resolved: the reference's 4 KiB blocks, one cipher block for the functionalities it does not set; the
   // software's cost per block and per byte; the driver's per block and per cipher block; word timing.
   rsoc::platform::LoadOptions opt;

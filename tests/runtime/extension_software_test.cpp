@@ -61,7 +61,8 @@ TEST(ExtensionSoftware, OutputsOnTheUnitEqualTheReferenceCipherInBothIntegration
           crypto::DesRoundUnit unit(rpi);
           const auto out = runtime::run_on_desrnd(unit, f, software(integration), key, data, encrypt);
           EXPECT_EQ(out, runtime::reference_output(f, key, data, encrypt))
-              << runtime::info(f).name << " " << runtime::kExtensionIntegrationNames.name(integration) << " rpi " << rpi;
+              << runtime::info(f).name << " " << runtime::kExtensionIntegrationNames.name(integration)
+              << " rpi " << rpi;
           EXPECT_EQ(unit.instructions(), 64u * (f == Functionality::kDes ? 16 : 48) / rpi);
         }
   }
