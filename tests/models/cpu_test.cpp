@@ -54,8 +54,8 @@ TEST(ModelSoftCpu, ComputeAdvancesExactlyTheCycles) {
 }
 
 TEST(ModelSoftCpu, BusyWaitStallsOnTheDeviceUntilItsTime) {
-  // A polling loop on a device (a UART's transmit flag): the thread's time moves to the given time, counted as
-  // device time (io) with its cycles; a time already passed changes nothing.
+  // A polling loop on a device (a UART's transmit flag): the thread's time moves to the given time, counted
+  // as device time (io) with its cycles; a time already passed changes nothing.
   test::set_quantum(sc_core::SC_ZERO_TIME);
   LoneCpu lone(CpuParams{ns(10), 1, 1, 1024});
   SoftCpu& cpu = lone.cpu;

@@ -7,6 +7,7 @@
 
 #include "models/crypto/block_function.h"
 #include "models/ip_core.h"
+#include "tests/models/core_access.h"
 #include "tests/models/model_test_support.h"
 
 namespace rsoc::models {
@@ -31,15 +32,7 @@ struct Access {
   std::pair<tlm::tlm_response_status, sc_core::sc_time> operator()(tlm::tlm_command cmd, std::uint32_t offset,
                                                                    std::vector<std::uint32_t>& words,
                                                                    sc_core::sc_time at) {
-    tlm::tlm_generic_payload p;
-    p.set_command(cmd);
-    p.set_address(offset);
-    p.set_data_ptr(reinterpret_cast<unsigned char*>(words.data()));
-    p.set_data_length(static_cast<unsigned>(4 * words.size()));
-    p.set_streaming_width(static_cast<unsigned>(4 * words.size()));
-    sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
-    core.access(p, at, latency);
-    return {p.get_response_status(), latency};
+    return test::core_access(core, cmd, offset, words, at);
   }
   void write(std::uint32_t offset, std::vector<std::uint32_t> words, sc_core::sc_time at) {
     EXPECT_EQ((*this)(tlm::TLM_WRITE_COMMAND, offset, words, at).first, tlm::TLM_OK_RESPONSE);

@@ -15,6 +15,7 @@
 #include "models/onchip_bus.h"
 #include "models/soft_cpu.h"
 #include "models/stream.h"
+#include "tests/models/core_access.h"
 #include "tests/models/model_test_support.h"
 
 namespace rsoc::models {
@@ -448,17 +449,7 @@ TEST(ModelIpCore, StreamWindowsComputeBlocksAndTimeTheCore) {
       make_core("aes", CoreParams{CoreKind::kAes128, ns(10), 1, 0, 40, 32, 0, 0, 4096, /*fifo_words=*/8});
   auto access = [&](tlm::tlm_command cmd, std::uint32_t offset, std::vector<std::uint32_t>& words,
                     sc_core::sc_time at, StreamExtension* stream = nullptr) {
-    tlm::tlm_generic_payload p;
-    p.set_command(cmd);
-    p.set_address(offset);
-    p.set_data_ptr(reinterpret_cast<unsigned char*>(words.data()));
-    p.set_data_length(static_cast<unsigned>(4 * words.size()));
-    p.set_streaming_width(static_cast<unsigned>(4 * words.size()));
-    if (stream) p.set_extension(stream);
-    sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
-    core->access(p, at, latency);
-    if (stream) p.clear_extension(stream);
-    return std::make_pair(p.get_response_status(), latency);
+    return test::core_access(*core, cmd, offset, words, at, stream);
   };
   std::vector<std::uint32_t> key = kAesKey, config{reg::kConfigEncrypt}, init{reg::kCtrlInit};
   access(tlm::TLM_WRITE_COMMAND, reg::kKey, key, ns(0));
@@ -517,17 +508,8 @@ TEST(ModelIpCore, StreamWaitTimeIsWhatTheCoreAddsToAStream) {
       make_core("aes", CoreParams{CoreKind::kAes128, ns(10), 1, 0, 40, 32, 0, 0, 4096, /*fifo_words=*/16});
   auto access = [&](tlm::tlm_command cmd, std::uint32_t offset, std::vector<std::uint32_t>& words,
                     sc_core::sc_time at, StreamExtension* stream) {
-    tlm::tlm_generic_payload p;
-    p.set_command(cmd);
-    p.set_address(offset);
-    p.set_data_ptr(reinterpret_cast<unsigned char*>(words.data()));
-    p.set_data_length(static_cast<unsigned>(4 * words.size()));
-    p.set_streaming_width(static_cast<unsigned>(4 * words.size()));
-    if (stream) p.set_extension(stream);
-    sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
-    core->access(p, at, latency);
-    if (stream) p.clear_extension(stream);
-    EXPECT_EQ(p.get_response_status(), tlm::TLM_OK_RESPONSE);
+    const auto [status, latency] = test::core_access(*core, cmd, offset, words, at, stream);
+    EXPECT_EQ(status, tlm::TLM_OK_RESPONSE);
     return latency;
   };
   std::vector<std::uint32_t> key = kAesKey, config{reg::kConfigEncrypt}, init{reg::kCtrlInit};
