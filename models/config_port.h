@@ -19,6 +19,7 @@
 #include "models/fpga_slot.h"
 #include "models/register_file.h"
 #include "models/resource_calendar.h"
+#include "models/statistics.h"
 
 namespace rsoc::models {
 
@@ -44,8 +45,10 @@ struct ReconfigurationRecord {
   std::string error;
 };
 
-class ConfigPort : public sc_core::sc_module {
+class ConfigPort : public sc_core::sc_module, public StatisticsSource {
  public:
+  // StatisticsSource: its counters (models/statistics.h).
+  void statistics(double end_ms, std::vector<StatGroup>& out) const override;
   tlm_utils::simple_target_socket<ConfigPort> target{"target"};
 
   ConfigPort(const sc_core::sc_module_name& name, const ConfigPortParams& params,

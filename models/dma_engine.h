@@ -15,6 +15,7 @@
 
 #include "models/activity.h"
 #include "models/register_file.h"
+#include "models/statistics.h"
 
 namespace rsoc::models {
 
@@ -33,8 +34,10 @@ inline constexpr std::uint32_t kCtrlStart = 1u << 0, kCtrlDstFixed = 1u << 1, kC
 inline constexpr std::uint32_t kStatusBusy = 1u << 0, kStatusDone = 1u << 1, kStatusError = 1u << 2;
 }  // namespace dma_reg
 
-class DmaEngine : public sc_core::sc_module {
+class DmaEngine : public sc_core::sc_module, public StatisticsSource {
  public:
+  // StatisticsSource: its counters (models/statistics.h).
+  void statistics(double end_ms, std::vector<StatGroup>& out) const override;
   tlm_utils::simple_target_socket<DmaEngine> target{"target"};
   tlm_utils::simple_initiator_socket<DmaEngine> initiator{"initiator"};
 

@@ -15,6 +15,7 @@
 #include "models/name_table.h"
 #include "models/resource_calendar.h"
 #include "models/routing_bus.h"
+#include "models/statistics.h"
 
 namespace rsoc::models {
 
@@ -42,8 +43,10 @@ struct FmcBusParams {
   FmcTiming timing = FmcTiming::kBurst;
 };
 
-class FmcBus : public RoutingBus {
+class FmcBus : public RoutingBus, public StatisticsSource {
  public:
+  // StatisticsSource: its counters (models/statistics.h).
+  void statistics(double end_ms, std::vector<StatGroup>& out) const override;
   FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params);
 
   const FmcBusParams& params() const { return params_; }

@@ -16,6 +16,7 @@
 #include "models/activity.h"
 #include "models/bitstream.h"
 #include "models/ip_core.h"
+#include "models/statistics.h"
 
 namespace rsoc::models {
 
@@ -30,8 +31,10 @@ struct SlotParams {
 
 // The slot implements the forward interface of its socket itself (rather than through simple_target_socket
 // callbacks): register accesses are the hottest path of a simulation.
-class FpgaSlot : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm::tlm_fw_transport_if<> {
  public:
+  // StatisticsSource: its counters (models/statistics.h).
+  void statistics(double end_ms, std::vector<StatGroup>& out) const override;
   tlm::tlm_target_socket<32> target{"target"};
 
   FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params);

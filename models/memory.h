@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/statistics.h"
+
 namespace rsoc::models {
 
 struct MemoryParams {
@@ -21,8 +23,10 @@ struct MemoryParams {
   unsigned cycles_per_word = 1;  // every word
 };
 
-class Memory : public sc_core::sc_module {
+class Memory : public sc_core::sc_module, public StatisticsSource {
  public:
+  // StatisticsSource: its counters (models/statistics.h).
+  void statistics(double end_ms, std::vector<StatGroup>& out) const override;
   tlm_utils::simple_target_socket<Memory> target{"target"};
 
   Memory(const sc_core::sc_module_name& name, const MemoryParams& params);

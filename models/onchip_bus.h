@@ -11,6 +11,7 @@
 #include "models/pio_replay.h"
 #include "models/resource_calendar.h"
 #include "models/routing_bus.h"
+#include "models/statistics.h"
 
 namespace rsoc::models {
 
@@ -20,8 +21,10 @@ struct OnChipBusParams {
   unsigned cycles_per_word = 1;  // data phase, per 32-bit word
 };
 
-class OnChipBus : public RoutingBus {
+class OnChipBus : public RoutingBus, public StatisticsSource {
  public:
+  // StatisticsSource: its counters (models/statistics.h).
+  void statistics(double end_ms, std::vector<StatGroup>& out) const override;
   OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams& params);
 
   const OnChipBusParams& params() const { return params_; }

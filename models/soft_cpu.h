@@ -23,6 +23,7 @@
 #include "models/extension_unit.h"
 #include "models/kernel_time.h"
 #include "models/pio_replay.h"
+#include "models/statistics.h"
 
 namespace rsoc::models {
 
@@ -180,8 +181,10 @@ class CpuThread {
   sc_core::sc_time compute_time_{sc_core::SC_ZERO_TIME}, io_time_{sc_core::SC_ZERO_TIME};
 };
 
-class SoftCpu : public sc_core::sc_module {
+class SoftCpu : public sc_core::sc_module, public StatisticsSource {
  public:
+  // StatisticsSource: its counters (models/statistics.h).
+  void statistics(double end_ms, std::vector<StatGroup>& out) const override;
   tlm_utils::simple_initiator_socket<SoftCpu> initiator{"initiator"};
 
   SoftCpu(const sc_core::sc_module_name& name, const CpuParams& params);

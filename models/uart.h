@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "models/resource_calendar.h"
+#include "models/statistics.h"
 
 namespace rsoc::models {
 
@@ -18,8 +19,10 @@ struct UartParams {
   unsigned bits_per_byte = 10;
 };
 
-class Uart {
+class Uart final : public StatisticsSource {
  public:
+  // StatisticsSource: its counters (models/statistics.h).
+  void statistics(double end_ms, std::vector<StatGroup>& out) const override;
   enum class Direction { kToDevice, kToHost };
 
   Uart(std::string name, const UartParams& params);

@@ -38,6 +38,21 @@ struct Platform {
   std::unique_ptr<models::ConfigPort> port;
   std::map<std::string, std::unique_ptr<models::Uart>> uarts;
 
+  // Every model that counts something, in the order of stats.json: CPUs, buses (on-chip, then FMC), memories,
+  // DMA engines, the configuration port, UARTs, slots.
+  std::vector<const models::StatisticsSource*> statistics_sources() const {
+    std::vector<const models::StatisticsSource*> out;
+    for (const auto& cpu : cpus) out.push_back(cpu.get());
+    for (const auto& [name, bus] : onchip) out.push_back(bus);
+    for (const auto& [name, bus] : fmc) out.push_back(bus);
+    for (const auto& [name, memory] : memories) out.push_back(memory.get());
+    for (const auto& [name, dma] : dmas) out.push_back(dma.get());
+    if (port) out.push_back(port.get());
+    for (const auto& [name, uart] : uarts) out.push_back(uart.get());
+    for (const auto& slot : slots) out.push_back(slot.get());
+    return out;
+  }
+
   explicit Platform(const ScenarioParams& p) {
     for (const auto& b : p.buses) {
       if (b.fmc) {
@@ -266,118 +281,8 @@ void spawn_background_processes(const ScenarioParams& p, runtime::Scheduler& sch
 std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime::Manager& mgr,
                                               const runtime::Scheduler& scheduler, double end_ms) {
   std::vector<analysis::StatGroup> out;
-  auto util = [&](double busy) { return end_ms > 0 ? busy / end_ms : 0.0; };
-  for (const auto& cpu : pf.cpus) {
-    double busy = 0;
-    for (unsigned i = 0; i < cpu->thread_count(); ++i) {
-      const models::CpuThread& t = cpu->thread(i);
-      analysis::StatGroup g{std::string(cpu->name()) + ".thread" + std::to_string(i), "cpu_thread", {}};
-      g.add("busy_ms", ms(t.busy_time()), "ms", "time computing or stalled on device accesses")
-          .add("compute_ms", ms(t.compute_time()), "ms", "time spent computing")
-          .add("io_ms", ms(t.io_time()), "ms",
-               "time stalled on device accesses (bus, wait states, polls, copies)")
-          .add("utilization", util(ms(t.busy_time())), "ratio", "busy time over simulated time")
-          .add("cycles", static_cast<double>(t.cycles()), "cycles", "CPU cycles charged")
-          .add("accesses", static_cast<double>(t.accesses()), "count", "device loads and stores issued");
-      if (t.has_extension("desrnd"))
-        g.add("desrnd_instructions", static_cast<double>(t.extension("desrnd").instructions()), "count",
-              "desrnd extension instructions executed");
-      out.push_back(g);
-      busy += ms(t.busy_time());
-    }
-    // The CPU as a whole (after its threads: on a tie, a thread is the busiest resource).
-    const double threads = static_cast<double>(cpu->thread_count());
-    analysis::StatGroup g{std::string(cpu->name()), "cpu", {}};
-    g.add("busy_ms", busy, "ms", "time its hardware threads computed or stalled on device accesses, summed")
-        .add("utilization", util(busy) / threads, "ratio",
-             "busy time over simulated time, per hardware thread")
-        .add("hw_threads", threads, "count", "hardware threads");
-    out.push_back(g);
-  }
-  for (const auto& [name, bus] : pf.onchip) {
-    analysis::StatGroup g{"bus." + name, "bus", {}};
-    g.add("busy_ms", ms(bus->calendar().busy_time()), "ms", "time the bus carried transfers")
-        .add("utilization", util(ms(bus->calendar().busy_time())), "ratio", "busy time over simulated time")
-        .add("wait_ms", ms(bus->calendar().wait_time()), "ms",
-             "time initiators waited for the bus (contention)")
-        .add("transactions", static_cast<double>(bus->transactions()), "count", "transactions carried")
-        .add("words", static_cast<double>(bus->words()), "words", "32-bit words carried")
-        .add("unmapped", static_cast<double>(bus->unmapped_accesses()), "count", "accesses to no device");
-    out.push_back(g);
-  }
-  for (const auto& [name, bus] : pf.fmc) {
-    analysis::StatGroup g{"bus." + name, "fmc_bus", {}};
-    g.add("busy_ms", ms(bus->calendar().busy_time()), "ms", "time the FMC carried words (phases and NWAIT)")
-        .add("utilization", util(ms(bus->calendar().busy_time())), "ratio", "busy time over simulated time")
-        .add("words_read", static_cast<double>(bus->words_read()), "words", "words read by software")
-        .add("words_written", static_cast<double>(bus->words_written()), "words", "words written")
-        .add("bus_reads", static_cast<double>(bus->bus_reads()), "count",
-             "read cycles on the bus (double reads count twice)")
-        .add("polls", static_cast<double>(bus->polls()), "count", "NWAIT GPIO polls by the CPU")
-        .add("poll_ms", ms(bus->poll_time()), "ms", "CPU time spent polling NWAIT")
-        .add("byteswap_ms", ms(bus->byteswap_time()), "ms", "CPU time spent swapping bytes")
-        .add("failed_words", static_cast<double>(bus->failed_words()), "count",
-             "words that exceeded max_polls");
-    out.push_back(g);
-  }
-  for (const auto& [name, mem] : pf.memories) {
-    analysis::StatGroup g{"memory." + name, "memory", {}};
-    g.add("busy_ms", ms(mem->busy_time()), "ms", "time moving data")
-        .add("words_read", static_cast<double>(mem->reads()), "words", "words read")
-        .add("words_written", static_cast<double>(mem->writes()), "words", "words written");
-    out.push_back(g);
-  }
-  for (const auto& [name, dma] : pf.dmas) {
-    analysis::StatGroup g{"dma." + name, "dma", {}};
-    g.add("busy_ms", ms(dma->busy_time()), "ms", "time transferring")
-        .add("utilization", util(ms(dma->busy_time())), "ratio", "busy time over simulated time")
-        .add("transfers", static_cast<double>(dma->transfers()), "count", "transfers completed")
-        .add("words", static_cast<double>(dma->words_moved()), "words", "words moved");
-    out.push_back(g);
-  }
-  if (pf.port) {
-    double busy = 0, words = 0, ok = 0, failed = 0;
-    for (const auto& r : pf.port->records()) {
-      busy += ms(r.end - r.start);
-      words += static_cast<double>(r.words);
-      (r.ok ? ok : failed) += 1;
-    }
-    analysis::StatGroup g{"config_port", "config_port", {}};
-    g.add("busy_ms", busy, "ms", "time from START to the last bitstream word, summed")
-        .add("utilization", util(busy), "ratio", "busy time over simulated time")
-        .add("reconfigurations", ok, "count", "configurations completed")
-        .add("failed_reconfigurations", failed, "count", "configurations refused or failed")
-        .add("words", words, "words", "bitstream words received");
-    out.push_back(g);
-  }
-  for (const auto& [name, uart] : pf.uarts)
-    for (auto direction : {models::Uart::Direction::kToDevice, models::Uart::Direction::kToHost}) {
-      const bool in = direction == models::Uart::Direction::kToDevice;
-      const double busy = ms(uart->line(direction).busy_time());
-      analysis::StatGroup g{"uart." + name + (in ? ".to_device" : ".to_host"), "uart", {}};
-      g.add("busy_ms", busy, "ms", "time the line carried bytes")
-          .add("utilization", util(busy), "ratio", "busy time over simulated time")
-          .add("bytes", static_cast<double>(uart->bytes(direction)), "bytes", "bytes carried")
-          .add("wait_ms", ms(uart->line(direction).wait_time()), "ms", "time senders waited for the line");
-      out.push_back(g);
-    }
-  for (const auto& slot : pf.slots) {
-    analysis::StatGroup g{std::string("slot.") + slot->name(), "slot", {}};
-    g.add("configurations", static_cast<double>(slot->configurations()), "count",
-          "cores configured (boot included)")
-        .add("core_busy_ms", ms(slot->core_busy_time()), "ms", "time its cores computed")
-        .add("core_utilization", util(ms(slot->core_busy_time())), "ratio",
-             "core busy time over simulated time")
-        .add("rejected_accesses", static_cast<double>(slot->rejected_accesses()), "count",
-             "accesses while empty")
-        .add("words_written", static_cast<double>(slot->core_words_written()), "words",
-             "register words software wrote to its cores")
-        .add("words_read", static_cast<double>(slot->core_words_read()), "words",
-             "register words its cores answered (status polls included; an FMC double read counts twice)")
-        .add("status_reads", static_cast<double>(slot->core_status_reads()), "count",
-             "STATUS reads it answered");
-    out.push_back(g);
-  }
+  auto util = [&](double busy) { return models::utilization(busy, end_ms); };
+  for (const models::StatisticsSource* source : pf.statistics_sources()) source->statistics(end_ms, out);
   unsigned t = 0;  // the scheduler's threads: every CPU's in turn
   for (const auto& cpu : pf.cpus)
     for (unsigned i = 0; i < cpu->thread_count(); ++i, ++t) {

@@ -57,6 +57,23 @@ TEST(ModelMemory, LatencyFormulaAndRoundTrip) {
   EXPECT_EQ(mem.reads(), 17u);
   // busy_time counts the data phases: 2 * (1 + 16) words * 2 cycles * 5 ns = 340 ns.
   EXPECT_EQ(mem.busy_time(), ns(340));
+  // The memory and the CPU declare their own statistics (models/statistics.h).
+  std::vector<StatGroup> stats;
+  const StatisticsSource& memory_source = mem;
+  memory_source.statistics(1.0, stats);
+  ASSERT_EQ(stats.size(), 1u);
+  EXPECT_EQ(stats[0].resource, "memory.mem");
+  EXPECT_EQ(stats[0].kind, "memory");
+  ASSERT_EQ(stats[0].stats.size(), 3u);
+  EXPECT_EQ(stats[0].stats[0].name, "busy_ms");
+  EXPECT_DOUBLE_EQ(stats[0].stats[0].value, 340e-6);
+  EXPECT_EQ(stats[0].stats[1].value, 17.0);  // words read
+  stats.clear();
+  cpu.statistics(1e-3, stats);  // a run of 1 us: the thread's utilization is its busy time over it
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_EQ(stats[0].resource, "cpu.thread0");
+  EXPECT_EQ(stats[1].resource, "cpu");
+  EXPECT_DOUBLE_EQ(stats[0].stats[3].value, cpu.thread(0).busy_time().to_seconds() * 1e3 / 1e-3);
   std::uint32_t peeked = 0;
   mem.peek(0x100, reinterpret_cast<std::uint8_t*>(&peeked), 4);
   EXPECT_EQ(peeked, 0xDEADBEEFu);
