@@ -118,6 +118,7 @@ class CpuThread {
   sc_core::sc_time now() const { return kernel_time() + qk_.get_local_time(); }
   unsigned index() const { return index_; }
   SoftCpu& cpu() { return cpu_; }
+  const SoftCpu& cpu() const { return cpu_; }
 
   // This thread's context of the extension unit `name` (its own registers); throws std::out_of_range naming
   // the unit when the CPU has no such extension.

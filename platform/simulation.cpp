@@ -17,15 +17,7 @@ namespace rsoc::platform {
 
 using sc_core::sc_time;
 
-namespace {
-
-double ms(const sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
-
 // Every model of one platform, bound and mapped.
-}  // namespace
-
 struct Platform {
   std::vector<std::unique_ptr<models::SoftCpu>> cpus;
   std::map<std::string, std::unique_ptr<models::RoutingBus>> buses;
@@ -281,40 +273,10 @@ void spawn_background_processes(const ScenarioParams& p, runtime::Scheduler& sch
 std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime::Manager& mgr,
                                               const runtime::Scheduler& scheduler, double end_ms) {
   std::vector<analysis::StatGroup> out;
-  auto util = [&](double busy) { return models::utilization(busy, end_ms); };
-  for (const models::StatisticsSource* source : pf.statistics_sources()) source->statistics(end_ms, out);
-  unsigned t = 0;  // the scheduler's threads: every CPU's in turn
-  for (const auto& cpu : pf.cpus)
-    for (unsigned i = 0; i < cpu->thread_count(); ++i, ++t) {
-      analysis::StatGroup g{
-          "scheduler." + std::string(cpu->name()) + ".thread" + std::to_string(i), "scheduler", {}};
-      g.add("busy_ms", ms(scheduler.busy_time(t)), "ms", "CPU time given to processes and context switches")
-          .add("utilization", util(ms(scheduler.busy_time(t))), "ratio", "busy time over simulated time")
-          .add("context_switches", static_cast<double>(scheduler.context_switches(t)), "count",
-               "switches between processes")
-          .add("yields", static_cast<double>(scheduler.yields(t)), "count",
-               "times a process offered the CPU to others (cooperative polling, spinning), switching or not");
-      out.push_back(g);
-    }
-  for (const auto& proc : scheduler.processes()) {
-    analysis::StatGroup pg{"process." + proc->name(), "process", {}};
-    pg.add("cpu_ms", ms(proc->cpu_time()), "ms", "CPU time it used (compute, driver work, device stalls)")
-        .add("cpu_share", util(ms(proc->cpu_time())), "ratio", "CPU time over simulated time")
-        .add("preemptions", static_cast<double>(proc->preemptions()), "count", "times it was preempted")
-        .add("migrations", static_cast<double>(proc->migrations()), "count",
-             "times it resumed on another hardware thread than the one it last ran on");
-    out.push_back(pg);
-  }
-  analysis::StatGroup g{"manager", "manager", {}};
-  g.add("cache_hits", static_cast<double>(mgr.cache_hits()), "count",
-        "hardware requests that found their core resident")
-      .add("cache_misses", static_cast<double>(mgr.cache_misses()), "count",
-           "hardware requests that configured a slot")
-      .add("evictions", static_cast<double>(mgr.evictions()), "count", "cores removed to make room")
-      .add("fallbacks", static_cast<double>(mgr.fallbacks()), "count",
-           "hardware requests run in software for want of a slot")
-      .add("slot_waits", static_cast<double>(mgr.slot_waits()), "count", "times a request waited for a slot");
-  out.push_back(g);
+  std::vector<const models::StatisticsSource*> sources = pf.statistics_sources();
+  sources.push_back(&scheduler);
+  sources.push_back(&mgr);
+  for (const models::StatisticsSource* source : sources) source->statistics(end_ms, out);
   return out;
 }
 

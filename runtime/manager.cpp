@@ -70,6 +70,17 @@ std::string Manager::resident(std::size_t slot) const {
   return d < 0 ? "" : designs_[static_cast<std::size_t>(d)].name;
 }
 
+void Manager::statistics(double /*end_ms*/, std::vector<models::StatGroup>& out) const {
+  models::StatGroup g{"manager", "manager", {}};
+  g.add("cache_hits", static_cast<double>(hits_), "count", "hardware requests that found their core resident")
+      .add("cache_misses", static_cast<double>(misses_), "count", "hardware requests that configured a slot")
+      .add("evictions", static_cast<double>(evictions_), "count", "cores removed to make room")
+      .add("fallbacks", static_cast<double>(fallbacks_), "count",
+           "hardware requests run in software for want of a slot")
+      .add("slot_waits", static_cast<double>(slot_waits_), "count", "times a request waited for a slot");
+  out.push_back(std::move(g));
+}
+
 void Manager::unload_idle() {
   table_.unload_idle();
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "models/fpga_slot.h"
+#include "models/statistics.h"
 #include "runtime/cost_model.h"
 #include "runtime/drivers.h"
 #include "runtime/functionality.h"
@@ -79,7 +80,7 @@ struct RequestOutcome {
   RequestRecord record;
 };
 
-class Manager {
+class Manager final : public models::StatisticsSource {
  public:
   using Sink = std::function<void(const RequestRecord&)>;
 
@@ -123,6 +124,8 @@ class Manager {
   std::uint64_t fallbacks() const { return fallbacks_; }
   std::uint64_t slot_waits() const { return slot_waits_; }
   std::string resident(std::size_t slot) const;  // design name the OS believes is in the slot ("" if none)
+  // StatisticsSource: the `manager` group (cache hits and misses, evictions, fallbacks, slot waits).
+  void statistics(double end_ms, std::vector<models::StatGroup>& out) const override;
 
  private:
   // The output of reference_output() for its inputs.

@@ -50,6 +50,7 @@
 #include "models/activity.h"
 #include "models/name_table.h"
 #include "models/soft_cpu.h"
+#include "models/statistics.h"
 #include "runtime/request_record.h"
 
 namespace rsoc::runtime {
@@ -167,7 +168,7 @@ class Process {
   std::optional<TimeUse> counting_as_;  // a Counting guard's use
 };
 
-class Scheduler {
+class Scheduler final : public models::StatisticsSource {
  public:
   // The OS of `threads` (at least one; the scheduler's thread t is threads[t]).
   Scheduler(std::vector<models::CpuThread*> threads, const SchedulerParams& params);
@@ -194,6 +195,8 @@ class Scheduler {
   sc_core::sc_time busy_time() const;
   std::uint64_t context_switches() const;
   std::uint64_t yields() const;
+  // StatisticsSource: a group per hardware thread (`scheduler.<cpu>.threadN`) and one per process.
+  void statistics(double end_ms, std::vector<models::StatGroup>& out) const override;
   // Reports the intervals each process holds thread `t` to `sink` on `lane` (null: none).
   void set_activity(unsigned t, models::ActivitySink* sink, models::Lane lane) {
     threads_.at(t).activity = sink;

@@ -343,6 +343,17 @@ TEST(RuntimeManager, CacheHitSkipsReconfigurationAndCachingOffDoesNot) {
   // The core still holds the key: the driver skips 4 key writes, CONFIG, INIT and its status read (7 x 40
   // ns).
   EXPECT_EQ(bench.log[0].exec_ps - bench.log[1].exec_ps, sc_time(280, SC_NS).value());
+  // The manager declares its counters itself (models/statistics.h): one miss, one hit.
+  std::vector<models::StatGroup> stats;
+  const models::StatisticsSource& source = *cached;
+  source.statistics(1.0, stats);
+  ASSERT_EQ(stats.size(), 1u);
+  EXPECT_EQ(stats[0].resource, "manager");
+  ASSERT_EQ(stats[0].stats.size(), 5u);
+  EXPECT_EQ(stats[0].stats[0].name, "cache_hits");
+  EXPECT_EQ(stats[0].stats[0].value, 1.0);
+  EXPECT_EQ(stats[0].stats[1].name, "cache_misses");
+  EXPECT_EQ(stats[0].stats[1].value, 1.0);
 }
 
 TEST(RuntimeManager, WithoutCachingEveryHardwareRequestReconfigures) {

@@ -273,6 +273,22 @@ TEST(RuntimeScheduler, TwoProcessesOnTwoCpusFinishInTheTimeOfOne) {
   EXPECT_EQ(sched.busy_time(0), sc_time(20, SC_MS));
   EXPECT_EQ(sched.busy_time(1), sc_time(20, SC_MS));
   EXPECT_EQ(sched.context_switches(), 0u);
+  // The scheduler declares its statistics itself (models/statistics.h): one group per CPU thread, named after
+  // its CPU, then one per process; over a 40 ms run each thread was busy half the time.
+  std::vector<models::StatGroup> stats;
+  const models::StatisticsSource& source = sched;
+  source.statistics(40.0, stats);
+  ASSERT_EQ(stats.size(), 4u);
+  EXPECT_EQ(stats[0].resource, "scheduler.cpu0.thread0");
+  EXPECT_EQ(stats[1].resource, "scheduler.cpu1.thread0");
+  EXPECT_EQ(stats[2].resource, "process.p0");
+  EXPECT_EQ(stats[3].resource, "process.p1");
+  EXPECT_EQ(stats[1].stats[0].name, "busy_ms");
+  EXPECT_DOUBLE_EQ(stats[1].stats[0].value, 20.0);
+  EXPECT_EQ(stats[1].stats[1].name, "utilization");
+  EXPECT_DOUBLE_EQ(stats[1].stats[1].value, 0.5);
+  EXPECT_EQ(stats[3].stats[0].name, "cpu_ms");
+  EXPECT_DOUBLE_EQ(stats[3].stats[0].value, 20.0);
 }
 
 TEST(RuntimeScheduler, AffinityKeepsPinnedProcessesOnTheirThreadAndOthersTakeAFreeOne) {
