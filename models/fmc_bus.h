@@ -27,8 +27,8 @@ inline constexpr NameTable<FmcTiming, 2> kFmcTimingNames{
     {{{FmcTiming::kBurst, "burst"}, {FmcTiming::kWordByWord, "word"}}}};
 
 struct FmcBusParams {
-  sc_core::sc_time clock_period{sc_core::sc_time(1.0 / 90e6, sc_core::SC_SEC)};
-  sc_core::sc_time cpu_clock_period{sc_core::sc_time(1.0 / 180e6, sc_core::SC_SEC)};
+  sc_core::sc_time clock_period{10, sc_core::SC_NS};
+  sc_core::sc_time cpu_clock_period{10, sc_core::SC_NS};  // the CPU's (the scenario sets it from the CPU)
   FmcMode mode = FmcMode::kAsync;
   unsigned addr_setup_cycles = 1;
   unsigned data_cycles = 2;

@@ -60,7 +60,7 @@ struct ConfigPortSpec {
   std::uint64_t base = 0;
   models::ConfigPortParams params;
   bool dma_feed = false;
-  unsigned cpu_copy_cycles_per_word = 0;
+  unsigned cpu_copy_cycles_per_word = 120;
   std::string dma;
 };
 

@@ -104,7 +104,7 @@ struct HsmParams {
   unsigned rpc_tasks = 4;
   int task_priority = 10;
   unsigned clients = 1;
-  std::uint64_t signatures_per_client = 10;
+  std::uint64_t signatures_per_client = 20;
   sc_core::sc_time host_time{20, sc_core::SC_MS};  // per signature, on the client's host
   double host_jitter = 0;  // each host_time drawn uniformly in host_time * (1 +- host_jitter)
   sc_core::sc_time rx_tick{1, sc_core::SC_MS};  // received bytes are taken on this tick (zero: at once)

@@ -57,7 +57,7 @@ struct SlotView {
 };
 
 struct RuntimeParams {
-  PolicyKind policy = PolicyKind::kHardware;
+  PolicyKind policy = PolicyKind::kCostModel;
   std::map<Functionality, std::uint64_t> thresholds;
   bool caching = true;
   Replacement replacement = Replacement::kLru;
