@@ -111,22 +111,15 @@ void ConfigPort::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
 }
 
-namespace {
-double stat_ms(const sc_core::sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
-}  // namespace
-
 void ConfigPort::statistics(double end_ms, std::vector<StatGroup>& out) const {
   double busy = 0, words = 0, ok = 0, failed = 0;
   for (const auto& r : records()) {
-    busy += stat_ms(r.end - r.start);
+    busy += to_ms(r.end - r.start);
     words += static_cast<double>(r.words);
     (r.ok ? ok : failed) += 1;
   }
   StatGroup g{"config_port", "config_port", {}};
-  g.add("busy_ms", busy, "ms", "time from START to the last bitstream word, summed")
-      .add("utilization", utilization(busy, end_ms), "ratio", "busy time over simulated time")
+  g.add_busy(busy, end_ms, "time from START to the last bitstream word, summed")
       .add("reconfigurations", ok, "count", "configurations completed")
       .add("failed_reconfigurations", failed, "count", "configurations refused or failed")
       .add("words", words, "words", "bitstream words received");

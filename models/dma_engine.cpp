@@ -59,16 +59,9 @@ void DmaEngine::run() {
   }
 }
 
-namespace {
-double stat_ms(const sc_core::sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
-}  // namespace
-
 void DmaEngine::statistics(double end_ms, std::vector<StatGroup>& out) const {
   StatGroup g{std::string("dma.") + basename(), "dma", {}};
-  g.add("busy_ms", stat_ms(busy_time()), "ms", "time transferring")
-      .add("utilization", utilization(stat_ms(busy_time()), end_ms), "ratio", "busy time over simulated time")
+  g.add_busy(to_ms(busy_time()), end_ms, "time transferring")
       .add("transfers", static_cast<double>(transfers()), "count", "transfers completed")
       .add("words", static_cast<double>(words_moved()), "words", "words moved");
   out.push_back(g);

@@ -99,24 +99,16 @@ void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& rang
   trans.set_response_status(status);
 }
 
-namespace {
-double stat_ms(const sc_core::sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
-}  // namespace
-
 void FmcBus::statistics(double end_ms, std::vector<StatGroup>& out) const {
   StatGroup g{std::string("bus.") + basename(), "fmc_bus", {}};
-  g.add("busy_ms", stat_ms(calendar().busy_time()), "ms", "time the FMC carried words (phases and NWAIT)")
-      .add("utilization", utilization(stat_ms(calendar().busy_time()), end_ms), "ratio",
-           "busy time over simulated time")
+  g.add_busy(to_ms(calendar().busy_time()), end_ms, "time the FMC carried words (phases and NWAIT)")
       .add("words_read", static_cast<double>(words_read()), "words", "words read by software")
       .add("words_written", static_cast<double>(words_written()), "words", "words written")
       .add("bus_reads", static_cast<double>(bus_reads()), "count",
            "read cycles on the bus (double reads count twice)")
       .add("polls", static_cast<double>(polls()), "count", "NWAIT GPIO polls by the CPU")
-      .add("poll_ms", stat_ms(poll_time()), "ms", "CPU time spent polling NWAIT")
-      .add("byteswap_ms", stat_ms(byteswap_time()), "ms", "CPU time spent swapping bytes")
+      .add("poll_ms", to_ms(poll_time()), "ms", "CPU time spent polling NWAIT")
+      .add("byteswap_ms", to_ms(byteswap_time()), "ms", "CPU time spent swapping bytes")
       .add("failed_words", static_cast<double>(failed_words()), "count", "words that exceeded max_polls");
   out.push_back(g);
 }

@@ -168,17 +168,11 @@ unsigned FpgaSlot::transport_dbg(tlm::tlm_generic_payload& trans) {
   return active_->debug(trans);
 }
 
-namespace {
-double stat_ms(const sc_core::sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
-}  // namespace
-
 void FpgaSlot::statistics(double end_ms, std::vector<StatGroup>& out) const {
   StatGroup g{std::string("slot.") + name(), "slot", {}};
   g.add("configurations", static_cast<double>(configurations()), "count", "cores configured (boot included)")
-      .add("core_busy_ms", stat_ms(core_busy_time()), "ms", "time its cores computed")
-      .add("core_utilization", utilization(stat_ms(core_busy_time()), end_ms), "ratio",
+      .add("core_busy_ms", to_ms(core_busy_time()), "ms", "time its cores computed")
+      .add("core_utilization", utilization(to_ms(core_busy_time()), end_ms), "ratio",
            "core busy time over simulated time")
       .add("rejected_accesses", static_cast<double>(rejected_accesses()), "count", "accesses while empty")
       .add("words_written", static_cast<double>(core_words_written()), "words",

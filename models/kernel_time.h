@@ -21,6 +21,11 @@ inline std::uint64_t to_ps(const sc_core::sc_time& t) {
   return t.value();
 }
 
+// `t` in milliseconds: the time unit of statistics (models/statistics.h).
+inline double to_ms(const sc_core::sc_time& t) {
+  return t.to_seconds() * 1e3;
+}
+
 // `count` periods of `period`: a clock's cycles as a time. Simulated time is counted in 64-bit picoseconds;
 // a duration of 2^57 ps (about 40 hours) or more in one piece is refused (std::overflow_error naming
 // `what`) rather than left to wrap, leaving room for the runtime's sums and for slower shared cores.

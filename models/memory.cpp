@@ -112,15 +112,9 @@ unsigned Memory::transport_dbg(tlm::tlm_generic_payload& trans) {
   return trans.get_data_length();
 }
 
-namespace {
-double stat_ms(const sc_core::sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
-}  // namespace
-
 void Memory::statistics(double, std::vector<StatGroup>& out) const {
   StatGroup g{std::string("memory.") + basename(), "memory", {}};
-  g.add("busy_ms", stat_ms(busy_time()), "ms", "time moving data")
+  g.add("busy_ms", to_ms(busy_time()), "ms", "time moving data")
       .add("words_read", static_cast<double>(reads()), "words", "words read")
       .add("words_written", static_cast<double>(writes()), "words", "words written");
   out.push_back(g);

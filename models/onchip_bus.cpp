@@ -60,19 +60,10 @@ void OnChipBus::replay(tlm::tlm_generic_payload& trans, const AddressRange& rang
   forward(trans, range, delay);
 }
 
-namespace {
-double stat_ms(const sc_core::sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
-}  // namespace
-
 void OnChipBus::statistics(double end_ms, std::vector<StatGroup>& out) const {
   StatGroup g{std::string("bus.") + basename(), "bus", {}};
-  g.add("busy_ms", stat_ms(calendar().busy_time()), "ms", "time the bus carried transfers")
-      .add("utilization", utilization(stat_ms(calendar().busy_time()), end_ms), "ratio",
-           "busy time over simulated time")
-      .add("wait_ms", stat_ms(calendar().wait_time()), "ms",
-           "time initiators waited for the bus (contention)")
+  g.add_busy(to_ms(calendar().busy_time()), end_ms, "time the bus carried transfers")
+      .add("wait_ms", to_ms(calendar().wait_time()), "ms", "time initiators waited for the bus (contention)")
       .add("transactions", static_cast<double>(transactions()), "count", "transactions carried")
       .add("words", static_cast<double>(words()), "words", "32-bit words carried")
       .add("unmapped", static_cast<double>(unmapped_accesses()), "count", "accesses to no device");

@@ -228,22 +228,16 @@ tlm::tlm_response_status CpuThread::stream_copy(std::uint64_t src, std::uint64_t
   return result.status;
 }
 
-namespace {
-double stat_ms(const sc_core::sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
-}  // namespace
-
 void SoftCpu::statistics(double end_ms, std::vector<StatGroup>& out) const {
   double busy = 0;
   for (unsigned i = 0; i < thread_count(); ++i) {
     const CpuThread& t = *threads_[i];
     StatGroup g{std::string(name()) + ".thread" + std::to_string(i), "cpu_thread", {}};
-    g.add("busy_ms", stat_ms(t.busy_time()), "ms", "time computing or stalled on device accesses")
-        .add("compute_ms", stat_ms(t.compute_time()), "ms", "time spent computing")
-        .add("io_ms", stat_ms(t.io_time()), "ms",
+    g.add("busy_ms", to_ms(t.busy_time()), "ms", "time computing or stalled on device accesses")
+        .add("compute_ms", to_ms(t.compute_time()), "ms", "time spent computing")
+        .add("io_ms", to_ms(t.io_time()), "ms",
              "time stalled on device accesses (bus, wait states, polls, copies)")
-        .add("utilization", utilization(stat_ms(t.busy_time()), end_ms), "ratio",
+        .add("utilization", utilization(to_ms(t.busy_time()), end_ms), "ratio",
              "busy time over simulated time")
         .add("cycles", static_cast<double>(t.cycles()), "cycles", "CPU cycles charged")
         .add("accesses", static_cast<double>(t.accesses()), "count", "device loads and stores issued");
@@ -251,7 +245,7 @@ void SoftCpu::statistics(double end_ms, std::vector<StatGroup>& out) const {
       g.add("desrnd_instructions", static_cast<double>(t.extension("desrnd").instructions()), "count",
             "desrnd extension instructions executed");
     out.push_back(g);
-    busy += stat_ms(t.busy_time());
+    busy += to_ms(t.busy_time());
   }
   // The CPU as a whole (after its threads: on a tie, a thread is the busiest resource).
   const double threads = static_cast<double>(thread_count());

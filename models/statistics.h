@@ -26,6 +26,9 @@ struct StatGroup {
     stats.push_back(Stat{std::move(name), value, std::move(unit), std::move(description)});
     return *this;
   }
+  // `busy_ms` ("busy_ms", what the resource was busy doing) and its share of a run of `end_ms`
+  // ("utilization").
+  StatGroup& add_busy(double busy_ms, double end_ms, std::string what);
 };
 
 class StatisticsSource {
@@ -41,6 +44,11 @@ class StatisticsSource {
 // `busy_ms` over `end_ms` (0 for a run of no time).
 inline double utilization(double busy_ms, double end_ms) {
   return end_ms > 0 ? busy_ms / end_ms : 0.0;
+}
+
+inline StatGroup& StatGroup::add_busy(double busy_ms, double end_ms, std::string what) {
+  return add("busy_ms", busy_ms, "ms", std::move(what))
+      .add("utilization", utilization(busy_ms, end_ms), "ratio", "busy time over simulated time");
 }
 
 }  // namespace rsoc::models

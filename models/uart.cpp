@@ -24,21 +24,14 @@ sc_core::sc_time Uart::transfer(Direction direction, std::uint64_t bytes, const 
   return line.reserve(at, duration) + duration;
 }
 
-namespace {
-double stat_ms(const sc_core::sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
-}  // namespace
-
 void Uart::statistics(double end_ms, std::vector<StatGroup>& out) const {
   for (auto direction : {Direction::kToDevice, Direction::kToHost}) {
     const bool in = direction == Direction::kToDevice;
-    const double busy = stat_ms(line(direction).busy_time());
+    const double busy = to_ms(line(direction).busy_time());
     StatGroup g{"uart." + name() + (in ? ".to_device" : ".to_host"), "uart", {}};
-    g.add("busy_ms", busy, "ms", "time the line carried bytes")
-        .add("utilization", utilization(busy, end_ms), "ratio", "busy time over simulated time")
+    g.add_busy(busy, end_ms, "time the line carried bytes")
         .add("bytes", static_cast<double>(bytes(direction)), "bytes", "bytes carried")
-        .add("wait_ms", stat_ms(line(direction).wait_time()), "ms", "time senders waited for the line");
+        .add("wait_ms", to_ms(line(direction).wait_time()), "ms", "time senders waited for the line");
     out.push_back(g);
   }
 }

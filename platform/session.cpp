@@ -14,6 +14,7 @@
 #include "analysis/output_file.h"
 #include "analysis/request_log.h"
 #include "analysis/stats.h"
+#include "models/kernel_time.h"
 #include "platform/interrupt.h"
 #include "platform/log.h"
 #include "platform/scenario_error.h"
@@ -24,10 +25,6 @@
 namespace rsoc::platform {
 
 namespace {
-
-double ms(const sc_core::sc_time& t) {
-  return t.to_seconds() * 1e3;
-}
 
 void write_json(const std::filesystem::path& path, const nlohmann::json& doc) {
   analysis::write_text_file(path, doc.dump(2) + "\n");
@@ -86,7 +83,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     for (const std::string& warning : timeline->finish())
       logging::note() << "rsoc: warning: " << warning << std::endl;
 
-  const double end_ms = ms(sc_core::sc_time_stamp());
+  const double end_ms = models::to_ms(sc_core::sc_time_stamp());
   log.close_csv();
   log.write_summary(out.file("summary.csv").string());
   breakdown.close_csv();

@@ -74,16 +74,13 @@ sc_time Scheduler::busy_time() const {
 }
 
 void Scheduler::statistics(double end_ms, std::vector<models::StatGroup>& out) const {
-  const auto ms = [](const sc_time& t) { return t.to_seconds() * 1e3; };
   for (unsigned t = 0; t < threads_.size(); ++t) {
     const models::CpuThread& cpu = *threads_[t].cpu;
     models::StatGroup g{
         "scheduler." + std::string(cpu.cpu().name()) + ".thread" + std::to_string(cpu.index()),
         "scheduler",
         {}};
-    g.add("busy_ms", ms(busy_time(t)), "ms", "CPU time given to processes and context switches")
-        .add("utilization", models::utilization(ms(busy_time(t)), end_ms), "ratio",
-             "busy time over simulated time")
+    g.add_busy(models::to_ms(busy_time(t)), end_ms, "CPU time given to processes and context switches")
         .add("context_switches", static_cast<double>(threads_[t].switches), "count",
              "switches between processes")
         .add("yields", static_cast<double>(threads_[t].yields), "count",
@@ -92,8 +89,9 @@ void Scheduler::statistics(double end_ms, std::vector<models::StatGroup>& out) c
   }
   for (const auto& proc : processes_) {
     models::StatGroup g{"process." + proc->name(), "process", {}};
-    g.add("cpu_ms", ms(proc->cpu_time()), "ms", "CPU time it used (compute, driver work, device stalls)")
-        .add("cpu_share", models::utilization(ms(proc->cpu_time()), end_ms), "ratio",
+    g.add("cpu_ms", models::to_ms(proc->cpu_time()), "ms",
+          "CPU time it used (compute, driver work, device stalls)")
+        .add("cpu_share", models::utilization(models::to_ms(proc->cpu_time()), end_ms), "ratio",
              "CPU time over simulated time")
         .add("preemptions", static_cast<double>(proc->preemptions()), "count", "times it was preempted")
         .add("migrations", static_cast<double>(proc->migrations()), "count",
