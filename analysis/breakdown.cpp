@@ -18,6 +18,7 @@ const TimeUseNames kNames[kRequestTimeUses] = {
     {"cpu_wait", "waiting for the CPU"}, {"bus_transfer", "bus transfers"},
     {"slot_wait", "waiting for a slot"}, {"reconfig", "reconfiguration"},
     {"core_compute", "core compute"},    {"host", "host"},
+    {"recovery", "fault recovery"},
 };
 const char* const kDescriptions[kRequestTimeUses] = {
     "the requesting processes computing on the CPU (software, driver and poll-loop cycles)",
@@ -30,6 +31,7 @@ const char* const kDescriptions[kRequestTimeUses] = {
     "waiting for cores to finish (status reads that found them busy, DMA transfers waiting for them)",
     "the requesters' own work outside the SoC (HSM clients: host software, framing, the serial link's "
     "driver)",
+    "recovering from injected faults: failed configuration attempts, work done again",
 };
 }  // namespace
 

@@ -47,6 +47,9 @@ void ConfigPort::control(std::uint32_t value, const sc_time& at) {
   }
   session_ = static_cast<long>(records_.size()) - 1;
   slot_ = slots_[index];
+  flip_word_.reset();
+  if (faults_ && index < faults_->per_configuration.size() && faults_->per_configuration[index].chance(at))
+    flip_word_ = kBitstreamHeaderWords;
   regs_.at(status_reg_) = port_reg::kStatusBusy;
   regs_.at(words_reg_) = 0;
   regs_.at(error_code_reg_) = 0;
@@ -94,10 +97,36 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   ReconfigurationRecord* record = session();
   if (!record) return;  // words with no configuration in progress are dropped
-  slot_->configuration_words(trans.get_data_ptr(), words, end);
+  const std::uint8_t* bytes = trans.get_data_ptr();
+  if (faults_) bytes = corrupt(bytes, words, record->words, arrival);
+  slot_->configuration_words(bytes, words, end);
   record->words += words;
   regs_.at(words_reg_) = static_cast<std::uint32_t>(record->words);
   if (slot_->configuration_failed() || slot_->core() != nullptr) finish(end);
+}
+
+void ConfigPort::inject(ConfigurationFaults faults) {
+  faults_ = std::make_unique<ConfigurationFaults>(std::move(faults));
+}
+
+const std::uint8_t* ConfigPort::corrupt(const std::uint8_t* words, std::uint64_t n, std::uint64_t first_word,
+                                        const sc_time& at) {
+  ReconfigurationRecord& record = *session();
+  const std::uint64_t bits = 32 * n;
+  const std::uint64_t by_rate = faults_->per_bit.first_fault(bits, at);
+  const bool planned = flip_word_ && *flip_word_ >= first_word && *flip_word_ < first_word + n;
+  if (by_rate == bits && !planned) return words;
+  corrupted_.assign(words, words + 4 * n);
+  auto flip = [&](std::uint64_t bit) {  // bit b of the chunk: word b / 32, little-endian bytes
+    corrupted_[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+    if (record.injected_bits++ == 0) ++injected_errors_;
+  };
+  if (planned) {
+    flip(32 * (*flip_word_ - first_word));
+    flip_word_.reset();
+  }
+  if (by_rate < bits) flip(by_rate);
+  return corrupted_.data();
 }
 
 void ConfigPort::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
@@ -123,6 +152,9 @@ void ConfigPort::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("reconfigurations", ok, "count", "configurations completed")
       .add("failed_reconfigurations", failed, "count", "configurations refused or failed")
       .add("words", words, "words", "bitstream words received");
+  if (faults_)
+    g.add("injected_errors", static_cast<double>(injected_errors_), "count",
+          "configurations an injected fault corrupted (scenario section faults)");
   out.push_back(g);
 }
 }  // namespace rsoc::models

@@ -7,15 +7,21 @@
 // reports it as its port stage). Reconfiguration time therefore comes from the slowest stage of the path
 // feeding it. Timelines: each configuration, from START to its last word, is reported to an attached
 // ActivitySink when it ends.
+// Injected configuration errors (models/faults.h) corrupt the words the port passes to the slot: the slot's
+// bitstream check finds them (a payload error at the end of loading, a header error at once) and the port
+// reports ERROR, as a real port's CRC check does. They cost no time of their own.
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
 
 #include "models/activity.h"
+#include "models/faults.h"
 #include "models/fpga_slot.h"
 #include "models/register_file.h"
 #include "models/resource_calendar.h"
@@ -43,6 +49,16 @@ struct ReconfigurationRecord {
   std::uint64_t words = 0;
   bool ok = false;
   std::string error;
+  std::uint64_t injected_bits = 0;  // bits an injected fault flipped on their way to the slot
+};
+
+// The configuration errors injected at a port: per_configuration[i] decides at each START of slot i (its
+// index at the port) whether that bitstream arrives corrupted (a bit of its first payload word flipped, which
+// only the check at its end finds); per_bit flips each bit moved into DATA with its probability (a bit error
+// rate).
+struct ConfigurationFaults {
+  std::vector<FaultStream> per_configuration;
+  FaultStream per_bit;
 };
 
 class ConfigPort : public sc_core::sc_module, public StatisticsSource {
@@ -59,6 +75,9 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   const ResourceCalendar& calendar() const { return calendar_; }
   const std::vector<ReconfigurationRecord>& records() const { return records_; }
   bool busy() const { return session_ >= 0; }
+  // Injects configuration errors from now on (one entry of per_configuration per slot).
+  void inject(ConfigurationFaults faults);
+  std::uint64_t injected_errors() const { return injected_errors_; }  // configurations it corrupted
   // Reports every configuration to `sink` on `lane` (null: none).
   void set_activity(ActivitySink* sink, Lane lane) {
     activity_ = sink;
@@ -71,6 +90,9 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   void control(std::uint32_t value, const sc_core::sc_time& at);
   void data(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void finish(const sc_core::sc_time& at);
+  // The words of a chunk as they reach the slot: `words` themselves, or a copy with the injected flips.
+  const std::uint8_t* corrupt(const std::uint8_t* words, std::uint64_t n, std::uint64_t first_word,
+                              const sc_core::sc_time& at);
 
   ConfigPortParams params_;
   std::vector<FpgaSlot*> slots_;
@@ -86,6 +108,10 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   bool refused_start_ = false;
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;
+  std::unique_ptr<ConfigurationFaults> faults_;  // null: none
+  std::optional<std::uint64_t> flip_word_;       // the session's word an injected error flips
+  std::vector<std::uint8_t> corrupted_;          // a chunk with its flips
+  std::uint64_t injected_errors_ = 0;
 };
 
 }  // namespace rsoc::models

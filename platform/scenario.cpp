@@ -102,6 +102,7 @@ class Resolver {
     runtime(p);
     apps(p);
     hsm(p);
+    faults(p);
     idle_cpus(p);
     if (doc_["workload"]["apps"].empty() && !p.hsm)
       issues_.add("/workload/apps", "the workload needs at least one application (or an hsm firmware)");
@@ -693,6 +694,10 @@ class Resolver {
       }
       p.runtime.unit_bytes[f] = u64(bytes);
     }
+    const json& rec = rt["recovery"];
+    p.runtime.recovery.configuration_retries = static_cast<unsigned>(u64(rec["configuration_retries"]));
+    p.runtime.recovery.fallback_to_software = rec["fallback"] == "software";
+    p.runtime.recovery.retire_after = static_cast<unsigned>(u64(rec["retire_after"]));
     p.runtime.caching = rt["caching"].get<bool>();
     p.runtime.replacement = runtime::kReplacementNames.at(rt["replacement"].get<std::string>());
     p.runtime.wait_for_slot = rt["when_no_slot"] == "wait";
@@ -877,6 +882,38 @@ class Resolver {
           widest = std::min(widest, c.params.max_operand_bits);
         }
     return {n, widest};
+  }
+
+  void faults(ScenarioParams& p) {
+    const json& f = doc_["faults"];
+    if (f.is_null()) return;
+    FaultSpec spec;
+    spec.seed = f["seed"].is_null() ? p.seed : u64(f["seed"]);
+    spec.configuration_probability = f["configuration"]["probability"].get<double>();
+    spec.bit_error_rate = f["configuration"]["bit_error_rate"].get<double>();
+    for (std::size_t i = 0; i < f["at"].size(); ++i) {
+      const json& w = f["at"][i];
+      const std::string ptr = "/faults/at/" + std::to_string(i);
+      const std::string slot = w["slot"].get<std::string>();
+      const auto it =
+          std::find_if(p.slots.begin(), p.slots.end(), [&](const SlotSpec& s) { return s.name == slot; });
+      if (it == p.slots.end()) {
+        std::vector<std::string> names;
+        for (const auto& s : p.slots) names.push_back(s.name);
+        issues_.add(ptr + "/slot", not_one_of_message(slot, names));
+        continue;
+      }
+      if (!it->params.reconfigurable)
+        issues_.add(ptr + "/slot",
+                    "slot \"" + slot +
+                        "\" is static: it is never configured, so a configuration fault never hits it");
+      spec.windows.push_back({sc_time(w["time_us"].get<double>(), sc_core::SC_US),
+                              w["fault"].get<std::string>(), static_cast<std::size_t>(it - p.slots.begin())});
+    }
+    if ((spec.configuration_probability > 0 || spec.bit_error_rate > 0) && !p.config_port)
+      issues_.add("/faults/configuration",
+                  "configuration faults need a configuration port; the platform has none");
+    p.faults = spec;
   }
 
   void hsm(ScenarioParams& p) {

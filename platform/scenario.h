@@ -160,6 +160,19 @@ struct DataPathSpec {
   std::uint64_t buffer = 0, buffer_bytes = 0;
 };
 
+// Injected faults (section faults).
+struct FaultSpec {
+  std::uint64_t seed = 1;
+  double configuration_probability = 0;  // per configuration
+  double bit_error_rate = 0;             // per bitstream bit moved into the port
+  struct Window {                        // a fault at the first chance at or after `at`
+    sc_core::sc_time at;
+    std::string fault;     // "configuration"
+    std::size_t slot = 0;  // index in ScenarioParams::slots
+  };
+  std::vector<Window> windows;
+};
+
 struct ScenarioParams {
   std::uint64_t seed = 1;
   // The functionalities it knows: the built-in ones and its custom cores' (every Functionality in these
@@ -178,6 +191,7 @@ struct ScenarioParams {
   runtime::RuntimeParams runtime;
   std::optional<DataPathSpec> data_dma;  // set when runtime.driver.data_path is dma
   std::optional<HsmSpec> hsm;            // set when workload.hsm is given
+  std::optional<FaultSpec> faults;       // set when section faults is given
   runtime::SchedulerParams scheduler;
   std::vector<AppSpec> apps;
   std::vector<BackgroundSpec> background;

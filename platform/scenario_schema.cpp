@@ -403,6 +403,22 @@ Schema build() {
       {"when_no_slot", Schema::enumeration({"wait", "software"})
                            .default_value("wait")
                            .doc("when every usable slot is in use: wait for one, or run in software")},
+      {"recovery",
+       Schema::object(
+           {
+               {"configuration_retries",
+                Schema::integer().min(0).max(1000).default_value(0).doc(
+                    "a configuration the port reports failed (its check) is tried again this many times")},
+               {"fallback",
+                Schema::enumeration({"none", "software"})
+                    .default_value("none")
+                    .doc("a hardware request that cannot recover from a fault: fails (none), or runs "
+                         "in software")},
+               {"retire_after",
+                Schema::integer().min(0).max(1e9).default_value(0).doc(
+                    "a slot that met this many faults is never used again; 0: never retired")},
+           })
+           .doc("what the runtime does about the faults it detects (see section faults)")},
       {"driver", driver.doc("costs of the OS drivers of the cores")},
       {"scheduler", scheduler.doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
   });
@@ -610,6 +626,44 @@ Schema build() {
                        .default_value(nlohmann::json::object())
                        .doc("software implementations, by functionality (" + by_functionality + ")")},
       {"runtime", runtime.doc("the OS runtime on the CPU")},
+      {"faults",
+       Schema::object(
+           {
+               {"seed", Schema::integer()
+                            .min(0)
+                            .max(9.007199254740991e15)
+                            .nullable()
+                            .default_value(nullptr)
+                            .doc("seed of the fault draws; null: the scenario's seed")},
+               {"configuration",
+                Schema::object(
+                    {
+                        {"probability",
+                         Schema::number().min(0).max(1).default_value(0.0).doc(
+                             "chance that a configuration's bitstream fails the port's check at the end "
+                             "of loading")},
+                        {"bit_error_rate",
+                         Schema::number().unit("1/bit").min(0).max(1).default_value(0.0).doc(
+                             "chance that each bitstream bit moved into the port arrives flipped")},
+                    })
+                    .doc("configuration errors: the port reports ERROR and the slot holds nothing")},
+               {"at",
+                Schema::array(
+                    Schema::object({
+                        {"time_us", Schema::number().unit("us").min(0).max(9e12).doc(
+                                        "the fault hits the first chance at or after this time")},
+                        {"fault",
+                         Schema::enumeration({"configuration"})
+                             .doc("configuration: the next bitstream loaded into the slot fails its check")},
+                        {"slot", Schema::string().doc("the slot it hits")},
+                    }))
+                    .max_items(100000)
+                    .default_value(nlohmann::json::array())
+                    .doc("faults at given times (fault windows), besides the drawn ones")},
+           })
+           .nullable()
+           .default_value(nullptr)
+           .doc("injected faults, seeded and reproducible; null: none (see scenarios/README.md)")},
       {"workload", workload.doc("what the applications ask for")},
       {"outputs", outputs.doc("which result files are written")},
       {"limits",

@@ -30,6 +30,20 @@ struct Platform {
   std::unique_ptr<models::ConfigPort> port;
   std::map<std::string, std::unique_ptr<models::Uart>> uarts;
 
+  // The configuration errors of section faults, each slot's and the port's bit errors drawn from streams of
+  // their own.
+  void inject_configuration_faults(const FaultSpec& f, const ScenarioParams& p) {
+    models::ConfigurationFaults faults;
+    for (std::size_t i = 0; i < p.slots.size(); ++i)
+      faults.per_configuration.emplace_back(f.configuration_probability,
+                                            models::fault_seed(f.seed, "configuration", p.slots[i].name));
+    faults.per_bit =
+        models::FaultStream(f.bit_error_rate, models::fault_seed(f.seed, "bit_error", "config_port"));
+    for (const auto& w : f.windows)
+      if (w.fault == "configuration") faults.per_configuration[w.slot].arm(w.at);
+    port->inject(std::move(faults));
+  }
+
   // Every model that counts something, in the order of stats.json: CPUs, buses (on-chip, then FMC), memories,
   // DMA engines, the configuration port, UARTs, slots.
   std::vector<const models::StatisticsSource*> statistics_sources() const {
@@ -107,6 +121,7 @@ struct Platform {
     if (p.config_port) {
       port = std::make_unique<models::ConfigPort>("config_port", p.config_port->params, raw);
       map(p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
+      if (p.faults) inject_configuration_faults(*p.faults, p);
     }
     for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
   }

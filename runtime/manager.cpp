@@ -65,6 +65,12 @@ const CoreDesign* Manager::design_for(Functionality f) const {
   return first;
 }
 
+bool Manager::hostable(const CoreDesign& d) const {
+  for (std::size_t i = 0; i < table_.size(); ++i)
+    if (table_.could_host(i, index_of(&d), d.bitstream_bytes, reconfiguration_ != nullptr)) return true;
+  return false;
+}
+
 std::string Manager::resident(std::size_t slot) const {
   const int d = table_[slot].design;
   return d < 0 ? "" : designs_[static_cast<std::size_t>(d)].name;
@@ -77,8 +83,27 @@ void Manager::statistics(double /*end_ms*/, std::vector<models::StatGroup>& out)
       .add("evictions", static_cast<double>(evictions_), "count", "cores removed to make room")
       .add("fallbacks", static_cast<double>(fallbacks_), "count",
            "hardware requests run in software for want of a slot")
-      .add("slot_waits", static_cast<double>(slot_waits_), "count", "times a request waited for a slot");
+      .add("slot_waits", static_cast<double>(slot_waits_), "count", "times a request waited for a slot")
+      .add("faults_detected", static_cast<double>(faults_detected_), "count",
+           "injected faults the runtime detected (failed configurations, ...)")
+      .add("configuration_retries", static_cast<double>(configuration_retries_), "count",
+           "configurations tried again after the port reported an error")
+      .add("fault_fallbacks", static_cast<double>(fault_fallbacks_), "count",
+           "hardware requests run in software after a fault")
+      .add("retired_slots", static_cast<double>(retired_), "count", "slots retired after too many faults");
   out.push_back(std::move(g));
+}
+
+bool Manager::count_fault(std::size_t s, RequestRecord& r) {
+  ++r.faults;
+  ++faults_detected_;
+  if (slot_faults_.size() < slots_.size()) slot_faults_.resize(slots_.size());
+  const std::uint64_t met = ++slot_faults_[s];
+  if (params_.recovery.retire_after == 0 || met < params_.recovery.retire_after || table_[s].retired)
+    return false;
+  table_.retire(s);
+  ++retired_;
+  return true;
 }
 
 void Manager::unload_idle() {
@@ -105,7 +130,10 @@ RequestView Manager::view_of(Functionality f, std::uint64_t blocks, const CoreDe
     if (table_[i].in_use && (!any || left < wait)) wait = left;
     any = true;
   }
-  if (!any) v.has_hardware = false;  // no slot can ever host it
+  if (!any) {  // no slot can host it (none fits, or faults retired them)
+    v.has_hardware = false;
+    v.no_hardware = "no slot can host the core that implements";
+  }
   if (!usable) v.slot_wait_s = wait.to_seconds();
   return v;
 }
@@ -185,6 +213,20 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         reason += "; no slot free: software instead";
         break;
       }
+      if (!hostable(*design)) {  // faults retired every slot that could host it: waiting would be forever
+        if (!params_.software.count(f)) {
+          scope.fail("no slot can host " + design->name + " any more: every one that could was retired");
+          r.decision = "none";
+          r.reason = reason;
+          scope.start();
+          record(scope.close());
+          return out;
+        }
+        hardware = false;
+        ++fault_fallbacks_;
+        reason += "; every slot that could host " + design->name + " was retired: software instead";
+        break;
+      }
       ++slot_waits_;
       // A core in use is never evicted: wait for one to finish.
       p.wait_for(slot_released_, TimeUse::kSlotWait);
@@ -202,42 +244,60 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
                                       "a hardware request's estimated time");
       r.decision = "hardware";
       r.slot = view.name;
+      bool configured = true;
       if (configure) {
         ++misses_;
         while (port_busy_) p.wait_for(port_released_, TimeUse::kSlotWait);  // one configuration at a time
         port_busy_ = true;
-        const sc_time t0 = p.cpu().now();
         std::string error;
-        bool ok = false;
-        try {
-          const Process::Counting reconfiguring(p, TimeUse::kReconfig);  // exactly the reconfig_ps below
-          ok = reconfiguration_->configure(p, view.port_index, design->bitstream_address,
-                                           design->bitstream_bytes, &error);
-        } catch (
-            ...) {  // the configuration stopped half way (a duration past 2^57 ps): the slot holds nothing
-          port_busy_ = false;
-          port_released_.notify(sc_core::SC_ZERO_TIME);
+        for (;;) {  // the first attempt, then the retries runtime.recovery allows
+          const sc_time t0 = p.cpu().now();
+          try {
+            const Process::Counting reconfiguring(p, TimeUse::kReconfig);  // exactly the reconfig_ps below
+            configured = reconfiguration_->configure(p, view.port_index, design->bitstream_address,
+                                                     design->bitstream_bytes, &error);
+          } catch (...) {  // the configuration stopped half way (a duration past 2^57 ps): the slot holds
+                           // nothing
+            port_busy_ = false;
+            port_released_.notify(sc_core::SC_ZERO_TIME);
+            driver_.forget(view.base);
+            table_.configuration_failed(s);
+            throw;
+          }
+          r.reconfigured = true;
+          r.reconfig_ps = ps(p.cpu().now() - t0);
           driver_.forget(view.base);
-          table_.configuration_failed(s);
-          throw;
+          if (configured) break;
+          // The port's check failed: the attempt was lost to the fault.
+          p.recount(TimeUse::kReconfig, TimeUse::kRecovery, p.cpu().now() - t0);
+          r.reconfig_ps = 0;
+          if (count_fault(s, r) || r.retries >= params_.recovery.configuration_retries) break;
+          reason += "; configuration failed (" + error + "): configuring again";
+          ++r.retries;
+          ++configuration_retries_;
         }
         port_busy_ = false;
         port_released_.notify(sc_core::SC_ZERO_TIME);
-        r.reconfigured = true;
-        r.reconfig_ps = ps(p.cpu().now() - t0);
-        driver_.forget(view.base);
-        if (!ok) {
+        if (!configured) {
           table_.configuration_failed(s);
-          throw DriverError(error);
+          if (!params_.recovery.fallback_to_software || !params_.software.count(f)) throw DriverError(error);
+          r.fallback = true;
+          ++fault_fallbacks_;
+          reason += "; configuration failed (" + error + "): software instead";
         }
       } else {
         ++hits_;
       }
-      const sc_time t1 = p.cpu().now();
-      out.output = driver_.run(p, view.base, f, key, data, encrypt, view.slot->core(), unit_size);
-      r.exec_ps = ps(p.cpu().now() - t1);
-    } else {
+      if (configured) {
+        const sc_time t1 = p.cpu().now();
+        out.output = driver_.run(p, view.base, f, key, data, encrypt, view.slot->core(), unit_size);
+        r.exec_ps = ps(p.cpu().now() - t1);
+      }
+    }
+    if (!hardware || r.fallback) {
       r.decision = "software";
+      if (!params_.software.count(f) && design && !hostable(*design))
+        throw DriverError("no slot can host " + design->name + " any more: every one that could was retired");
       if (!params_.software.count(f))  // a policy may not know; the request fails rather than take no time
         throw DriverError(std::string("no software implementation of ") + info(f).name + " (/software/" +
                           info(f).name + " is not defined)");

@@ -56,6 +56,13 @@ struct SlotView {
   std::uint64_t capacity_bytes = 0;
 };
 
+// What the runtime does when a fault is detected (scenario section runtime.recovery).
+struct RecoveryParams {
+  unsigned configuration_retries = 0;  // a configuration the port reports failed is tried again this often
+  bool fallback_to_software = false;   // a hardware request that cannot recover runs in software instead
+  unsigned retire_after = 0;           // a slot that met this many faults is never used again (0: never)
+};
+
 struct RuntimeParams {
   PolicyKind policy = PolicyKind::kCostModel;
   std::map<Functionality, std::uint64_t> thresholds;
@@ -65,6 +72,7 @@ struct RuntimeParams {
   DriverCosts driver;
   std::map<Functionality, SoftwareCost> software;
   std::map<Functionality, std::uint64_t> unit_bytes;  // bytes of a block (absent: one cipher block)
+  RecoveryParams recovery;
 };
 
 // A core a process holds outside the manager's requests (a core library's allocation, see take_core()).
@@ -123,6 +131,8 @@ class Manager final : public models::StatisticsSource {
   std::uint64_t evictions() const { return evictions_; }
   std::uint64_t fallbacks() const { return fallbacks_; }
   std::uint64_t slot_waits() const { return slot_waits_; }
+  std::uint64_t faults_detected() const { return faults_detected_; }
+  std::uint64_t retired_slots() const { return retired_; }
   std::string resident(std::size_t slot) const;  // design name the OS believes is in the slot ("" if none)
   // StatisticsSource: the `manager` group (cache hits and misses, evictions, fallbacks, slot waits).
   void statistics(double end_ms, std::vector<models::StatGroup>& out) const override;
@@ -136,6 +146,7 @@ class Manager final : public models::StatisticsSource {
   };
 
   const CoreDesign* design_for(Functionality f) const;
+  bool hostable(const CoreDesign& d) const;  // some slot holds it or could be configured with it
   int index_of(const CoreDesign* d) const { return d ? static_cast<int>(d - designs_.data()) : -1; }
   RequestView view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d) const;
   // The reference for these inputs, computed again only when they differ from the previous request's
@@ -159,6 +170,13 @@ class Manager final : public models::StatisticsSource {
   bool port_busy_ = false;
   std::uint64_t next_id_ = 0, recorded_ = 0, hits_ = 0, misses_ = 0, evictions_ = 0, fallbacks_ = 0,
                 slot_waits_ = 0;
+  // Fault recovery: faults the runtime detected, configurations tried again, requests run in software after
+  // a fault, slots retired, and the faults each slot met.
+  std::uint64_t faults_detected_ = 0, configuration_retries_ = 0, fault_fallbacks_ = 0, retired_ = 0;
+  std::vector<std::uint64_t> slot_faults_;
+  // Counts a fault of slot `s` (met by request `r`); retires the slot when it has met retire_after. Returns
+  // whether it did.
+  bool count_fault(std::size_t s, RequestRecord& r);
 };
 
 }  // namespace rsoc::runtime

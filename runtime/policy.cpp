@@ -41,7 +41,7 @@ class HardwarePolicy : public SelectionPolicy {
  public:
   Decision decide(const RequestView& v) override {
     if (!v.has_hardware)
-      return {false, "policy hardware, but no core implements " + std::string(info(v.functionality).name)};
+      return {false, "policy hardware, but " + std::string(v.no_hardware) + " " + info(v.functionality).name};
     return {true, "policy hardware"};
   }
   const char* name() const override { return kPolicyNames.name(PolicyKind::kHardware); }
@@ -53,7 +53,7 @@ class ThresholdPolicy : public SelectionPolicy {
   Decision decide(const RequestView& v) override {
     const auto it = thresholds_.find(v.functionality);
     if (!v.has_hardware)
-      return {false, "threshold: no core implements " + std::string(info(v.functionality).name)};
+      return {false, "threshold: " + std::string(v.no_hardware) + " " + info(v.functionality).name};
     if (it == thresholds_.end())
       return v.has_software
                  ? Decision{false, "threshold: none set for " + std::string(info(v.functionality).name)}
@@ -82,7 +82,7 @@ class CostModelPolicy : public SelectionPolicy {
   explicit CostModelPolicy(const CostModel& model) : model_(model) {}
   Decision decide(const RequestView& v) override {
     if (!v.has_hardware)
-      return {false, "cost model: no core implements " + std::string(info(v.functionality).name)};
+      return {false, "cost model: " + std::string(v.no_hardware) + " " + info(v.functionality).name};
     if (!v.has_software) return {true, "cost model: no software implementation"};
     const double sw = model_.software_s(v.functionality, v.blocks);
     const double hw = model_.hardware_s(v.functionality, v.blocks, v.resident, v.slot_wait_s);
@@ -98,7 +98,7 @@ class AdaptivePolicy : public SelectionPolicy {
  public:
   Decision decide(const RequestView& v) override {
     if (!v.has_hardware)
-      return {false, "adaptive: no core implements " + std::string(info(v.functionality).name)};
+      return {false, "adaptive: " + std::string(v.no_hardware) + " " + info(v.functionality).name};
     if (!v.has_software) return {true, "adaptive: no software implementation"};
     Knowledge& k = know_[v.functionality];
     if (k.sw.distinct_sizes() < 2 && k.sw.count() < 2) return {false, "adaptive: exploring software"};

@@ -36,8 +36,10 @@ struct RequestView {
   Functionality functionality = Functionality::kAes128;
   std::uint64_t blocks = 0;
   bool has_software = true;
-  bool has_hardware = false;  // a core design implements it
-  bool resident = false;      // configured in a slot (idle or busy)
+  bool has_hardware = false;  // a core design implements it and some slot can host it
+  // Why there is no hardware, for the policies' reasons ("no core implements aes128").
+  const char* no_hardware = "no core implements";
+  bool resident = false;  // configured in a slot (idle or busy)
   bool resident_idle = false;
   double slot_wait_s = 0;  // predicted wait for a slot when none is usable now
 };

@@ -22,9 +22,10 @@ enum class TimeUse : std::uint8_t {
   kReconfig,     // configuring the slot (the whole configuration, whatever the CPU does meanwhile)
   kCoreCompute,  // waiting for a core to finish
   kHost,         // the requester's own work outside the SoC (an HSM client's host software and link)
+  kRecovery,     // recovering from faults: failed attempts and what the runtime did about them
   kAsleep,       // sleeping between requests (think time, arrivals), or not started yet
 };
-inline constexpr std::size_t kRequestTimeUses = 8;  // every use but kAsleep
+inline constexpr std::size_t kRequestTimeUses = 9;  // every use but kAsleep
 
 // A request's latency (end_ps - issue_ps) split by use, in picoseconds; the parts sum to it exactly.
 struct LatencyBreakdown {
@@ -61,6 +62,12 @@ struct RequestRecord {
   std::string error;           // why it failed, when !ok
   bool verified = false;       // output equal to the reference cipher
   LatencyBreakdown breakdown;  // where end_ps - issue_ps went
+  // Injected faults (scenario section faults) the request met, and what the runtime did about them.
+  std::uint64_t faults = 0;   // faults met (each failed configuration, ...)
+  std::uint64_t retries = 0;  // attempts made again
+  bool fallback = false;      // ran in software after its hardware failed
+  // "ok" (no fault met), "recovered" (faults met, the request still completed) or "failed".
+  const char* outcome() const { return !ok ? "failed" : faults ? "recovered" : "ok"; }
 };
 
 }  // namespace rsoc::runtime

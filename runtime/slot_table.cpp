@@ -46,6 +46,11 @@ void SlotTable::configuration_failed(std::size_t slot) {
   slots_[slot].design = -1;
 }
 
+void SlotTable::retire(std::size_t slot) {
+  slots_[slot].retired = true;
+  slots_[slot].design = -1;
+}
+
 void SlotTable::finish(std::size_t slot, bool keep) {
   Slot& s = slots_[slot];
   s.in_use = false;

@@ -24,6 +24,7 @@ class SlotTable {
     std::uint64_t capacity_bytes = 0;
     int design = -1;  // -1: empty (as far as the OS knows)
     bool in_use = false;
+    bool retired = false;  // never used again (a faulty region)
     std::uint64_t loaded_seq = 0, last_use = 0, uses = 0;
   };
   struct Choice {
@@ -46,6 +47,8 @@ class SlotTable {
   void stamp(std::size_t slot);
   // The configuration of `slot` failed: it is empty.
   void configuration_failed(std::size_t slot);
+  // `slot` is never used again: it holds nothing and no request chooses it (it may still be in use).
+  void retire(std::size_t slot);
   // The request using `slot` is done; without `keep` (no module caching) the core leaves.
   void finish(std::size_t slot, bool keep);
   // Forget every idle core (the next request for it reconfigures).
@@ -59,7 +62,7 @@ class SlotTable {
 
  private:
   bool fits(const Slot& s, std::uint64_t bytes, bool can_configure) const {
-    return can_configure && s.reconfigurable && bytes <= s.capacity_bytes;
+    return can_configure && s.reconfigurable && !s.retired && bytes <= s.capacity_bytes;
   }
   std::vector<Slot> slots_;
   Replacement replacement_;

@@ -99,14 +99,15 @@ TEST(AnalysisBreakdown, RowsAreExactAndCarryProvenanceTotalsFeedTheStats) {
   std::ifstream in(dir / "breakdown.csv");
   std::stringstream text;
   text << in.rdbuf();
-  EXPECT_EQ(
-      text.str(),
-      "id,app,functionality,blocks,bytes,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
-      "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,host_ms,rsoc_version,scenario_sha256,seed\n"
-      "3,app,aes128,40,163840,hardware,300.000000001,0.000000001,0.000000000,150.000000000,0.000000000,"
-      "0.000000000,150.000000000,0.000000000,0.000000000,9.9,abc,7\n"
-      "4,app,aes128,40,163840,hardware,0.000000002,0.000000000,0.000000002,0.000000000,0.000000000,"
-      "0.000000000,0.000000000,0.000000000,0.000000000,9.9,abc,7\n");
+  EXPECT_EQ(text.str(),
+            "id,app,functionality,blocks,bytes,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
+            "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,host_ms,recovery_ms,rsoc_version,"
+            "scenario_sha256,"
+            "seed\n"
+            "3,app,aes128,40,163840,hardware,300.000000001,0.000000001,0.000000000,150.000000000,0.000000000,"
+            "0.000000000,150.000000000,0.000000000,0.000000000,0.000000000,9.9,abc,7\n"
+            "4,app,aes128,40,163840,hardware,0.000000002,0.000000000,0.000000002,0.000000000,0.000000000,"
+            "0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,9.9,abc,7\n");
   std::filesystem::remove_all(dir);
   EXPECT_EQ(log.latency_total_ps(), 300000000003u);
   EXPECT_EQ(log.totals().total(), 300000000003u);

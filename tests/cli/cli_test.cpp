@@ -116,6 +116,23 @@ TEST(Cli, SameScenarioTwiceGivesByteIdenticalResults) {
     EXPECT_EQ(slurp(dir / "a" / f), slurp(dir / "b" / f)) << f;
 }
 
+TEST(Cli, ARunWithFaultsIsByteIdenticalForASeedAndAnotherSeedDrawsOtherFaults) {
+  const fs::path dir = scratch("fault_determinism");
+  const std::string faults =
+      " --set faults.configuration.bit_error_rate=2e-7 --set runtime.caching=false"
+      " --set runtime.recovery.configuration_retries=2 --set runtime.recovery.fallback=software"
+      " --set workload.apps.0.requests=12 --set workload.apps.0.blocks=1";
+  ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out a -q", dir).code, 0);
+  ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out b -q", dir).code, 0);
+  ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=4 --out c -q", dir).code, 0);
+  for (const char* f :
+       {"requests.csv", "breakdown.csv", "summary.csv", "stats.json", "resolved_scenario.json"})
+    EXPECT_EQ(slurp(dir / "a" / f), slurp(dir / "b" / f)) << f;
+  const std::string a = slurp(dir / "a" / "requests.csv");
+  EXPECT_NE(a.find(",recovered,"), std::string::npos) << a;  // the rate makes faults a certainty here
+  EXPECT_NE(a, slurp(dir / "c" / "requests.csv"));
+}
+
 TEST(Cli, RunEndsWithTheBusiestResourceAndWritesWhereTheTimeWent) {
   const fs::path dir = scratch("breakdown");
   Result r = rsoc("run " + kScenarios + "/smoke_aes.json --out res", dir);
@@ -130,10 +147,10 @@ TEST(Cli, RunEndsWithTheBusiestResourceAndWritesWhereTheTimeWent) {
   std::istringstream csv(slurp(dir / "res" / "breakdown.csv"));
   std::string row;
   std::getline(csv, row);
-  EXPECT_EQ(
-      row,
-      "id,app,functionality,blocks,bytes,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
-      "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,host_ms,rsoc_version,scenario_sha256,seed");
+  EXPECT_EQ(row,
+            "id,app,functionality,blocks,bytes,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
+            "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,host_ms,recovery_ms,rsoc_version,"
+            "scenario_sha256,seed");
   std::getline(csv, row);  // the request that configures the slot, to the picosecond
   EXPECT_NE(row.find(",0.000000000,0.000000000,0.000000000,153.600100000,"), std::string::npos) << row;
   int rows = 1;

@@ -1,0 +1,204 @@
+// Injected faults and the runtime's recovery, end to end on scenarios/smoke_aes.json: one slot, a CPU that
+// copies a 500 KiB AES bitstream into the port at 120 cycles per word (153.6 ms per configuration), four
+// requests of 64 blocks. A fault window at time zero makes the first configuration fail its check at the end
+// of loading; the runtime retries it, falls back to software, fails the request, or retires the slot, as
+// runtime.recovery says.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "platform/scenario.h"
+#include "platform/simulation.h"
+#include "tests/platform/platform_test_support.h"
+
+using namespace rsoc;
+
+namespace {
+
+const std::string kSmoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+// 500 KiB = 128,000 words, each copied in 120 cycles of 10 ns.
+constexpr std::uint64_t kWordsPs = 128000ull * 1200000ull;
+
+struct Outcome {
+  std::vector<runtime::RequestRecord> records;
+  std::vector<analysis::StatGroup> stats;
+};
+
+Outcome run(std::vector<std::string> overrides) {
+  platform::LoadOptions options;
+  options.overrides = std::move(overrides);
+  const auto scenario = platform::load_scenario_file(kSmoke, options);
+  Outcome r;
+  platform::Simulation sim(scenario.params,
+                           [&](const runtime::RequestRecord& rec) { r.records.push_back(rec); });
+  sim.spawn_background();
+  sim.spawn_apps();
+  sim.run();
+  r.stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
+  return r;
+}
+
+// A configuration fault in slot0 at time zero (the first configuration fails its check).
+const std::string kFirstConfigurationFails =
+    R"(faults={"at": [{"time_us": 0, "fault": "configuration", "slot": "slot0"}]})";
+
+}  // namespace
+
+TEST(Faults, WithoutFaultsEveryRequestIsOkAndNothingIsCountedAsRecovery) {
+  const Outcome r = run({});
+  ASSERT_EQ(r.records.size(), 4u);
+  for (const auto& rec : r.records) {
+    EXPECT_STREQ(rec.outcome(), "ok");
+    EXPECT_EQ(rec.faults, 0u);
+    EXPECT_EQ(rec.breakdown[runtime::TimeUse::kRecovery], 0u);
+  }
+  EXPECT_EQ(test::stat(r.stats, "manager", "faults_detected"), 0);
+}
+
+TEST(Faults, AFailedConfigurationIsRetriedAndCostsExactlyOneMoreConfiguration) {
+  const Outcome r = run({kFirstConfigurationFails, "runtime.recovery.configuration_retries=1"});
+  ASSERT_EQ(r.records.size(), 4u);
+  const auto& first = r.records[0];
+  EXPECT_STREQ(first.outcome(), "recovered");
+  EXPECT_TRUE(first.ok) << first.error;
+  EXPECT_TRUE(first.verified);
+  EXPECT_EQ(first.faults, 1u);
+  EXPECT_EQ(first.retries, 1u);
+  EXPECT_FALSE(first.fallback);
+  EXPECT_EQ(first.decision, "hardware");
+  EXPECT_NE(
+      first.reason.find("configuration failed (configuration port reported an error): configuring again"),
+      std::string::npos)
+      << first.reason;
+  // The failed attempt takes exactly what the good one takes (its error is found at the end of loading): it
+  // is the request's recovery, the good attempt its reconfiguration: 128,000 words copied, plus the START
+  // write and the final status read (under a microsecond).
+  EXPECT_EQ(first.breakdown[runtime::TimeUse::kRecovery], first.reconfig_ps);
+  EXPECT_EQ(first.breakdown[runtime::TimeUse::kReconfig], first.reconfig_ps);
+  EXPECT_GE(first.reconfig_ps, kWordsPs);
+  EXPECT_LT(first.reconfig_ps, kWordsPs + 1000000);
+  EXPECT_EQ(first.breakdown.total(), first.end_ps - first.issue_ps);
+  for (std::size_t i = 1; i < 4; ++i) EXPECT_STREQ(r.records[i].outcome(), "ok") << i;
+  EXPECT_EQ(test::stat(r.stats, "manager", "faults_detected"), 1);
+  EXPECT_EQ(test::stat(r.stats, "manager", "configuration_retries"), 1);
+  EXPECT_EQ(test::stat(r.stats, "config_port", "reconfigurations"), 1);
+  EXPECT_EQ(test::stat(r.stats, "config_port", "failed_reconfigurations"), 1);
+  EXPECT_EQ(test::stat(r.stats, "config_port", "injected_errors"), 1);
+}
+
+TEST(Faults, WithoutRetriesTheRequestFallsBackToSoftware) {
+  const Outcome r = run({kFirstConfigurationFails, "runtime.recovery.fallback=software"});
+  ASSERT_EQ(r.records.size(), 4u);
+  const auto& first = r.records[0];
+  EXPECT_STREQ(first.outcome(), "recovered");
+  EXPECT_TRUE(first.fallback);
+  EXPECT_EQ(first.retries, 0u);
+  EXPECT_EQ(first.decision, "software");
+  EXPECT_TRUE(first.verified);
+  EXPECT_NE(
+      first.reason.find("configuration failed (configuration port reported an error): software instead"),
+      std::string::npos)
+      << first.reason;
+  // The lost configuration is recovery; then 20,000 + 64 x 3,000 cycles of software at 10 ns.
+  EXPECT_EQ(first.breakdown[runtime::TimeUse::kReconfig], 0u);
+  EXPECT_EQ(first.exec_ps, (20000ull + 64ull * 3000ull) * 10000ull);
+  EXPECT_GE(first.breakdown[runtime::TimeUse::kRecovery], kWordsPs);
+  // The slot is empty again: the second request configures it and runs in hardware.
+  EXPECT_TRUE(r.records[1].reconfigured);
+  EXPECT_EQ(r.records[1].decision, "hardware");
+  EXPECT_STREQ(r.records[1].outcome(), "ok");
+  EXPECT_EQ(test::stat(r.stats, "manager", "fault_fallbacks"), 1);
+}
+
+TEST(Faults, WithoutRecoveryTheRequestFailsWithTheReasonAndTheNextConfiguresAgain) {
+  const Outcome r = run({kFirstConfigurationFails});
+  ASSERT_EQ(r.records.size(), 4u);
+  EXPECT_STREQ(r.records[0].outcome(), "failed");
+  EXPECT_EQ(r.records[0].error, "configuration port reported an error");
+  EXPECT_EQ(r.records[0].faults, 1u);
+  EXPECT_STREQ(r.records[1].outcome(), "ok");
+  EXPECT_TRUE(r.records[1].reconfigured);
+}
+
+TEST(Faults, ASlotRetiredAfterItsFaultsIsNeverUsedAgainAndItsRequestsRunInSoftware) {
+  // retire_after 1: the slot is retired by its first fault and not tried again.
+  const Outcome r = run({kFirstConfigurationFails, "runtime.recovery.retire_after=1",
+                         "runtime.recovery.configuration_retries=3", "runtime.recovery.fallback=software"});
+  ASSERT_EQ(r.records.size(), 4u);
+  EXPECT_EQ(r.records[0].retries, 0u);
+  EXPECT_TRUE(r.records[0].fallback);
+  for (std::size_t i = 1; i < 4; ++i) {
+    EXPECT_EQ(r.records[i].decision, "software") << i;
+    EXPECT_EQ(r.records[i].reason, "policy hardware, but no slot can host the core that implements aes128");
+    EXPECT_STREQ(r.records[i].outcome(), "ok");
+  }
+  EXPECT_EQ(test::stat(r.stats, "manager", "retired_slots"), 1);
+}
+
+TEST(Faults, ARequestForcedToHardwareWhoseSlotsAreRetiredFailsWithTheReason) {
+  // No software: the policy has nothing else, and a request never waits for a slot that is gone.
+  const Outcome r = run({kFirstConfigurationFails, "runtime.recovery.retire_after=1", "software={}"});
+  ASSERT_EQ(r.records.size(), 4u);
+  for (std::size_t i = 1; i < 4; ++i) {
+    EXPECT_STREQ(r.records[i].outcome(), "failed");
+    EXPECT_EQ(r.records[i].error, "no slot can host aes_core any more: every one that could was retired");
+  }
+}
+
+TEST(Faults, ABitErrorRateFailsConfigurationsAtItsRate) {
+  // 4,096,000 bits per configuration at 2e-7: each attempt fails with probability
+  // 1 - (1 - 2e-7)^4,096,000 = 0.559; three retries, then software. Over the attempts made, the share that
+  // failed lies within five standard deviations of it.
+  const Outcome r = run({"faults.configuration.bit_error_rate=2e-7",
+                         "runtime.recovery.configuration_retries=3", "runtime.recovery.fallback=software",
+                         "runtime.caching=false", "workload.apps.0.requests=60", "workload.apps.0.blocks=1"});
+  ASSERT_EQ(r.records.size(), 60u);
+  std::uint64_t faults = 0, attempts = 0;
+  for (const auto& rec : r.records) {
+    EXPECT_TRUE(rec.ok) << rec.error;
+    EXPECT_TRUE(rec.verified) << rec.id;
+    EXPECT_EQ(rec.faults, rec.retries + (rec.fallback ? 1 : 0)) << rec.id;
+    faults += rec.faults;
+    attempts += rec.faults + (rec.fallback ? 0 : 1);
+  }
+  const double share = static_cast<double>(faults) / static_cast<double>(attempts);
+  const double sd = std::sqrt(0.559 * 0.441 / static_cast<double>(attempts));
+  EXPECT_NEAR(share, 0.559, 5 * sd) << faults << " of " << attempts;
+  EXPECT_EQ(test::stat(r.stats, "config_port", "injected_errors"), static_cast<double>(faults));
+  EXPECT_EQ(test::stat(r.stats, "manager", "faults_detected"), static_cast<double>(faults));
+}
+
+TEST(Faults, AMistakeInTheFaultsSectionIsReportedAtItsPointer) {
+  auto issues_with = [](const std::vector<std::string>& overrides) {
+    platform::LoadOptions options;
+    options.overrides = overrides;
+    std::vector<std::string> out;
+    try {
+      platform::load_scenario_file(kSmoke, options);
+    } catch (const platform::ScenarioError& e) {
+      for (const auto& i : e.issues()) out.push_back(i.pointer + ": " + i.message);
+    }
+    return out;
+  };
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "configuration", "slot": "slot9"}]})"}),
+            (Lines{"/faults/at/0/slot: \"slot9\" is not one of \"slot0\"; did you mean \"slot0\"?"}));
+  EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "upset", "slot": "slot0"}]})"}),
+            (Lines{"/faults/at/0/fault: \"upset\" is not one of \"configuration\""}));
+  EXPECT_EQ(
+      issues_with({"faults.configuration.probability=1.5"}),
+      (Lines{"/faults/configuration/probability: 1.5 is out of range; expected a number >= 0 and <= 1"}));
+  EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "configuration", "slot": "slot0"}]})",
+                         "platform.slots.0.reconfigurable=false", "platform.slots.0.core=aes_core"}),
+            (Lines{"/faults/at/0/slot: slot \"slot0\" is static: it is never configured, so a configuration "
+                   "fault never hits it"}));
+  EXPECT_EQ(
+      issues_with({"faults.configuration.probability=0.1", "platform.config_port=null",
+                   "platform.slots.0.reconfigurable=false", "platform.slots.0.core=aes_core"}),
+      (Lines{
+          "/faults/configuration: configuration faults need a configuration port; the platform has none"}));
+  EXPECT_EQ(issues_with({"runtime.recovery.fallback=later"}),
+            (Lines{"/runtime/recovery/fallback: \"later\" is not one of \"none\", \"software\""}));
+}
