@@ -20,14 +20,33 @@ std::uint64_t percentile(std::vector<std::uint64_t> v, double p) {  // nearest r
 
 void RequestLog::open_csv(const std::string& path) {
   file_ = std::make_unique<OutputFile>(path);
-  csv_ = std::make_unique<CsvWriter>(
-      *file_,
-      std::vector<std::string>{"id",       "app",     "functionality", "blocks",          "bytes",
-                               "decision", "reason",  "slot",          "reconfigured",    "reconfig_ms",
-                               "queue_ms", "exec_ms", "latency_ms",    "throughput_kBps", "start_ms",
-                               "end_ms",   "ok",      "error",         "verified",        "outcome",
-                               "faults",   "retries", "fallback",      "rsoc_version",    "scenario_sha256",
-                               "seed"});
+  csv_ = std::make_unique<CsvWriter>(*file_, std::vector<std::string>{"id",
+                                                                      "app",
+                                                                      "functionality",
+                                                                      "blocks",
+                                                                      "bytes",
+                                                                      "decision",
+                                                                      "reason",
+                                                                      "slot",
+                                                                      "reconfigured",
+                                                                      "reconfig_ms",
+                                                                      "queue_ms",
+                                                                      "exec_ms",
+                                                                      "latency_ms",
+                                                                      "throughput_kBps",
+                                                                      "start_ms",
+                                                                      "end_ms",
+                                                                      "ok",
+                                                                      "error",
+                                                                      "verified",
+                                                                      "outcome",
+                                                                      "faults",
+                                                                      "retries",
+                                                                      "fallback",
+                                                                      "wrong_output",
+                                                                      "rsoc_version",
+                                                                      "scenario_sha256",
+                                                                      "seed"});
 }
 
 void RequestLog::add(const runtime::RequestRecord& r) {
@@ -46,7 +65,7 @@ void RequestLog::add(const runtime::RequestRecord& r) {
         .cell(ps_to_ms(r.exec_ps), 6);
     csv_->cell(ps_to_ms(latency), 6).cell(kbps(r.bytes, latency), 3);
     csv_->cell(ps_to_ms(r.start_ps), 6).cell(ps_to_ms(r.end_ps), 6).cell(r.ok).cell(r.error).cell(r.verified);
-    csv_->cell(r.outcome()).cell(r.faults).cell(r.retries).cell(r.fallback);
+    csv_->cell(r.outcome()).cell(r.faults).cell(r.retries).cell(r.fallback).cell(r.wrong_output);
     csv_->cell(provenance_.version).cell(provenance_.scenario_sha256).cell(provenance_.seed);
     csv_->end_row();
   }

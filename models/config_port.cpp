@@ -105,6 +105,14 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (slot_->configuration_failed() || slot_->core() != nullptr) finish(end);
 }
 
+sc_time ConfigPort::occupy(const sc_time& arrival, std::uint64_t words) {
+  const sc_time occupancy = periods(word_time(), static_cast<double>(words), "scrubbing words on the port");
+  const sc_time start = calendar_.reserve(arrival, occupancy, kernel_time());
+  scrub_words_ += words;
+  scrub_busy_ += occupancy;
+  return start + occupancy;
+}
+
 void ConfigPort::inject(ConfigurationFaults faults) {
   faults_ = std::make_unique<ConfigurationFaults>(std::move(faults));
 }
@@ -152,6 +160,9 @@ void ConfigPort::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("reconfigurations", ok, "count", "configurations completed")
       .add("failed_reconfigurations", failed, "count", "configurations refused or failed")
       .add("words", words, "words", "bitstream words received");
+  if (scrub_words_)
+    g.add("scrub_ms", to_ms(scrub_busy_), "ms", "time scrubbing took on the port (not in busy_ms)")
+        .add("scrub_words", static_cast<double>(scrub_words_), "words", "words scrubbing moved");
   if (faults_)
     g.add("injected_errors", static_cast<double>(injected_errors_), "count",
           "configurations an injected fault corrupted (scenario section faults)");

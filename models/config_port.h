@@ -75,6 +75,9 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   const ResourceCalendar& calendar() const { return calendar_; }
   const std::vector<ReconfigurationRecord>& records() const { return records_; }
   bool busy() const { return session_ >= 0; }
+  // A scrubber's use of the port: `words` words through the DATA stage, reserved on the port's calendar from
+  // `arrival` (configurations wait for it, and it for them); returns when they are through.
+  sc_core::sc_time occupy(const sc_core::sc_time& arrival, std::uint64_t words);
   // Injects configuration errors from now on (one entry of per_configuration per slot).
   void inject(ConfigurationFaults faults);
   std::uint64_t injected_errors() const { return injected_errors_; }  // configurations it corrupted
@@ -112,6 +115,8 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   std::optional<std::uint64_t> flip_word_;       // the session's word an injected error flips
   std::vector<std::uint8_t> corrupted_;          // a chunk with its flips
   std::uint64_t injected_errors_ = 0;
+  std::uint64_t scrub_words_ = 0;
+  sc_core::sc_time scrub_busy_{sc_core::SC_ZERO_TIME};
 };
 
 }  // namespace rsoc::models

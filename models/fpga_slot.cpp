@@ -1,5 +1,8 @@
 #include "models/fpga_slot.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "models/address_map.h"
 #include "models/kernel_time.h"
 
@@ -38,6 +41,7 @@ void FpgaSlot::preload(std::uint32_t core_id) {
   active_id_ = core_id;
   active_->reset();
   ++configurations_;
+  arm_upset(kernel_time());
 }
 
 bool FpgaSlot::begin_configuration(const sc_core::sc_time& at, std::string* why) {
@@ -53,6 +57,7 @@ bool FpgaSlot::begin_configuration(const sc_core::sc_time& at, std::string* why)
     *why = "slot is already being configured";
     return false;
   }
+  end_upset(at);
   active_ = nullptr;
   configuring_ = true;
   failed_ = false;
@@ -84,6 +89,7 @@ void FpgaSlot::configuration_words(const std::uint8_t* bytes, std::size_t n_word
     active_id_ = sink_->core_id();
     active_->reset();
     ++configurations_;
+    arm_upset(at);
     if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), &active_->name());
   }
 }
@@ -95,6 +101,53 @@ void FpgaSlot::abort_configuration(const sc_core::sc_time& at) {
     error_ = "configuration aborted";
     if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
   }
+}
+
+void FpgaSlot::inject_upsets(UpsetParams params) {
+  upset_params_ = std::make_unique<UpsetParams>(std::move(params));
+  std::sort(upset_params_->windows.begin(), upset_params_->windows.end());
+  upset_rng_.seed(upset_params_->seed);
+  if (active_) arm_upset(kernel_time());
+}
+
+std::uint64_t FpgaSlot::configured_bits() const {
+  if (!active_ || !upset_params_) return 0;
+  const auto it = upset_params_->bits.find(active_id_);
+  return it == upset_params_->bits.end() ? 0 : it->second;
+}
+
+void FpgaSlot::arm_upset(const sc_core::sc_time& at) {
+  if (!upset_params_ || !active_) return;
+  auto& windows = upset_params_->windows;
+  windows.erase(windows.begin(), std::lower_bound(windows.begin(), windows.end(), at));  // nothing held then
+  upset_at_ = windows.empty() ? sc_core::sc_max_time() : windows.front();
+  const double rate = upset_params_->per_bit_per_s * static_cast<double>(configured_bits());
+  if (rate > 0) {
+    const double u = 1.0 - std::uniform_real_distribution<double>(0.0, 1.0)(upset_rng_);  // (0, 1]
+    const double after_s = -std::log(u) / rate;
+    if (after_s < (sc_core::sc_max_time() - at).to_seconds())
+      upset_at_ = std::min(upset_at_, at + sc_core::sc_time(after_s, sc_core::SC_SEC));
+  }
+  active_->corrupt_from(upset_at_);
+}
+
+void FpgaSlot::end_upset(const sc_core::sc_time& at) {
+  if (!upset_params_ || !active_) return;
+  if (upset_at_ <= at) {
+    ++upsets_;
+    corrupted_ += at - upset_at_;
+    auto& windows = upset_params_->windows;
+    windows.erase(windows.begin(), std::upper_bound(windows.begin(), windows.end(), at));  // absorbed
+  }
+  upset_at_ = sc_core::sc_max_time();
+  active_->corrupt_from(upset_at_);
+}
+
+bool FpgaSlot::repair(const sc_core::sc_time& at) {
+  if (!upset_by(at) || configuring_) return false;
+  end_upset(at);
+  arm_upset(at);
+  return true;
 }
 
 void FpgaSlot::set_activity(ActivitySink* sink, Lane lane) {
@@ -180,6 +233,19 @@ void FpgaSlot::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("words_read", static_cast<double>(core_words_read()), "words",
            "register words its cores answered (status polls included; an FMC double read counts twice)")
       .add("status_reads", static_cast<double>(core_status_reads()), "count", "STATUS reads it answered");
+  if (upset_params_) {
+    // An upset still there at the end counts up to the end.
+    const sc_core::sc_time end(end_ms, sc_core::SC_MS);
+    const bool open = active_ && upset_at_ < end;
+    const double corrupted = to_ms(corrupted_) + (open ? to_ms(end - upset_at_) : 0.0);
+    g.add("upsets", static_cast<double>(upsets_ + (open ? 1 : 0)), "count",
+          "configuration upsets of its cores (scenario section faults)")
+        .add("upset_ms", corrupted, "ms", "time its core computed wrong results (upset, not yet repaired)")
+        .add("availability", end_ms > 0 ? 1.0 - corrupted / end_ms : 1.0, "ratio",
+             "share of the run its core was not upset")
+        .add("mean_time_to_repair_ms", upsets_ ? to_ms(corrupted_) / static_cast<double>(upsets_) : 0.0, "ms",
+             "from an upset to its repair (a scrub or a new configuration), over the repaired ones");
+  }
   out.push_back(g);
 }
 }  // namespace rsoc::models

@@ -6,12 +6,19 @@
 // cycle. Configuration itself is timed by the ConfigPort that feeds the slot.
 // Timelines: an attached ActivitySink hears when a configuration begins and ends (at the times the port
 // gives) and the work of the hosted cores.
+// Configuration upsets (inject_upsets(), models/faults.h): upsets of a configured core arrive as a Poisson
+// process whose rate is per bit of its bitstream, from the moment its configuration completes, plus the
+// upsets of fault windows. An upset core computes wrong results (IpCore::corrupt_from) until the slot is
+// repaired: scrubbed (repair()) or configured again. Nothing of it costs a kernel event: the next upset's
+// time is drawn when a configuration begins to hold, and the core compares its computations' times with it.
 
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 #include "models/activity.h"
 #include "models/bitstream.h"
@@ -22,6 +29,14 @@ namespace rsoc::models {
 
 enum class SlotState { kEmpty, kConfiguring, kReady, kBusy };
 const char* to_string(SlotState state);
+
+// The configuration upsets of one slot.
+struct UpsetParams {
+  double per_bit_per_s = 0;                     // upset rate of one configured bit
+  std::uint64_t seed = 1;                       // of the draws
+  std::map<std::uint32_t, std::uint64_t> bits;  // configured bits of each core id it can host
+  std::vector<sc_core::sc_time> windows;        // an upset at each of these times (if configured then)
+};
 
 struct SlotParams {
   std::uint64_t capacity_bytes = 1 << 20;  // largest partial bitstream the region takes
@@ -52,6 +67,14 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
   void abort_configuration(const sc_core::sc_time& at);
   bool configuration_failed() const { return failed_; }
   const std::string& configuration_error() const { return error_; }
+
+  // Upsets from now on.
+  void inject_upsets(UpsetParams params);
+  // A scrub that ends at `at` repairs an upset that happened before; returns whether there was one.
+  bool repair(const sc_core::sc_time& at);
+  bool upset_by(const sc_core::sc_time& at) const { return active_ && upset_at_ <= at; }
+  std::uint64_t configured_bits() const;            // of the core it holds (0: none, or no upsets injected)
+  std::uint64_t upsets() const { return upsets_; }  // ended upsets (repaired or configured over)
 
   SlotState state_at(const sc_core::sc_time& t) const;
   IpCore* core() const { return active_; }  // nullptr unless ready/busy
@@ -90,6 +113,16 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
   std::uint64_t configurations_ = 0, rejected_ = 0;
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;
+
+  // The configuration at `at` begins to hold: its next upset is drawn.
+  void arm_upset(const sc_core::sc_time& at);
+  // The configuration stops holding at `at` (repaired or configured over): an upset before ends there.
+  void end_upset(const sc_core::sc_time& at);
+  std::unique_ptr<UpsetParams> upset_params_;  // null: no upsets
+  std::mt19937_64 upset_rng_;
+  sc_core::sc_time upset_at_ = sc_core::sc_max_time();  // the configured core's next upset
+  std::uint64_t upsets_ = 0;
+  sc_core::sc_time corrupted_{sc_core::SC_ZERO_TIME};  // time cores spent upset, ended upsets
 };
 
 }  // namespace rsoc::models

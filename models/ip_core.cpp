@@ -54,7 +54,7 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
   }
   std::uint64_t cycles = 0;
   if (value & reg::kCtrlInit) cycles += on_init(at);
-  if (value & reg::kCtrlNext) cycles += next();
+  if (value & reg::kCtrlNext) cycles += next(at);
   const sc_time busy = periods(params_.clock_period, static_cast<double>(cycles), "a core's operation");
   done_at_ = at + busy;
   accept_at_ = done_at_;
@@ -68,9 +68,10 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
   }
 }
 
-std::uint64_t IpCore::next() {
+std::uint64_t IpCore::next(const sc_time& at) {
   scratch_.resize(std::max(block_words(), result_words()));
   const std::uint64_t cycles = compute(regs_.bank(*block_).data(), scratch_.data());
+  upset(at, scratch_.data());
   publish(scratch_.data(), result_words());
   return cycles;
 }
@@ -135,6 +136,7 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
     stream_in_.push_back(w);
     if (stream_in_.size() < block) continue;
     const std::uint64_t block_cycles = compute(stream_in_.data(), out.data());
+    upset(at, out.data());
     cycles += ii ? ii : block_cycles;
     latency_of.push_back(block_cycles);
     ++operations_;

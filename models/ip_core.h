@@ -136,6 +136,10 @@ class IpCore {
   std::uint64_t words_read() const { return words_read_; }
   std::uint64_t status_reads() const { return status_reads_; }
   RegisterFile& registers() { return regs_; }
+  // A configuration upset (models/faults.h) in the core's logic: every result it computes from `from` on is
+  // wrong (a bit of its first word flipped) until this is set again; the maximum time: never (the default).
+  void corrupt_from(const sc_core::sc_time& from) { corrupt_from_ = from; }
+  std::uint64_t corrupted_results() const { return corrupted_results_; }  // results an upset made wrong
 
  protected:
   // Big-endian words (word 0 holds the first four bytes, as the drivers write blocks) to bytes and back.
@@ -184,7 +188,14 @@ class IpCore {
                   PioReplayExtension& pio);
   void replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& pio);
   void control(std::uint32_t value, const sc_core::sc_time& at);
-  std::uint64_t next();  // CTRL.NEXT: computes the block in the block bank and publishes its result
+  // CTRL.NEXT at `at`: computes the block in the block bank and publishes its result.
+  std::uint64_t next(const sc_core::sc_time& at);
+  // An upset since `from` makes the result at `out` computed at `at` wrong.
+  void upset(const sc_core::sc_time& at, std::uint32_t* out) {
+    if (at < corrupt_from_) return;
+    out[0] ^= 1u;
+    ++corrupted_results_;
+  }
   void stream_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency);
   // Leaves the core's occupancy, max(`access`, `compute`), to the access at `at` after any wait for it until
   // `ready`: on the stream, or in `latency`.
@@ -205,6 +216,8 @@ class IpCore {
   std::deque<std::pair<std::uint32_t, sc_core::sc_time>> stream_out_;  // result words and when they are ready
   std::uint64_t operations_ = 0, ignored_starts_ = 0;
   std::uint64_t words_written_ = 0, words_read_ = 0, status_reads_ = 0;
+  sc_core::sc_time corrupt_from_ = sc_core::sc_max_time();
+  std::uint64_t corrupted_results_ = 0;
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;
 };

@@ -698,6 +698,7 @@ class Resolver {
     p.runtime.recovery.configuration_retries = static_cast<unsigned>(u64(rec["configuration_retries"]));
     p.runtime.recovery.fallback_to_software = rec["fallback"] == "software";
     p.runtime.recovery.retire_after = static_cast<unsigned>(u64(rec["retire_after"]));
+    p.runtime.recovery.verify_cycles_per_block = u64(rec["verify_cycles_per_block"]);
     p.runtime.caching = rt["caching"].get<bool>();
     p.runtime.replacement = runtime::kReplacementNames.at(rt["replacement"].get<std::string>());
     p.runtime.wait_for_slot = rt["when_no_slot"] == "wait";
@@ -891,6 +892,20 @@ class Resolver {
     spec.seed = f["seed"].is_null() ? p.seed : u64(f["seed"]);
     spec.configuration_probability = f["configuration"]["probability"].get<double>();
     spec.bit_error_rate = f["configuration"]["bit_error_rate"].get<double>();
+    spec.upsets_per_bit_per_s = f["upsets"]["rate_per_mbit_hour"].get<double>() *
+                                f["upsets"]["essential_fraction"].get<double>() / 1e6 / 3600.0;
+    const json& scrub = f["scrubbing"];
+    if (scrub["mode"] != "none") {
+      models::ScrubParams sp;
+      sp.mode = scrub["mode"] == "blind" ? models::ScrubMode::kBlind : models::ScrubMode::kReadback;
+      sp.period = sc_time(scrub["period_ms"].get<double>(), sc_core::SC_MS);
+      sp.frame_words = u64(scrub["frame_words"]);
+      if (sp.period == sc_core::SC_ZERO_TIME)
+        issues_.add("/faults/scrubbing/period_ms", "the period is shorter than a picosecond; expected more");
+      if (!p.config_port)
+        issues_.add("/faults/scrubbing/mode", "scrubbing needs a configuration port; the platform has none");
+      spec.scrubbing = sp;
+    }
     for (std::size_t i = 0; i < f["at"].size(); ++i) {
       const json& w = f["at"][i];
       const std::string ptr = "/faults/at/" + std::to_string(i);
@@ -903,7 +918,7 @@ class Resolver {
         issues_.add(ptr + "/slot", not_one_of_message(slot, names));
         continue;
       }
-      if (!it->params.reconfigurable)
+      if (!it->params.reconfigurable && w["fault"] == "configuration")
         issues_.add(ptr + "/slot",
                     "slot \"" + slot +
                         "\" is static: it is never configured, so a configuration fault never hits it");

@@ -19,6 +19,7 @@
 #include "models/ip_core.h"
 #include "models/memory.h"
 #include "models/onchip_bus.h"
+#include "models/scrubber.h"
 #include "models/soft_cpu.h"
 #include "models/uart.h"
 #include "platform/scenario_error.h"
@@ -165,9 +166,11 @@ struct FaultSpec {
   std::uint64_t seed = 1;
   double configuration_probability = 0;  // per configuration
   double bit_error_rate = 0;             // per bitstream bit moved into the port
-  struct Window {                        // a fault at the first chance at or after `at`
+  double upsets_per_bit_per_s = 0;       // essential upsets of a configured bit
+  std::optional<models::ScrubParams> scrubbing;
+  struct Window {  // a fault at the first chance at or after `at`
     sc_core::sc_time at;
-    std::string fault;     // "configuration"
+    std::string fault;     // "configuration" or "upset"
     std::size_t slot = 0;  // index in ScenarioParams::slots
   };
   std::vector<Window> windows;

@@ -414,6 +414,10 @@ Schema build() {
                     .default_value("none")
                     .doc("a hardware request that cannot recover from a fault: fails (none), or runs "
                          "in software")},
+               {"verify_cycles_per_block",
+                Schema::integer().unit("cycles").min(0).max(1e12).default_value(0).doc(
+                    "output checking after every hardware run, CPU cycles per block (0: off); a wrong output "
+                    "(an upset core) is configured again and run again")},
                {"retire_after",
                 Schema::integer().min(0).max(1e9).default_value(0).doc(
                     "a slot that met this many faults is never used again; 0: never retired")},
@@ -647,14 +651,48 @@ Schema build() {
                              "chance that each bitstream bit moved into the port arrives flipped")},
                     })
                     .doc("configuration errors: the port reports ERROR and the slot holds nothing")},
+               {"upsets",
+                Schema::object({
+                                   {"rate_per_mbit_hour",
+                                    Schema::number()
+                                        .unit("1/(Mbit h)")
+                                        .min(0)
+                                        .max(1e15)
+                                        .default_value(0.0)
+                                        .doc("configuration upsets per megabit of a configured core's "
+                                             "bitstream per hour")},
+                                   {"essential_fraction",
+                                    Schema::number().min(0).max(1).default_value(1.0).doc(
+                                        "share of upsets that hit a bit the core's function needs (the "
+                                        "others change nothing)")},
+                               })
+                    .doc("configuration upsets: an upset core computes wrong results until it is repaired")},
+               {"scrubbing",
+                Schema::object(
+                    {
+                        {"mode",
+                         Schema::enumeration({"none", "blind", "readback"})
+                             .default_value("none")
+                             .doc("blind: rewrite every configured slot's frames each period; readback: "
+                                  "read them back, compare, rewrite a corrupted frame")},
+                        {"period_ms",
+                         Schema::number().unit("ms").exclusive_min(0).max(1e9).default_value(100.0).doc(
+                             "from the start of one scrubbing round to the next")},
+                        {"frame_words",
+                         Schema::integer().unit("words").min(1).max(1 << 20).default_value(101).doc(
+                             "readback: words of the frame rewritten to repair an upset (7-series: "
+                             "101)")},
+                    })
+                    .doc("scrubbing: repairs upsets, using the configuration port")},
                {"at",
                 Schema::array(
                     Schema::object({
                         {"time_us", Schema::number().unit("us").min(0).max(9e12).doc(
                                         "the fault hits the first chance at or after this time")},
                         {"fault",
-                         Schema::enumeration({"configuration"})
-                             .doc("configuration: the next bitstream loaded into the slot fails its check")},
+                         Schema::enumeration({"configuration", "upset"})
+                             .doc("configuration: the next bitstream loaded into the slot fails its check; "
+                                  "upset: the core configured in the slot then is upset")},
                         {"slot", Schema::string().doc("the slot it hits")},
                     }))
                     .max_items(100000)

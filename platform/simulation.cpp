@@ -29,6 +29,7 @@ struct Platform {
   std::vector<std::unique_ptr<models::FpgaSlot>> slots;
   std::unique_ptr<models::ConfigPort> port;
   std::map<std::string, std::unique_ptr<models::Uart>> uarts;
+  std::unique_ptr<models::Scrubber> scrubber;  // with faults.scrubbing
 
   // The configuration errors of section faults, each slot's and the port's bit errors drawn from streams of
   // their own.
@@ -44,6 +45,19 @@ struct Platform {
     port->inject(std::move(faults));
   }
 
+  // The configuration upsets of section faults, each slot's drawn from a stream of its own.
+  void inject_upsets(const FaultSpec& f, const ScenarioParams& p) {
+    for (std::size_t i = 0; i < p.slots.size(); ++i) {
+      models::UpsetParams u;
+      u.per_bit_per_s = f.upsets_per_bit_per_s;
+      u.seed = models::fault_seed(f.seed, "upset", p.slots[i].name);
+      for (const auto& c : p.cores) u.bits[c.id] = c.bitstream_bytes * 8;
+      for (const auto& w : f.windows)
+        if (w.fault == "upset" && w.slot == i) u.windows.push_back(w.at);
+      if (u.per_bit_per_s > 0 || !u.windows.empty() || f.scrubbing) slots[i]->inject_upsets(std::move(u));
+    }
+  }
+
   // Every model that counts something, in the order of stats.json: CPUs, buses (on-chip, then FMC), memories,
   // DMA engines, the configuration port, UARTs, slots.
   std::vector<const models::StatisticsSource*> statistics_sources() const {
@@ -56,6 +70,7 @@ struct Platform {
     if (port) out.push_back(port.get());
     for (const auto& [name, uart] : uarts) out.push_back(uart.get());
     for (const auto& slot : slots) out.push_back(slot.get());
+    if (scrubber) out.push_back(scrubber.get());
     return out;
   }
 
@@ -122,7 +137,13 @@ struct Platform {
       port = std::make_unique<models::ConfigPort>("config_port", p.config_port->params, raw);
       map(p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
       if (p.faults) inject_configuration_faults(*p.faults, p);
+      if (p.faults && p.faults->scrubbing) {
+        std::vector<models::FpgaSlot*> all;
+        for (const auto& s : slots) all.push_back(s.get());
+        scrubber = std::make_unique<models::Scrubber>("scrubber", *p.faults->scrubbing, *port, all);
+      }
     }
+    if (p.faults) inject_upsets(*p.faults, p);
     for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
   }
 };

@@ -90,8 +90,65 @@ void Manager::statistics(double /*end_ms*/, std::vector<models::StatGroup>& out)
            "configurations tried again after the port reported an error")
       .add("fault_fallbacks", static_cast<double>(fault_fallbacks_), "count",
            "hardware requests run in software after a fault")
-      .add("retired_slots", static_cast<double>(retired_), "count", "slots retired after too many faults");
+      .add("retired_slots", static_cast<double>(retired_), "count", "slots retired after too many faults")
+      .add("corruptions_detected", static_cast<double>(corruptions_detected_), "count",
+           "wrong outputs of upset cores the output check found")
+      .add("silent_corruptions", static_cast<double>(silent_corruptions_), "count",
+           "requests that delivered an upset core's wrong output unnoticed");
   out.push_back(std::move(g));
+}
+
+bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const CoreDesign& design,
+                             TimeUse use, std::string& reason) {
+  const SlotView& view = slots_[s];
+  while (port_busy_) p.wait_for(port_released_, TimeUse::kSlotWait);  // one configuration at a time
+  port_busy_ = true;
+  bool configured = false;
+  for (;;) {  // the first attempt, then the retries runtime.recovery allows
+    const sc_time t0 = p.cpu().now();
+    try {
+      const Process::Counting reconfiguring(p, use);  // exactly the reconfig_ps below
+      configured = reconfiguration_->configure(p, view.port_index, design.bitstream_address,
+                                               design.bitstream_bytes, &r.error_hint);
+    } catch (...) {  // the configuration stopped half way (a duration past 2^57 ps): the slot holds nothing
+      port_busy_ = false;
+      port_released_.notify(sc_core::SC_ZERO_TIME);
+      driver_.forget(view.base);
+      table_.configuration_failed(s);
+      throw;
+    }
+    r.reconfigured = true;
+    if (use == TimeUse::kReconfig) r.reconfig_ps = ps(p.cpu().now() - t0);
+    driver_.forget(view.base);
+    if (configured) break;
+    // The port's check failed: the attempt was lost to the fault.
+    if (use == TimeUse::kReconfig) {
+      p.recount(TimeUse::kReconfig, TimeUse::kRecovery, p.cpu().now() - t0);
+      r.reconfig_ps = 0;
+    }
+    if (count_fault(s, r) || r.retries >= params_.recovery.configuration_retries) break;
+    reason += "; configuration failed (" + r.error_hint + "): configuring again";
+    ++r.retries;
+    ++configuration_retries_;
+  }
+  port_busy_ = false;
+  port_released_.notify(sc_core::SC_ZERO_TIME);
+  return configured;
+}
+
+std::vector<std::uint8_t> Manager::run_on_core(Process& p, RequestRecord& r, const SlotView& view,
+                                               Functionality f, const std::vector<std::uint8_t>& key,
+                                               const std::vector<std::uint8_t>& data, bool encrypt,
+                                               std::uint64_t unit_bytes) {
+  const models::IpCore* core = view.slot->core();
+  const std::uint64_t corrupted = core ? core->corrupted_results() : 0;
+  std::vector<std::uint8_t> output = driver_.run(p, view.base, f, key, data, encrypt, core, unit_bytes);
+  r.upset = core && core->corrupted_results() != corrupted;
+  if (params_.recovery.verify_cycles_per_block) {
+    const Process::Counting checking(p, TimeUse::kRecovery);
+    p.compute(params_.recovery.verify_cycles_per_block * r.blocks);
+  }
+  return output;
 }
 
 bool Manager::count_fault(std::size_t s, RequestRecord& r) {
@@ -247,51 +304,46 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       bool configured = true;
       if (configure) {
         ++misses_;
-        while (port_busy_) p.wait_for(port_released_, TimeUse::kSlotWait);  // one configuration at a time
-        port_busy_ = true;
-        std::string error;
-        for (;;) {  // the first attempt, then the retries runtime.recovery allows
-          const sc_time t0 = p.cpu().now();
-          try {
-            const Process::Counting reconfiguring(p, TimeUse::kReconfig);  // exactly the reconfig_ps below
-            configured = reconfiguration_->configure(p, view.port_index, design->bitstream_address,
-                                                     design->bitstream_bytes, &error);
-          } catch (...) {  // the configuration stopped half way (a duration past 2^57 ps): the slot holds
-                           // nothing
-            port_busy_ = false;
-            port_released_.notify(sc_core::SC_ZERO_TIME);
-            driver_.forget(view.base);
-            table_.configuration_failed(s);
-            throw;
-          }
-          r.reconfigured = true;
-          r.reconfig_ps = ps(p.cpu().now() - t0);
-          driver_.forget(view.base);
-          if (configured) break;
-          // The port's check failed: the attempt was lost to the fault.
-          p.recount(TimeUse::kReconfig, TimeUse::kRecovery, p.cpu().now() - t0);
-          r.reconfig_ps = 0;
-          if (count_fault(s, r) || r.retries >= params_.recovery.configuration_retries) break;
-          reason += "; configuration failed (" + error + "): configuring again";
-          ++r.retries;
-          ++configuration_retries_;
-        }
-        port_busy_ = false;
-        port_released_.notify(sc_core::SC_ZERO_TIME);
+        configured = configure_slot(p, r, s, *design, TimeUse::kReconfig, reason);
         if (!configured) {
           table_.configuration_failed(s);
-          if (!params_.recovery.fallback_to_software || !params_.software.count(f)) throw DriverError(error);
+          if (!params_.recovery.fallback_to_software || !params_.software.count(f))
+            throw DriverError(r.error_hint);
           r.fallback = true;
           ++fault_fallbacks_;
-          reason += "; configuration failed (" + error + "): software instead";
+          reason += "; configuration failed (" + r.error_hint + "): software instead";
         }
       } else {
         ++hits_;
       }
       if (configured) {
         const sc_time t1 = p.cpu().now();
-        out.output = driver_.run(p, view.base, f, key, data, encrypt, view.slot->core(), unit_size);
+        out.output = run_on_core(p, r, view, f, key, data, encrypt, unit_size);
         r.exec_ps = ps(p.cpu().now() - t1);
+        if (params_.recovery.verify_cycles_per_block && out.output != expected) {
+          // The output check found it wrong: an upset core. Repaired by configuring it again, then run again.
+          count_fault(s, r);
+          ++corruptions_detected_;
+          const Process::Counting recovering(p, TimeUse::kRecovery);
+          reason += "; output check failed: configuring " + view.name + " again";
+          bool repaired = false;
+          if (!table_[s].retired) {
+            repaired = configure_slot(p, r, s, *design, TimeUse::kRecovery, reason);
+          }
+          if (repaired) {
+            ++r.retries;
+            out.output = run_on_core(p, r, view, f, key, data, encrypt, unit_size);
+          } else {
+            table_.configuration_failed(s);
+          }
+          if (!repaired || out.output != expected) {
+            if (!params_.recovery.fallback_to_software || !params_.software.count(f))
+              throw DriverError("output check failed and the core could not be repaired");
+            r.fallback = true;
+            ++fault_fallbacks_;
+            reason += "; software instead";
+          }
+        }
       }
     }
     if (!hardware || r.fallback) {
@@ -315,8 +367,14 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       }
       r.exec_ps = ps(p.cpu().now() - t1);
     }
-    if (const crypto::BlockFunction* computes = info(f).computes; !computes || computes->checked)
-      scope.verify(out.output, expected, "output differs from the reference cipher");
+    if (const crypto::BlockFunction* computes = info(f).computes; !computes || computes->checked) {
+      if (r.upset && !r.fallback && out.output != expected) {
+        r.wrong_output = true;  // an upset core's output, delivered as if it were right: silent corruption
+        ++silent_corruptions_;
+      } else {
+        scope.verify(out.output, expected, "output differs from the reference cipher");
+      }
+    }
   } catch (const std::exception& e) {
     scope.fail(e.what());
   }

@@ -61,6 +61,9 @@ struct RecoveryParams {
   unsigned configuration_retries = 0;  // a configuration the port reports failed is tried again this often
   bool fallback_to_software = false;   // a hardware request that cannot recover runs in software instead
   unsigned retire_after = 0;           // a slot that met this many faults is never used again (0: never)
+  // Output checking after every hardware run: CPU cycles per block (0: off). A wrong output (an upset core)
+  // is a fault: the core is configured again and run again, else the fallback.
+  std::uint64_t verify_cycles_per_block = 0;
 };
 
 struct RuntimeParams {
@@ -172,7 +175,18 @@ class Manager final : public models::StatisticsSource {
                 slot_waits_ = 0;
   // Fault recovery: faults the runtime detected, configurations tried again, requests run in software after
   // a fault, slots retired, and the faults each slot met.
-  std::uint64_t faults_detected_ = 0, configuration_retries_ = 0, fault_fallbacks_ = 0, retired_ = 0;
+  std::uint64_t faults_detected_ = 0, configuration_retries_ = 0, fault_fallbacks_ = 0, retired_ = 0,
+                corruptions_detected_ = 0, silent_corruptions_ = 0;
+  // Configures slot `s` with `design` for the request, retrying as runtime.recovery allows, its attempts
+  // counted as `use` (kReconfig, or kRecovery for a repair); false when it failed (r.error_hint says why).
+  bool configure_slot(Process& p, RequestRecord& r, std::size_t s, const CoreDesign& design, TimeUse use,
+                      std::string& reason);
+  // Runs the request's blocks on the core in the slot of `view` (and the output check's cycles); notes in
+  // r.upset whether an upset corrupted any of its results.
+  std::vector<std::uint8_t> run_on_core(Process& p, RequestRecord& r, const SlotView& view, Functionality f,
+                                        const std::vector<std::uint8_t>& key,
+                                        const std::vector<std::uint8_t>& data, bool encrypt,
+                                        std::uint64_t unit_bytes);
   std::vector<std::uint64_t> slot_faults_;
   // Counts a fault of slot `s` (met by request `r`); retires the slot when it has met retire_after. Returns
   // whether it did.
