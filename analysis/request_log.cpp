@@ -76,6 +76,8 @@ void RequestLog::add(const runtime::RequestRecord& r) {
   g.reconfigurations += r.reconfigured ? 1 : 0;
   g.latency_ps.push_back(latency);
   g.latency_total_ps += latency;
+  if (r.wrong_output) ++wrong_outputs_;
+  if (r.ok && r.faults) ++recovered_;
   if (r.ok) {
     ++completed_;
   } else {

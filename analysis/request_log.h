@@ -29,6 +29,8 @@ class RequestLog {
   void write_summary(const std::string& path) const;
   std::uint64_t completed() const { return completed_; }
   std::uint64_t failed() const { return failed_; }
+  std::uint64_t recovered() const { return recovered_; }          // completed after faults
+  std::uint64_t wrong_outputs() const { return wrong_outputs_; }  // silent data corruption
 
   struct Group {
     std::uint64_t count = 0, failed = 0, blocks = 0, bytes = 0, reconfigurations = 0;
@@ -50,7 +52,7 @@ class RequestLog {
   std::unique_ptr<OutputFile> file_;
   std::unique_ptr<CsvWriter> csv_;
   std::map<std::pair<std::string, std::string>, Group> groups_;  // (functionality, decision)
-  std::uint64_t completed_ = 0, failed_ = 0;
+  std::uint64_t completed_ = 0, failed_ = 0, recovered_ = 0, wrong_outputs_ = 0;
 };
 
 }  // namespace rsoc::analysis

@@ -137,6 +137,20 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   summary.table = t.str();
   summary.rows = log.summary();
   summary.verdict = analysis::where_time_went(stats, breakdown.totals());
+  if (p.faults) {
+    const double share = summary.requests ? static_cast<double>(log.wrong_outputs()) / summary.requests : 0.0;
+    char line[256];
+    std::snprintf(
+        line, sizeof line,
+        "faults: %llu requests recovered, %llu failed, %llu delivered wrong output unnoticed (%.2f %%)",
+        static_cast<unsigned long long>(log.recovered()), static_cast<unsigned long long>(summary.failed),
+        static_cast<unsigned long long>(log.wrong_outputs()), share * 100.0);
+    summary.faults = line;
+    summary.metrics.insert(summary.metrics.begin() + 4,
+                           {{"recovered", static_cast<double>(log.recovered())},
+                            {"silent_corruptions", static_cast<double>(log.wrong_outputs())},
+                            {"silent_share", share}});
+  }
   return summary;
 }
 

@@ -21,6 +21,8 @@ struct RunSummary {
   double requests_per_s = 0;  // completed and failed requests over the simulated seconds (0 when none passed)
   // One line: the busiest resource and the largest share of latency.
   std::string verdict;
+  // With section faults, one line: requests recovered, failed, and delivered wrong unnoticed ("" without).
+  std::string faults;
   std::string table;  // a short human-readable summary
   // The rows of summary.csv: per functionality and decision, counts, latencies and throughput.
   std::vector<analysis::RequestLog::SummaryRow> rows;

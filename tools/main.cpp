@@ -317,6 +317,7 @@ nlohmann::ordered_json run_json(const rsoc::platform::RunSummary& summary, const
                               {"latency_p99_ms", r.latency_p99_ms},
                               {"throughput_kBps", r.throughput_kBps}});
   doc["verdict"] = summary.verdict;
+  if (!summary.faults.empty()) doc["faults"] = summary.faults;
   return doc;
 }
 
@@ -356,7 +357,8 @@ int cmd_run(const std::vector<std::string>& args) {
   if (format == Format::kJson)
     print_json(run_json(summary, scenario.file, out));
   else
-    std::cout << summary.table << summary.verdict << "\n";
+    std::cout << summary.table << summary.verdict << "\n"
+              << (summary.faults.empty() ? "" : summary.faults + "\n");
   report_files(out);
   // Failed requests fail the command: said even when quiet.
   (summary.failed ? std::cerr : logging::note())

@@ -122,7 +122,13 @@ TEST(Cli, ARunWithFaultsIsByteIdenticalForASeedAndAnotherSeedDrawsOtherFaults) {
       " --set faults.configuration.bit_error_rate=2e-7 --set runtime.caching=false"
       " --set runtime.recovery.configuration_retries=2 --set runtime.recovery.fallback=software"
       " --set workload.apps.0.requests=12 --set workload.apps.0.blocks=1";
-  ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out a -q", dir).code, 0);
+  const Result first = rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out a -q", dir);
+  ASSERT_EQ(first.code, 0) << first.err;
+  // After the verdict, the faults line.
+  EXPECT_NE(first.out.find("\nfaults: "), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find(" requests recovered, 0 failed, 0 delivered wrong output unnoticed (0.00 %)\n"),
+            std::string::npos)
+      << first.out;
   ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out b -q", dir).code, 0);
   ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=4 --out c -q", dir).code, 0);
   for (const char* f :
