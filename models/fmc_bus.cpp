@@ -37,6 +37,7 @@ bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& ran
   const sc_time nwait = bus_clk * nwait_cycles;
   std::uint64_t polls = 1;
   if (nwait_cycles > 0) polls += static_cast<std::uint64_t>(std::ceil(nwait / poll - 1e-9));
+  if (faulty() && fault(start)) polls = params_.max_polls + 1;  // NWAIT never clears
   const bool ok = polls <= params_.max_polls;
   if (!ok) polls = params_.max_polls;
   polls_ += polls;
@@ -110,6 +111,9 @@ void FmcBus::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("poll_ms", to_ms(poll_time()), "ms", "CPU time spent polling NWAIT")
       .add("byteswap_ms", to_ms(byteswap_time()), "ms", "CPU time spent swapping bytes")
       .add("failed_words", static_cast<double>(failed_words()), "count", "words that exceeded max_polls");
+  if (faulty())
+    g.add("injected_errors", static_cast<double>(injected_errors()), "count",
+          "accesses whose NWAIT an injected fault kept from clearing (scenario section faults)");
   out.push_back(g);
 }
 }  // namespace rsoc::models

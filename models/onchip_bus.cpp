@@ -41,6 +41,11 @@ void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& r
     delay = start + occupancy - now;
   }
   if (observed()) report_transfer(trans, start, start + occupancy, w, now);
+  if (faulty() && fault(start)) {  // an error response in place of the target's
+    if (pio) pio->recording->refuse();
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
   if (pio) pio->recording->add(PioRecording::Entry{this, start, occupancy, 0, static_cast<std::uint32_t>(w)});
   forward(trans, range, delay);
 }
@@ -57,6 +62,10 @@ void OnChipBus::replay(tlm::tlm_generic_payload& trans, const AddressRange& rang
   }
   transactions_ += static_cast<std::uint64_t>(last - first);
   words_ += words;
+  if (faulty() && fault(now + delay, static_cast<std::uint64_t>(last - first))) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
   forward(trans, range, delay);
 }
 
@@ -67,6 +76,9 @@ void OnChipBus::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("transactions", static_cast<double>(transactions()), "count", "transactions carried")
       .add("words", static_cast<double>(words()), "words", "32-bit words carried")
       .add("unmapped", static_cast<double>(unmapped_accesses()), "count", "accesses to no device");
+  if (faulty())
+    g.add("injected_errors", static_cast<double>(injected_errors()), "count",
+          "accesses an injected fault answered with an error response (scenario section faults)");
   out.push_back(g);
 }
 }  // namespace rsoc::models

@@ -2,15 +2,19 @@
 // RoutingBus: what every interconnect shares — bind-and-map of targets, address decoding, address
 // translation, TLM_ADDRESS_ERROR_RESPONSE for unmapped accesses, debug transport, and the report of every
 // transfer to an attached ActivitySink (timelines). Timing belongs to the subclasses.
+// Injected bus faults (inject(), models/faults.h): each access the bus carries is a chance for a fault; what
+// a fault does is the subclass's (an on-chip error response, an FMC NWAIT that never clears).
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
 
 #include "models/activity.h"
 #include "models/address_map.h"
+#include "models/faults.h"
 
 namespace rsoc::models {
 
@@ -38,6 +42,9 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
     socket.bind(target);
   }
 
+  // Bus faults from now on: `per_access` decides at each access (a burst is one) whether it fails.
+  void inject(FaultStream per_access) { faults_ = std::make_unique<FaultStream>(std::move(per_access)); }
+  std::uint64_t injected_errors() const { return injected_; }
   const AddressMap& address_map() const { return map_; }
   std::uint64_t unmapped_accesses() const { return unmapped_; }
   // Reports every transfer the bus carries to `sink` on `lane` (null: none).
@@ -55,6 +62,13 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
     initiator[range.port]->b_transport(trans, delay);
   }
   bool observed() const { return activity_ != nullptr; }
+  // Whether one of `accesses` accesses at `at` fails by an injected fault (counted).
+  bool fault(const sc_core::sc_time& at, std::uint64_t accesses = 1) {
+    if (!faults_ || faults_->first_fault(accesses, at) == accesses) return false;
+    ++injected_;
+    return true;
+  }
+  bool faulty() const { return faults_ != nullptr; }
   // Tells the attached sink that the bus carried `words` words of `trans` during [start, end), booked at the
   // kernel time `now`. Only when observed().
   void report_transfer(tlm::tlm_generic_payload& trans, const sc_core::sc_time& start,
@@ -73,6 +87,8 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   std::uint64_t unmapped_ = 0;
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;
+  std::unique_ptr<FaultStream> faults_;  // null: none
+  std::uint64_t injected_ = 0;
 };
 
 // Number of 32-bit words an access moves (a partial word counts as one).

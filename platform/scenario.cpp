@@ -885,6 +885,15 @@ class Resolver {
     return {n, widest};
   }
 
+  // Whether `bus` names a bus of the platform (else an issue at `pointer`).
+  bool bus_known(const ScenarioParams& p, const std::string& bus, const std::string& pointer) {
+    std::vector<std::string> names;
+    for (const auto& b : p.buses) names.push_back(b.name);
+    if (std::find(names.begin(), names.end(), bus) != names.end()) return true;
+    issues_.add(pointer, not_one_of_message(bus, names));
+    return false;
+  }
+
   void faults(ScenarioParams& p) {
     const json& f = doc_["faults"];
     if (f.is_null()) return;
@@ -909,6 +918,25 @@ class Resolver {
     for (std::size_t i = 0; i < f["at"].size(); ++i) {
       const json& w = f["at"][i];
       const std::string ptr = "/faults/at/" + std::to_string(i);
+      const std::string fault = w["fault"].get<std::string>();
+      if (fault == "bus") {
+        if (!w["slot"].is_null())
+          issues_.add(ptr + "/slot", "a bus fault hits a bus, not a slot; expected null");
+        if (w["bus"].is_null()) {
+          issues_.add(ptr + "/bus", "a bus fault needs the bus it hits; expected a bus name");
+          continue;
+        }
+        const std::string bus = w["bus"].get<std::string>();
+        if (!bus_known(p, bus, ptr + "/bus")) continue;
+        spec.windows.push_back({sc_time(w["time_us"].get<double>(), sc_core::SC_US), fault, 0, bus});
+        continue;
+      }
+      const std::string a_fault = (fault == "upset" ? "an " : "a ") + fault + " fault";
+      if (!w["bus"].is_null()) issues_.add(ptr + "/bus", a_fault + " hits a slot, not a bus; expected null");
+      if (w["slot"].is_null()) {
+        issues_.add(ptr + "/slot", a_fault + " needs the slot it hits; expected a slot name");
+        continue;
+      }
       const std::string slot = w["slot"].get<std::string>();
       const auto it =
           std::find_if(p.slots.begin(), p.slots.end(), [&](const SlotSpec& s) { return s.name == slot; });
@@ -918,13 +946,16 @@ class Resolver {
         issues_.add(ptr + "/slot", not_one_of_message(slot, names));
         continue;
       }
-      if (!it->params.reconfigurable && w["fault"] == "configuration")
+      if (!it->params.reconfigurable && fault == "configuration")
         issues_.add(ptr + "/slot",
                     "slot \"" + slot +
                         "\" is static: it is never configured, so a configuration fault never hits it");
-      spec.windows.push_back({sc_time(w["time_us"].get<double>(), sc_core::SC_US),
-                              w["fault"].get<std::string>(), static_cast<std::size_t>(it - p.slots.begin())});
+      spec.windows.push_back({sc_time(w["time_us"].get<double>(), sc_core::SC_US), fault,
+                              static_cast<std::size_t>(it - p.slots.begin()), ""});
     }
+    for (const auto& [bus, b] : f["buses"].items())
+      if (bus_known(p, bus, pointer_child("/faults/buses", bus)))
+        spec.bus_error_rate[bus] = b["error_rate"].get<double>();
     if ((spec.configuration_probability > 0 || spec.bit_error_rate > 0) && !p.config_port)
       issues_.add("/faults/configuration",
                   "configuration faults need a configuration port; the platform has none");

@@ -4,6 +4,7 @@
 // Every problem is reported in one ScenarioError naming the file, the JSON pointer and what was expected.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -168,10 +169,12 @@ struct FaultSpec {
   double bit_error_rate = 0;             // per bitstream bit moved into the port
   double upsets_per_bit_per_s = 0;       // essential upsets of a configured bit
   std::optional<models::ScrubParams> scrubbing;
-  struct Window {  // a fault at the first chance at or after `at`
+  std::map<std::string, double> bus_error_rate;  // by bus name
+  struct Window {                                // a fault at the first chance at or after `at`
     sc_core::sc_time at;
     std::string fault;     // "configuration" or "upset"
-    std::size_t slot = 0;  // index in ScenarioParams::slots
+    std::size_t slot = 0;  // configuration, upset: index in ScenarioParams::slots
+    std::string bus;       // bus: its name
   };
   std::vector<Window> windows;
 };

@@ -684,16 +684,34 @@ Schema build() {
                              "101)")},
                     })
                     .doc("scrubbing: repairs upsets, using the configuration port")},
+               {"buses",
+                Schema::map(
+                    Schema::object(
+                        {
+                            {"error_rate", Schema::number().min(0).max(1).default_value(0.0).doc(
+                                               "chance that an access (a burst is one) fails: an on-chip bus "
+                                               "answers with an error response; on an async FMC bus NWAIT "
+                                               "never clears and the CPU gives up after max_polls polls")},
+                        })
+                        .doc("faults of one bus"))
+                    .key_name("bus")
+                    .default_value(nlohmann::json::object())
+                    .doc("bus faults, by bus name")},
                {"at",
                 Schema::array(
                     Schema::object({
                         {"time_us", Schema::number().unit("us").min(0).max(9e12).doc(
                                         "the fault hits the first chance at or after this time")},
                         {"fault",
-                         Schema::enumeration({"configuration", "upset"})
-                             .doc("configuration: the next bitstream loaded into the slot fails its check; "
-                                  "upset: the core configured in the slot then is upset")},
-                        {"slot", Schema::string().doc("the slot it hits")},
+                         Schema::enumeration({"configuration", "upset", "bus"})
+                             .doc(
+                                 "configuration: the next bitstream loaded into the slot fails its check; "
+                                 "upset: the core configured in the slot then is upset; bus: the next access "
+                                 "the bus carries fails")},
+                        {"slot", Schema::string().nullable().default_value(nullptr).doc(
+                                     "configuration, upset: the slot it hits")},
+                        {"bus",
+                         Schema::string().nullable().default_value(nullptr).doc("bus: the bus it hits")},
                     }))
                     .max_items(100000)
                     .default_value(nlohmann::json::array())

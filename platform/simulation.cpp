@@ -45,6 +45,22 @@ struct Platform {
     port->inject(std::move(faults));
   }
 
+  // The bus faults of section faults, each bus's drawn from a stream of its own.
+  void inject_bus_faults(const FaultSpec& f) {
+    for (const auto& [name, bus] : buses) {
+      const auto rate = f.bus_error_rate.find(name);
+      models::FaultStream stream(rate == f.bus_error_rate.end() ? 0.0 : rate->second,
+                                 models::fault_seed(f.seed, "bus", name));
+      bool armed = false;
+      for (const auto& w : f.windows)
+        if (w.fault == "bus" && w.bus == name) {
+          stream.arm(w.at);
+          armed = true;
+        }
+      if (armed || stream.probability() > 0) bus->inject(std::move(stream));
+    }
+  }
+
   // The configuration upsets of section faults, each slot's drawn from a stream of its own.
   void inject_upsets(const FaultSpec& f, const ScenarioParams& p) {
     for (std::size_t i = 0; i < p.slots.size(); ++i) {
@@ -144,6 +160,7 @@ struct Platform {
       }
     }
     if (p.faults) inject_upsets(*p.faults, p);
+    if (p.faults) inject_bus_faults(*p.faults);
     for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
   }
 };

@@ -151,6 +151,13 @@ std::vector<std::uint8_t> Manager::run_on_core(Process& p, RequestRecord& r, con
   return output;
 }
 
+void Manager::recount_as_recovery(Process& p, const Process::Ledger& since) {
+  const Process::Ledger now = p.spent();
+  for (std::size_t u = 0; u < kRequestTimeUses; ++u)
+    if (const auto use = static_cast<TimeUse>(u); use != TimeUse::kRecovery && now[u] != since[u])
+      p.recount(use, TimeUse::kRecovery, sc_time::from_value(now[u] - since[u]));
+}
+
 bool Manager::count_fault(std::size_t s, RequestRecord& r) {
   ++r.faults;
   ++faults_detected_;
@@ -318,9 +325,27 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       }
       if (configured) {
         const sc_time t1 = p.cpu().now();
-        out.output = run_on_core(p, r, view, f, key, data, encrypt, unit_size);
+        const Process::Ledger before = p.spent();
+        // A bus fault (an error response, an FMC access whose NWAIT never cleared) or a driver's failure (a
+        // DMA transfer, a core that never became ready) during the run: with the software fallback, a fault.
+        const auto fall_back = [&](const std::exception& e) {
+          if (!params_.recovery.fallback_to_software || !params_.software.count(f)) return false;
+          count_fault(s, r);
+          recount_as_recovery(p, before);
+          r.fallback = true;
+          ++fault_fallbacks_;
+          reason += std::string("; ") + e.what() + ": software instead";
+          return true;
+        };
+        try {
+          out.output = run_on_core(p, r, view, f, key, data, encrypt, unit_size);
+        } catch (const models::BusError& e) {
+          if (!fall_back(e)) throw;
+        } catch (const DriverError& e) {
+          if (!fall_back(e)) throw;
+        }
         r.exec_ps = ps(p.cpu().now() - t1);
-        if (params_.recovery.verify_cycles_per_block && out.output != expected) {
+        if (!r.fallback && params_.recovery.verify_cycles_per_block && out.output != expected) {
           // The output check found it wrong: an upset core. Repaired by configuring it again, then run again.
           count_fault(s, r);
           ++corruptions_detected_;

@@ -191,6 +191,8 @@ class Manager final : public models::StatisticsSource {
   // Counts a fault of slot `s` (met by request `r`); retires the slot when it has met retire_after. Returns
   // whether it did.
   bool count_fault(std::size_t s, RequestRecord& r);
+  // Counts what process `p` spent since the ledger read `since` as recovery (work a fault made useless).
+  static void recount_as_recovery(Process& p, const Process::Ledger& since);
 };
 
 }  // namespace rsoc::runtime

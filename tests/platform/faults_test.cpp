@@ -26,10 +26,10 @@ struct Outcome {
   std::vector<analysis::StatGroup> stats;
 };
 
-Outcome run(std::vector<std::string> overrides) {
+Outcome run(std::vector<std::string> overrides, const std::string& file = kSmoke) {
   platform::LoadOptions options;
   options.overrides = std::move(overrides);
-  const auto scenario = platform::load_scenario_file(kSmoke, options);
+  const auto scenario = platform::load_scenario_file(file, options);
   Outcome r;
   platform::Simulation sim(scenario.params,
                            [&](const runtime::RequestRecord& rec) { r.records.push_back(rec); });
@@ -186,7 +186,7 @@ TEST(Faults, AMistakeInTheFaultsSectionIsReportedAtItsPointer) {
   EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "configuration", "slot": "slot9"}]})"}),
             (Lines{"/faults/at/0/slot: \"slot9\" is not one of \"slot0\"; did you mean \"slot0\"?"}));
   EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "hang", "slot": "slot0"}]})"}),
-            (Lines{"/faults/at/0/fault: \"hang\" is not one of \"configuration\", \"upset\""}));
+            (Lines{"/faults/at/0/fault: \"hang\" is not one of \"configuration\", \"upset\", \"bus\""}));
   EXPECT_EQ(
       issues_with({"faults.configuration.probability=1.5"}),
       (Lines{"/faults/configuration/probability: 1.5 is out of range; expected a number >= 0 and <= 1"}));
@@ -199,6 +199,15 @@ TEST(Faults, AMistakeInTheFaultsSectionIsReportedAtItsPointer) {
                    "platform.slots.0.reconfigurable=false", "platform.slots.0.core=aes_core"}),
       (Lines{
           "/faults/configuration: configuration faults need a configuration port; the platform has none"}));
+  EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "bus", "bus": "axi"}]})"}),
+            (Lines{"/faults/at/0/bus: \"axi\" is not one of \"plb\""}));
+  EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "bus", "slot": "slot0"}]})"}),
+            (Lines{"/faults/at/0/slot: a bus fault hits a bus, not a slot; expected null",
+                   "/faults/at/0/bus: a bus fault needs the bus it hits; expected a bus name"}));
+  EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "upset"}]})"}),
+            (Lines{"/faults/at/0/slot: an upset fault needs the slot it hits; expected a slot name"}));
+  EXPECT_EQ(issues_with({R"(faults={"buses": {"pbl": {"error_rate": 0.1}}})"}),
+            (Lines{"/faults/buses/pbl: \"pbl\" is not one of \"plb\"; did you mean \"plb\"?"}));
   EXPECT_EQ(issues_with({"runtime.recovery.fallback=later"}),
             (Lines{"/runtime/recovery/fallback: \"later\" is not one of \"none\", \"software\""}));
 }
@@ -284,4 +293,59 @@ TEST(Faults, WithoutFaultsNothingOfTheFaultMachineryShowsInTheStatistics) {
       for (const char* name : {"upsets", "upset_ms", "availability", "injected_errors", "scrub_words"})
         EXPECT_NE(s.name, name) << g.resource;
   }
+}
+
+TEST(Faults, AnOnChipErrorResponseDuringARunFallsBackToSoftwareAndItsLostTimeIsRecovery) {
+  // The second request (cached) starts at 153.8889 ms; the first plb access at or after 153.89 ms fails.
+  const Outcome r = run({R"(faults={"at": [{"time_us": 153890, "fault": "bus", "bus": "plb"}]})",
+                         "runtime.recovery.fallback=software"});
+  ASSERT_EQ(r.records.size(), 4u);
+  const auto& hit = r.records[1];
+  EXPECT_STREQ(hit.outcome(), "recovered");
+  EXPECT_TRUE(hit.fallback);
+  EXPECT_TRUE(hit.verified);
+  EXPECT_EQ(hit.faults, 1u);
+  EXPECT_EQ(hit.decision, "software");
+  EXPECT_NE(hit.reason.find("failed: TLM_GENERIC_ERROR_RESPONSE: software instead"), std::string::npos)
+      << hit.reason;
+  // The part of the hardware run before the error is recovery; then 20,000 + 64 x 3,000 cycles of software.
+  EXPECT_EQ(hit.exec_ps, (20000ull + 64ull * 3000ull) * 10000ull);
+  EXPECT_GT(hit.breakdown[runtime::TimeUse::kRecovery], 0u);
+  EXPECT_EQ(hit.breakdown.total(), hit.end_ps - hit.issue_ps);
+  EXPECT_EQ(hit.end_ps - hit.issue_ps - hit.breakdown[runtime::TimeUse::kRecovery] -
+                hit.breakdown[runtime::TimeUse::kCpuWait],
+            hit.exec_ps);
+  for (std::size_t i : {0, 2, 3}) EXPECT_STREQ(r.records[i].outcome(), "ok") << i;
+  EXPECT_EQ(test::stat(r.stats, "bus.plb", "injected_errors"), 1);
+}
+
+TEST(Faults, ABusErrorWithoutFallbackFailsTheRequestWithTheBusMessage) {
+  const Outcome r = run({R"(faults={"at": [{"time_us": 153890, "fault": "bus", "bus": "plb"}]})"});
+  ASSERT_EQ(r.records.size(), 4u);
+  EXPECT_STREQ(r.records[1].outcome(), "failed");
+  EXPECT_NE(r.records[1].error.find("failed: TLM_GENERIC_ERROR_RESPONSE"), std::string::npos)
+      << r.records[1].error;
+  EXPECT_STREQ(r.records[2].outcome(), "ok");
+}
+
+TEST(Faults, AnFmcAccessWhoseNwaitNeverClearsCostsItsPollsAndFallsBackToSoftware) {
+  // scenarios/smoke_fmc_des.json: the first FMC access (the key's first word) keeps NWAIT asserted; the CPU
+  // polls it max_polls (10) times at 12 cycles of 180 MHz, gives up, and the request runs in software.
+  const Outcome r = run({R"(faults={"at": [{"time_us": 0, "fault": "bus", "bus": "fmc"}]})",
+                         "runtime.recovery.fallback=software",
+                         R"(software={"des": {"cycles_per_request": 100, "cycles_per_block": 1000}})"},
+                        std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_fmc_des.json");
+  ASSERT_EQ(r.records.size(), 5u);
+  const auto& hit = r.records[0];
+  EXPECT_STREQ(hit.outcome(), "recovered") << hit.error;
+  EXPECT_TRUE(hit.fallback);
+  EXPECT_TRUE(hit.verified);
+  EXPECT_NE(hit.reason.find("mcu: write at 0x60000040 failed: TLM_GENERIC_ERROR_RESPONSE: software instead"),
+            std::string::npos)
+      << hit.reason;
+  // 100 + 16 x 1,000 cycles at 180 MHz (and whatever the other client's process took of the CPU meanwhile).
+  EXPECT_GE(hit.exec_ps, 16100u * 5555u);
+  EXPECT_GT(hit.breakdown[runtime::TimeUse::kRecovery], 0u);  // the 10 NWAIT polls, among others
+  EXPECT_EQ(test::stat(r.stats, "bus.fmc", "injected_errors"), 1);
+  for (std::size_t i = 1; i < 5; ++i) EXPECT_STREQ(r.records[i].outcome(), "ok") << i;
 }
