@@ -73,6 +73,7 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
   // A scrub that ends at `at` repairs an upset that happened before; returns whether there was one.
   bool repair(const sc_core::sc_time& at);
   bool upset_by(const sc_core::sc_time& at) const { return active_ && upset_at_ <= at; }
+  sc_core::sc_time next_upset() const { return upset_at_; }  // of the configured core (max: none)
   std::uint64_t configured_bits() const;            // of the core it holds (0: none, or no upsets injected)
   std::uint64_t upsets() const { return upsets_; }  // ended upsets (repaired or configured over)
 

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/core_kinds.h"
+#include "models/fpga_slot.h"
+
 namespace rsoc::models {
 namespace {
 
@@ -65,6 +68,39 @@ TEST(FaultStream, SeedsAreReproducibleAndEachClassAndTargetHasItsOwn) {
   EXPECT_NE(fault_seed(1, "ab", "c"), fault_seed(1, "a", "bc"));
   FaultStream a(0.3, 5), b(0.3, 5);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(a.chance(sc_core::SC_ZERO_TIME), b.chance(sc_core::SC_ZERO_TIME));
+}
+
+TEST(SlotUpsets, UpsetsArriveAtTheirRatePerConfiguredBitAndARepairDrawsTheNext) {
+  // 4,096,000 configured bits at 2.5e-7 upsets per bit-second: 1.024 upsets/s, a mean of 976.6 ms between
+  // an upset's repair and the next. 2,000 upsets: their mean lies within 5 standard deviations (2.2 %).
+  FpgaSlot slot("slot", SlotParams{});
+  slot.add_candidate(1, make_core("slot.aes", CoreParams{CoreKind::kAes128}));
+  slot.preload(1);
+  EXPECT_EQ(slot.next_upset(), sc_core::sc_max_time());  // nothing injected: never
+  UpsetParams u;
+  u.per_bit_per_s = 2.5e-7;
+  u.seed = 11;
+  u.bits[1] = 4096000;
+  u.windows = {sc_time(5, SC_US)};  // before any drawn one (almost surely)
+  slot.inject_upsets(u);
+  EXPECT_EQ(slot.configured_bits(), 4096000u);
+  EXPECT_EQ(slot.next_upset(), sc_time(5, SC_US));
+  EXPECT_FALSE(slot.upset_by(sc_time(4, SC_US)));
+  EXPECT_TRUE(slot.repair(sc_time(7, SC_US)));
+  EXPECT_FALSE(slot.repair(sc_time(7, SC_US)));  // repaired: nothing left to repair at once
+  constexpr int kUpsets = 2000;
+  double sum_s = 0;
+  sc_time from = sc_time(7, SC_US);
+  for (int i = 0; i < kUpsets; ++i) {
+    const sc_time at = slot.next_upset();
+    ASSERT_LT(at, sc_core::sc_max_time());
+    sum_s += (at - from).to_seconds();
+    ASSERT_TRUE(slot.repair(at));
+    from = at;
+  }
+  const double mean = 1.0 / (2.5e-7 * 4096000);
+  EXPECT_NEAR(sum_s / kUpsets, mean, 5 * mean / std::sqrt(kUpsets));
+  EXPECT_EQ(slot.upsets(), kUpsets + 1u);
 }
 
 }  // namespace
