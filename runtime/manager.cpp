@@ -99,7 +99,7 @@ void Manager::statistics(double /*end_ms*/, std::vector<models::StatGroup>& out)
 }
 
 bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const CoreDesign& design,
-                             TimeUse use, std::string& reason) {
+                             TimeUse use, std::string& reason, std::string& error) {
   const SlotView& view = slots_[s];
   while (port_busy_) p.wait_for(port_released_, TimeUse::kSlotWait);  // one configuration at a time
   port_busy_ = true;
@@ -109,7 +109,7 @@ bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const 
     try {
       const Process::Counting reconfiguring(p, use);  // exactly the reconfig_ps below
       configured = reconfiguration_->configure(p, view.port_index, design.bitstream_address,
-                                               design.bitstream_bytes, &r.error_hint);
+                                               design.bitstream_bytes, &error);
     } catch (...) {  // the configuration stopped half way (a duration past 2^57 ps): the slot holds nothing
       port_busy_ = false;
       port_released_.notify(sc_core::SC_ZERO_TIME);
@@ -127,7 +127,7 @@ bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const 
       r.reconfig_ps = 0;
     }
     if (count_fault(s, r) || r.retries >= params_.recovery.configuration_retries) break;
-    reason += "; configuration failed (" + r.error_hint + "): configuring again";
+    reason += "; configuration failed (" + error + "): configuring again";
     ++r.retries;
     ++configuration_retries_;
   }
@@ -311,14 +311,14 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       bool configured = true;
       if (configure) {
         ++misses_;
-        configured = configure_slot(p, r, s, *design, TimeUse::kReconfig, reason);
+        std::string error;
+        configured = configure_slot(p, r, s, *design, TimeUse::kReconfig, reason, error);
         if (!configured) {
           table_.configuration_failed(s);
-          if (!params_.recovery.fallback_to_software || !params_.software.count(f))
-            throw DriverError(r.error_hint);
+          if (!params_.recovery.fallback_to_software || !params_.software.count(f)) throw DriverError(error);
           r.fallback = true;
           ++fault_fallbacks_;
-          reason += "; configuration failed (" + r.error_hint + "): software instead";
+          reason += "; configuration failed (" + error + "): software instead";
         }
       } else {
         ++hits_;
@@ -353,7 +353,8 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
           reason += "; output check failed: configuring " + view.name + " again";
           bool repaired = false;
           if (!table_[s].retired) {
-            repaired = configure_slot(p, r, s, *design, TimeUse::kRecovery, reason);
+            std::string error;
+            repaired = configure_slot(p, r, s, *design, TimeUse::kRecovery, reason, error);
           }
           if (repaired) {
             ++r.retries;

@@ -178,9 +178,9 @@ class Manager final : public models::StatisticsSource {
   std::uint64_t faults_detected_ = 0, configuration_retries_ = 0, fault_fallbacks_ = 0, retired_ = 0,
                 corruptions_detected_ = 0, silent_corruptions_ = 0;
   // Configures slot `s` with `design` for the request, retrying as runtime.recovery allows, its attempts
-  // counted as `use` (kReconfig, or kRecovery for a repair); false when it failed (r.error_hint says why).
+  // counted as `use` (kReconfig, or kRecovery for a repair); false when it failed (`error` says why).
   bool configure_slot(Process& p, RequestRecord& r, std::size_t s, const CoreDesign& design, TimeUse use,
-                      std::string& reason);
+                      std::string& reason, std::string& error);
   // Runs the request's blocks on the core in the slot of `view` (and the output check's cycles); notes in
   // r.upset whether an upset corrupted any of its results.
   std::vector<std::uint8_t> run_on_core(Process& p, RequestRecord& r, const SlotView& view, Functionality f,

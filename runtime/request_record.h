@@ -68,7 +68,6 @@ struct RequestRecord {
   bool fallback = false;      // ran in software after its hardware failed
   bool upset = false;         // an upset core computed (some of) its output
   bool wrong_output = false;  // delivered an upset core's wrong output unnoticed (silent data corruption)
-  std::string error_hint;     // the last fault's reason (a failed configuration's)
   // "ok" (no fault met), "recovered" (faults met, the request still completed) or "failed".
   const char* outcome() const { return !ok ? "failed" : faults ? "recovered" : "ok"; }
 };
