@@ -135,6 +135,13 @@ void TraceEventWriter::span(Lane lane, const std::string& name, std::uint64_t st
         ",\"tid\":" + std::to_string(tid_of(lane)) + ",\"args\":{" + args + "}}");
 }
 
+void TraceEventWriter::fault(Lane lane, const char* what, std::uint64_t at_ps) {
+  std::uint64_t end = at_ps;
+  if (!clip(at_ps, end, nullptr)) return;
+  event("{\"name\":" + quoted(what) + ",\"ph\":\"i\",\"s\":\"t\",\"ts\":" + us_text(at_ps) + ",\"pid\":" +
+        std::to_string(pid_of(lanes_[lane].kind)) + ",\"tid\":" + std::to_string(tid_of(lane)) + "}");
+}
+
 void TraceEventWriter::request(const runtime::RequestRecord& r) {
   const auto lane = process_lanes_.find(r.app);
   if (lane == process_lanes_.end()) throw std::logic_error("trace: no lane for process \"" + r.app + "\"");

@@ -13,6 +13,8 @@
 //   - slot lanes: each configuration ("configuration"; args core, ok) and each operation of the hosted core
 //     ("init", "block", "stream": its busy interval);
 //   - DMA lanes: each transfer ("transfer"; args words, bottleneck, ok);
+//   - slot and bus lanes: faults and repairs as instant events ("ph":"i", "s":"t"), named as reported
+//     ("hang", "upset", "repair", "configuration error", "bus error");
 //   - bus lanes: activity spans. Merging rule: transfers on one bus separated by less than `bus_merge_gap` of
 //     idle time are one span ("transfers"); the chunks of one pipelined stream (a DMA transfer, a CPU copy
 //     loop) are one span however far apart they are ("burst"), together with whatever the bus carried in
@@ -63,6 +65,7 @@ class TraceEventWriter final : public models::ActivitySink {
                     const std::string& bottleneck, bool ok) override;
   void process_ran(models::Lane cpu_thread, const std::string& process, std::uint64_t start_ps,
                    std::uint64_t end_ps) override;
+  void fault(models::Lane lane, const char* what, std::uint64_t at_ps) override;
 
  private:
   // A bus activity span still growing.

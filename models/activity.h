@@ -59,6 +59,11 @@ class ActivitySink {
   // device accesses). Reported when it ends.
   virtual void process_ran(Lane cpu_thread, const std::string& process, std::uint64_t start_ps,
                            std::uint64_t end_ps) = 0;
+  // A fault (models/faults.h) or a repair at `at`, on the lane of what it hit: a slot ("hang", "upset",
+  // "repair": a scrub ended an upset, "configuration error": a bitstream failed the slot's check), a bus
+  // ("bus error"). An upset is reported when it ends (repaired, or its core configured over), with its
+  // repair.
+  virtual void fault(Lane lane, const char* what, std::uint64_t at_ps) = 0;
 };
 
 }  // namespace rsoc::models

@@ -16,6 +16,12 @@ DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const DmaParams& param
   words_reg_ = regs_.add({"WORDS", dma_reg::kWords});
   ctrl_reg_ = regs_.add(
       {"CTRL", dma_reg::kCtrl}, nullptr, [this](std::uint32_t, std::uint32_t value, const sc_time& at) {
+        if (value & dma_reg::kCtrlAbort) {
+          if (!(regs_.at(status_reg_) & dma_reg::kStatusBusy)) return;
+          aborting_ = true;
+          abort_.notify(at - kernel_time());
+          return;
+        }
         if (!(value & dma_reg::kCtrlStart) || (regs_.at(status_reg_) & dma_reg::kStatusBusy)) return;
         regs_.at(status_reg_) = dma_reg::kStatusBusy;
         start_.notify(at - kernel_time());
@@ -47,6 +53,11 @@ void DmaEngine::run() {
           d = sc_core::SC_ZERO_TIME;
         });
     sc_core::wait(delay);
+    if (result.status == tlm::TLM_INCOMPLETE_RESPONSE) {  // a target never answered: stalled until aborted
+      ++stalls_;
+      if (!aborting_) sc_core::wait(abort_);
+    }
+    aborting_ = false;
     words_ += result.words_moved;
     ++transfers_;
     busy_ += kernel_time() - begin;
@@ -64,6 +75,9 @@ void DmaEngine::statistics(double end_ms, std::vector<StatGroup>& out) const {
   g.add_busy(to_ms(busy_time()), end_ms, "time transferring")
       .add("transfers", static_cast<double>(transfers()), "count", "transfers completed")
       .add("words", static_cast<double>(words_moved()), "words", "words moved");
+  if (stalls_)
+    g.add("stalls", static_cast<double>(stalls_), "count",
+          "transfers a target that never answered stalled until the driver aborted them");
   out.push_back(g);
 }
 }  // namespace rsoc::models

@@ -4,8 +4,11 @@
 // when done. Timing contract: START takes effect at the CPU's local time of the write; setup_cycles DMA
 // cycles later the engine streams chunks whose time is the slowest stage per word (its own: cycles_per_word
 // at its clock; memory, bus, target) — one wait() per chunk, so other initiators interleave at chunk
-// granularity. Timelines: each transfer, from START to its last word, is reported to an attached
-// ActivitySink when it ends.
+// granularity. A target that never answers (TLM_INCOMPLETE_RESPONSE: a hung core, models/ip_core.h) stalls
+// the transfer where it is: the engine stays BUSY, with no timed event, until CTRL.ABORT, which ends it at
+// once with ERROR (the driver's watchdog does that); a transfer still moving when ABORT comes ends as it
+// would have. Timelines: each transfer, from START to its last word
+// (or its abort), is reported to an attached ActivitySink when it ends.
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -30,7 +33,8 @@ struct DmaParams {
 namespace dma_reg {
 inline constexpr std::uint32_t kSrc = 0x00, kDst = 0x04, kWords = 0x08, kCtrl = 0x0C, kStatus = 0x10,
                                kSize = 0x20;
-inline constexpr std::uint32_t kCtrlStart = 1u << 0, kCtrlDstFixed = 1u << 1, kCtrlSrcFixed = 1u << 2;
+inline constexpr std::uint32_t kCtrlStart = 1u << 0, kCtrlDstFixed = 1u << 1, kCtrlSrcFixed = 1u << 2,
+                               kCtrlAbort = 1u << 3;
 inline constexpr std::uint32_t kStatusBusy = 1u << 0, kStatusDone = 1u << 1, kStatusError = 1u << 2;
 }  // namespace dma_reg
 
@@ -47,6 +51,7 @@ class DmaEngine : public sc_core::sc_module, public StatisticsSource {
   const sc_core::sc_event& done_event() const { return done_; }
   const DmaParams& params() const { return params_; }
   std::uint64_t transfers() const { return transfers_; }
+  std::uint64_t stalls() const { return stalls_; }  // transfers a target that never answered stalled
   std::uint64_t words_moved() const { return words_; }
   sc_core::sc_time busy_time() const { return busy_; }
   // Reports every transfer to `sink` on `lane` (null: none).
@@ -63,8 +68,9 @@ class DmaEngine : public sc_core::sc_module, public StatisticsSource {
   DmaParams params_;
   RegisterFile regs_;
   RegisterFile::Id src_reg_{}, dst_reg_{}, words_reg_{}, ctrl_reg_{}, status_reg_{};
-  sc_core::sc_event start_, done_;
-  std::uint64_t transfers_ = 0, words_ = 0;
+  sc_core::sc_event start_, done_, abort_;
+  std::uint64_t transfers_ = 0, words_ = 0, stalls_ = 0;
+  bool aborting_ = false;  // CTRL.ABORT came during the transfer
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;

@@ -28,6 +28,7 @@ FpgaSlot::FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params
 }
 
 void FpgaSlot::add_candidate(std::uint32_t core_id, std::unique_ptr<IpCore> core) {
+  core->set_hangs(hangs_.get());
   if (!candidates_.emplace(core_id, std::move(core)).second)
     throw ElaborationError(std::string(name()) + ": core id " + std::to_string(core_id) + " added twice");
 }
@@ -49,7 +50,7 @@ bool FpgaSlot::begin_configuration(const sc_core::sc_time& at, std::string* why)
     *why = "slot is static";
     return false;
   }
-  if (active_ && active_->busy_at(at)) {
+  if (active_ && active_->busy_at(at) && !active_->hung()) {
     *why = "the hosted core is computing";
     return false;
   }
@@ -75,7 +76,10 @@ void FpgaSlot::configuration_words(const std::uint8_t* bytes, std::size_t n_word
     configuring_ = false;
     failed_ = true;
     error_ = sink_->error();
-    if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
+    if (activity_) {
+      activity_->fault(activity_lane_, "configuration error", to_ps(at));
+      activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
+    }
   } else if (sink_->state() == BitstreamSink::State::kComplete) {
     configuring_ = false;
     auto it = candidates_.find(sink_->core_id());
@@ -101,6 +105,11 @@ void FpgaSlot::abort_configuration(const sc_core::sc_time& at) {
     error_ = "configuration aborted";
     if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
   }
+}
+
+void FpgaSlot::inject_hangs(const FaultStream& hangs) {
+  hangs_ = std::make_unique<FaultStream>(hangs);
+  for (auto& c : candidates_) c.second->set_hangs(hangs_.get());
 }
 
 void FpgaSlot::inject_upsets(UpsetParams params) {
@@ -136,6 +145,7 @@ void FpgaSlot::end_upset(const sc_core::sc_time& at) {
   if (upset_at_ <= at) {
     ++upsets_;
     corrupted_ += at - upset_at_;
+    if (activity_) activity_->fault(activity_lane_, "upset", to_ps(upset_at_));
     auto& windows = upset_params_->windows;
     windows.erase(windows.begin(), std::upper_bound(windows.begin(), windows.end(), at));  // absorbed
   }
@@ -146,6 +156,7 @@ void FpgaSlot::end_upset(const sc_core::sc_time& at) {
 bool FpgaSlot::repair(const sc_core::sc_time& at) {
   if (!upset_by(at) || configuring_) return false;
   end_upset(at);
+  if (activity_) activity_->fault(activity_lane_, "repair", to_ps(at));
   arm_upset(at);
   return true;
 }
@@ -233,6 +244,9 @@ void FpgaSlot::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("words_read", static_cast<double>(core_words_read()), "words",
            "register words its cores answered (status polls included; an FMC double read counts twice)")
       .add("status_reads", static_cast<double>(core_status_reads()), "count", "STATUS reads it answered");
+  if (hangs_)
+    g.add("hangs", static_cast<double>(hangs()), "count",
+          "operations its cores started and never finished (scenario section faults)");
   if (upset_params_) {
     // An upset still there at the end counts up to the end.
     const sc_core::sc_time end(end_ms, sc_core::SC_MS);

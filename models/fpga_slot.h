@@ -11,6 +11,9 @@
 // upsets of fault windows. An upset core computes wrong results (IpCore::corrupt_from) until the slot is
 // repaired: scrubbed (repair()) or configured again. Nothing of it costs a kernel event: the next upset's
 // time is drawn when a configuration begins to hold, and the core compares its computations' times with it.
+// Hangs (inject_hangs()): every operation a hosted core starts is a chance of the slot's hang stream; a hung
+// core never finishes (IpCore) until the slot is configured again, which a hung core, unlike a computing
+// one, does not refuse.
 
 #include <map>
 #include <memory>
@@ -76,6 +79,9 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
   sc_core::sc_time next_upset() const { return upset_at_; }  // of the configured core (max: none)
   std::uint64_t configured_bits() const;            // of the core it holds (0: none, or no upsets injected)
   std::uint64_t upsets() const { return upsets_; }  // ended upsets (repaired or configured over)
+  // Hangs of its cores from now on, drawn from `hangs`.
+  void inject_hangs(const FaultStream& hangs);
+  std::uint64_t hangs() const { return hangs_ ? hangs_->faults() : 0; }
 
   SlotState state_at(const sc_core::sc_time& t) const;
   IpCore* core() const { return active_; }  // nullptr unless ready/busy
@@ -119,6 +125,7 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
   void arm_upset(const sc_core::sc_time& at);
   // The configuration stops holding at `at` (repaired or configured over): an upset before ends there.
   void end_upset(const sc_core::sc_time& at);
+  std::unique_ptr<FaultStream> hangs_;         // null: no hangs
   std::unique_ptr<UpsetParams> upset_params_;  // null: no upsets
   std::mt19937_64 upset_rng_;
   sc_core::sc_time upset_at_ = sc_core::sc_max_time();  // the configured core's next upset

@@ -52,6 +52,7 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
     ++ignored_starts_;
     return;
   }
+  if (hangs_at(at)) return;
   std::uint64_t cycles = 0;
   if (value & reg::kCtrlInit) cycles += on_init(at);
   if (value & reg::kCtrlNext) cycles += next(at);
@@ -66,6 +67,13 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
     activity_->core_work(activity_lane_, kOperation[value & (reg::kCtrlInit | reg::kCtrlNext)], to_ps(at),
                          to_ps(done_at_));
   }
+}
+
+void IpCore::hang(const sc_time& at) {
+  hung_ = true;
+  done_at_ = accept_at_ = sc_core::sc_max_time();
+  stream_in_.clear();  // the blocks it held never come out
+  if (activity_) activity_->fault(activity_lane_, "hang", to_ps(at));
 }
 
 std::uint64_t IpCore::next(const sc_time& at) {
@@ -105,8 +113,8 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
   const sc_time access = periods(word_access_, static_cast<double>(words), "a core stream access");
   unsigned char* data = trans.get_data_ptr();
   if (!in) {
-    if (words > stream_out_.size()) {  // underflow
-      trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    if (words > stream_out_.size()) {  // underflow, or results a hang keeps from coming: never answered
+      trans.set_response_status(hung_ ? tlm::TLM_INCOMPLETE_RESPONSE : tlm::TLM_BURST_ERROR_RESPONSE);
       return;
     }
     occupy(trans, at, stream_out_[words - 1].second, access, sc_core::SC_ZERO_TIME, latency);
@@ -115,6 +123,10 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
       stream_out_.pop_front();
     }
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (hung_) {  // the write waits for the core forever
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     return;
   }
   if (stream_in_.size() + stream_out_.size() + words > params_.fifo_words) {  // overflow
@@ -130,11 +142,13 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
   std::uint64_t cycles = 0;               // what the blocks occupy the core for
   std::vector<std::uint64_t> latency_of;  // each completed block's cycles
   std::size_t first_result = stream_out_.size();
+  const sc_time accepting = ii ? accept_at_ : done_at_;  // (before a hang makes it never)
   for (std::size_t i = 0; i < words; ++i) {
     std::uint32_t w = 0;
     std::memcpy(&w, data + 4 * i, 4);
     stream_in_.push_back(w);
     if (stream_in_.size() < block) continue;
+    if (hangs_at(at)) break;  // the block and the rest of the write stay in the core
     const std::uint64_t block_cycles = compute(stream_in_.data(), out.data());
     upset(at, out.data());
     cycles += ii ? ii : block_cycles;
@@ -145,14 +159,15 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
   }
   const sc_time compute_time =
       periods(params_.clock_period, static_cast<double>(cycles), "a core's operation");
-  const sc_time accepting = ii ? accept_at_ : done_at_;
   const sc_time start = std::max(at, accepting);
   occupy(trans, at, accepting, access, compute_time, latency);
   const sc_time occupied_until = start + std::max(access, compute_time);
   busy_ += compute_time;
   if (activity_ && compute_time != sc_core::SC_ZERO_TIME)
     activity_->core_work(activity_lane_, "stream", to_ps(start), to_ps(start + compute_time));
-  if (!ii) {
+  if (hung_) {
+    for (std::size_t i = first_result; i < stream_out_.size(); ++i) stream_out_[i].second = occupied_until;
+  } else if (!ii) {
     done_at_ = occupied_until;
     for (std::size_t i = first_result; i < stream_out_.size(); ++i) stream_out_[i].second = done_at_;
   } else {
@@ -211,6 +226,10 @@ void IpCore::replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& p
     if (!block_ || !regs_.holds(*block_, e->address))
       regs_.write_word(e->address, e->value, e->at + pio.shift);
   }
+  if (hung_) {  // not what the recording did: its results never come
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    return;
+  }
   std::memcpy(data, result_.data(), 4 * out);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -247,6 +266,10 @@ void IpCore::reset() {
   valid_ = false;
   stream_in_.clear();
   stream_out_.clear();
+  if (hung_) {
+    hung_ = false;
+    done_at_ = accept_at_ = sc_core::SC_ZERO_TIME;
+  }
 }
 
 }  // namespace rsoc::models

@@ -23,6 +23,12 @@
 // takes them) is reported to an attached ActivitySink as core work; its durations add up to busy_time().
 // stream_wait_time() counts what streams spent on the core rather than on moving their data: those waits,
 // and the part of a chunk's time by which the core's computation exceeds its slowest other stage.
+// Hangs (models/faults.h, set_hangs()): each operation the core starts (CTRL.INIT or CTRL.NEXT, a block a
+// stream write completes) is a chance of its hang stream; a hung core never finishes: STATUS.READY stays
+// clear, no result is published, further starts are ignored, and a stream access that would wait for it (a
+// write, a read of results it will never give) is never answered: it ends with TLM_INCOMPLETE_RESPONSE and
+// no time, which a DMA engine takes as a stall (models/dma_engine.h). A PIO replay during which it hangs ends
+// likewise, with the recorded time. Only a new configuration (reset()) ends a hang.
 
 #include <cstdint>
 #include <deque>
@@ -37,6 +43,7 @@
 #include "models/activity.h"
 #include "models/core_kinds.h"
 #include "models/crypto/block_function.h"
+#include "models/faults.h"
 #include "models/kernel_time.h"
 #include "models/pio_replay.h"
 #include "models/register_file.h"
@@ -140,6 +147,9 @@ class IpCore {
   // wrong (a bit of its first word flipped) until this is set again; the maximum time: never (the default).
   void corrupt_from(const sc_core::sc_time& from) { corrupt_from_ = from; }
   std::uint64_t corrupted_results() const { return corrupted_results_; }  // results an upset made wrong
+  // Hangs: every operation the core starts is a chance of `hangs` (null: none; owned by the slot).
+  void set_hangs(FaultStream* hangs) { hangs_ = hangs; }
+  bool hung() const { return hung_; }
 
  protected:
   // Big-endian words (word 0 holds the first four bytes, as the drivers write blocks) to bytes and back.
@@ -197,6 +207,13 @@ class IpCore {
     ++corrupted_results_;
   }
   void stream_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency);
+  // Whether the operation starting at `at` hangs the core (then it is hung from `at` on).
+  bool hangs_at(const sc_core::sc_time& at) {
+    if (!hangs_ || !hangs_->chance(at)) return false;
+    hang(at);
+    return true;
+  }
+  void hang(const sc_core::sc_time& at);
   // Leaves the core's occupancy, max(`access`, `compute`), to the access at `at` after any wait for it until
   // `ready`: on the stream, or in `latency`.
   void occupy(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, const sc_core::sc_time& ready,
@@ -218,6 +235,8 @@ class IpCore {
   std::uint64_t words_written_ = 0, words_read_ = 0, status_reads_ = 0;
   sc_core::sc_time corrupt_from_ = sc_core::sc_max_time();
   std::uint64_t corrupted_results_ = 0;
+  FaultStream* hangs_ = nullptr;
+  bool hung_ = false;
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;
 };

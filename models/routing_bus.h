@@ -15,6 +15,7 @@
 #include "models/activity.h"
 #include "models/address_map.h"
 #include "models/faults.h"
+#include "models/kernel_time.h"
 
 namespace rsoc::models {
 
@@ -66,6 +67,7 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   bool fault(const sc_core::sc_time& at, std::uint64_t accesses = 1) {
     if (!faults_ || faults_->first_fault(accesses, at) == accesses) return false;
     ++injected_;
+    if (activity_) activity_->fault(activity_lane_, "bus error", to_ps(at));
     return true;
   }
   bool faulty() const { return faults_ != nullptr; }

@@ -699,6 +699,7 @@ class Resolver {
     p.runtime.recovery.fallback_to_software = rec["fallback"] == "software";
     p.runtime.recovery.retire_after = static_cast<unsigned>(u64(rec["retire_after"]));
     p.runtime.recovery.verify_cycles_per_block = u64(rec["verify_cycles_per_block"]);
+    p.runtime.driver.watchdog_cycles = u64(rec["watchdog_cycles"]);
     p.runtime.caching = rt["caching"].get<bool>();
     p.runtime.replacement = runtime::kReplacementNames.at(rt["replacement"].get<std::string>());
     p.runtime.wait_for_slot = rt["when_no_slot"] == "wait";
@@ -903,6 +904,7 @@ class Resolver {
     spec.bit_error_rate = f["configuration"]["bit_error_rate"].get<double>();
     spec.upsets_per_bit_per_s = f["upsets"]["rate_per_mbit_hour"].get<double>() *
                                 f["upsets"]["essential_fraction"].get<double>() / 1e6 / 3600.0;
+    spec.hang_probability = f["hangs"]["probability"].get<double>();
     const json& scrub = f["scrubbing"];
     if (scrub["mode"] != "none") {
       models::ScrubParams sp;
@@ -956,6 +958,13 @@ class Resolver {
     for (const auto& [bus, b] : f["buses"].items())
       if (bus_known(p, bus, pointer_child("/faults/buses", bus)))
         spec.bus_error_rate[bus] = b["error_rate"].get<double>();
+    const bool hangs = spec.hang_probability > 0 ||
+                       std::any_of(spec.windows.begin(), spec.windows.end(),
+                                   [](const FaultSpec::Window& w) { return w.fault == "hang"; });
+    if (hangs && p.runtime.driver.watchdog_cycles == 0)
+      issues_.add("/runtime/recovery/watchdog_cycles",
+                  "core hangs (faults.hangs, or a hang in faults.at) are detected only by the drivers' "
+                  "watchdog; expected a number of CPU cycles above 0");
     if ((spec.configuration_probability > 0 || spec.bit_error_rate > 0) && !p.config_port)
       issues_.add("/faults/configuration",
                   "configuration faults need a configuration port; the platform has none");

@@ -168,12 +168,13 @@ struct FaultSpec {
   double configuration_probability = 0;  // per configuration
   double bit_error_rate = 0;             // per bitstream bit moved into the port
   double upsets_per_bit_per_s = 0;       // essential upsets of a configured bit
+  double hang_probability = 0;           // per operation a core starts
   std::optional<models::ScrubParams> scrubbing;
   std::map<std::string, double> bus_error_rate;  // by bus name
   struct Window {                                // a fault at the first chance at or after `at`
     sc_core::sc_time at;
-    std::string fault;     // "configuration" or "upset"
-    std::size_t slot = 0;  // configuration, upset: index in ScenarioParams::slots
+    std::string fault;     // "configuration", "upset", "hang" or "bus"
+    std::size_t slot = 0;  // configuration, upset, hang: index in ScenarioParams::slots
     std::string bus;       // bus: its name
   };
   std::vector<Window> windows;

@@ -421,6 +421,12 @@ Schema build() {
                {"retire_after",
                 Schema::integer().min(0).max(1e9).default_value(0).doc(
                     "a slot that met this many faults is never used again; 0: never retired")},
+               {"watchdog_cycles",
+                Schema::integer().unit("cycles").min(0).max(1e12).default_value(0).doc(
+                    "the drivers' watchdog: a status wait or a DMA transfer of a core that has not ended "
+                    "this "
+                    "many CPU cycles after it began is given up, and the core (hung) configured again; 0: "
+                    "none")},
            })
            .doc("what the runtime does about the faults it detects (see section faults)")},
       {"driver", driver.doc("costs of the OS drivers of the cores")},
@@ -667,6 +673,14 @@ Schema build() {
                                         "others change nothing)")},
                                })
                     .doc("configuration upsets: an upset core computes wrong results until it is repaired")},
+               {"hangs",
+                Schema::object({
+                                   {"probability",
+                                    Schema::number().min(0).max(1).default_value(0.0).doc(
+                                        "chance that an operation a core starts (a block) never finishes")},
+                               })
+                    .doc("core hangs: a hung core never finishes until it is configured again (needs "
+                         "runtime.recovery.watchdog_cycles)")},
                {"scrubbing",
                 Schema::object(
                     {
@@ -703,13 +717,13 @@ Schema build() {
                         {"time_us", Schema::number().unit("us").min(0).max(9e12).doc(
                                         "the fault hits the first chance at or after this time")},
                         {"fault",
-                         Schema::enumeration({"configuration", "upset", "bus"})
-                             .doc(
-                                 "configuration: the next bitstream loaded into the slot fails its check; "
-                                 "upset: the core configured in the slot then is upset; bus: the next access "
-                                 "the bus carries fails")},
+                         Schema::enumeration({"configuration", "upset", "hang", "bus"})
+                             .doc("configuration: the next bitstream loaded into the slot fails its check; "
+                                  "upset: the core configured in the slot then is upset; hang: the next "
+                                  "operation a core in the slot starts never finishes; bus: the next access "
+                                  "the bus carries fails")},
                         {"slot", Schema::string().nullable().default_value(nullptr).doc(
-                                     "configuration, upset: the slot it hits")},
+                                     "configuration, upset, hang: the slot it hits")},
                         {"bus",
                          Schema::string().nullable().default_value(nullptr).doc("bus: the bus it hits")},
                     }))

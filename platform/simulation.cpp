@@ -74,6 +74,20 @@ struct Platform {
     }
   }
 
+  // The core hangs of section faults, each slot's drawn from a stream of its own.
+  void inject_hangs(const FaultSpec& f, const ScenarioParams& p) {
+    for (std::size_t i = 0; i < p.slots.size(); ++i) {
+      models::FaultStream stream(f.hang_probability, models::fault_seed(f.seed, "hang", p.slots[i].name));
+      bool armed = false;
+      for (const auto& w : f.windows)
+        if (w.fault == "hang" && w.slot == i) {
+          stream.arm(w.at);
+          armed = true;
+        }
+      if (armed || stream.probability() > 0) slots[i]->inject_hangs(stream);
+    }
+  }
+
   // Every model that counts something, in the order of stats.json: CPUs, buses (on-chip, then FMC), memories,
   // DMA engines, the configuration port, UARTs, slots.
   std::vector<const models::StatisticsSource*> statistics_sources() const {
@@ -160,6 +174,7 @@ struct Platform {
       }
     }
     if (p.faults) inject_upsets(*p.faults, p);
+    if (p.faults) inject_hangs(*p.faults, p);
     if (p.faults) inject_bus_faults(*p.faults);
     for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
   }

@@ -61,6 +61,10 @@ void Timeline::configuration_began(models::Lane slot, std::uint64_t at_ps) {
   if (vcd_) vcd_->configuration_began(slot, at_ps);
 }
 
+void Timeline::fault(models::Lane lane, const char* what, std::uint64_t at_ps) {
+  if (trace_) trace_->fault(lane, what, at_ps);  // (the VCD draws states: a hung core stays busy)
+}
+
 void Timeline::configuration_ended(models::Lane slot, std::uint64_t at_ps, const std::string* core) {
   if (trace_) trace_->configuration_ended(slot, at_ps, core);
   if (vcd_) vcd_->configuration_ended(slot, at_ps, core != nullptr);

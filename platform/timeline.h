@@ -42,6 +42,7 @@ class Timeline final : public models::ActivitySink {
                     const std::string& bottleneck, bool ok) override;
   void process_ran(models::Lane cpu_thread, const std::string& process, std::uint64_t start_ps,
                    std::uint64_t end_ps) override;
+  void fault(models::Lane lane, const char* what, std::uint64_t at_ps) override;
 
  private:
   std::unique_ptr<analysis::TraceEventWriter> trace_;  // null unless outputs.trace

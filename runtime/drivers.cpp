@@ -58,7 +58,12 @@ bool own_work_only(const Process::Ledger& before, const Process::Ledger& after,
 }
 }  // namespace
 
+sc_core::sc_time CoreDriver::watchdog(Process& p) const {
+  return costs_.watchdog_cycles ? p.cpu().cycle_time(costs_.watchdog_cycles) : sc_core::SC_ZERO_TIME;
+}
+
 void CoreDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask) {
+  const sc_core::sc_time started = p.cpu().now(), limit = watchdog(p);
   for (std::uint64_t n = 0; n < costs_.max_polls; ++n) {
     if (n > 0) p.poll_pause();
     models::CpuThread& cpu = p.cpu();  // the process may hold another thread after a pause
@@ -67,8 +72,11 @@ void CoreDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask)
     const sc_core::sc_time io_before = cpu.io_time();
     if ((cpu.read32(base + reg::kStatus) & mask) == mask) return;
     p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, cpu.io_time() - io_before);  // the core is still busy
+    if (limit != sc_core::SC_ZERO_TIME && cpu.now() - started >= limit)
+      throw DriverTimeout("core at " + models::hex(base) + " did not finish within the watchdog's " +
+                          std::to_string(costs_.watchdog_cycles) + " CPU cycles");
   }
-  throw DriverError("core at " + models::hex(base) + " did not become ready after " +
+  throw DeviceFault("core at " + models::hex(base) + " did not become ready after " +
                     std::to_string(costs_.max_polls) + " status polls");
 }
 
@@ -156,8 +164,14 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       for (unsigned i = 0; i < in_words; ++i) words[i] = be32(in + off + byte_of_word(core.block, i));
       const auto status = cpu.replay(base + core.block.offset, words.data(),
                                      static_cast<unsigned>(4 * words.size()), recording);
+      if (status == tlm::TLM_INCOMPLETE_RESPONSE) {  // the core never finished the replayed block: poll it
+        wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
+        read_field(p.cpu(), base, core.result, out + out_off);
+        replaying = false;
+        continue;
+      }
       if (status != tlm::TLM_OK_RESPONSE)
-        throw DriverError("PIO replay to the core at " + models::hex(base) + " failed: response " +
+        throw DeviceFault("PIO replay to the core at " + models::hex(base) + " failed: response " +
                           std::to_string(static_cast<int>(status)));
       for (unsigned i = 0; i < out_words; ++i)
         store_be32(out + out_off + byte_of_word(core.result, i), words[i]);
@@ -234,9 +248,9 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
     DmaChannel::Lease lease(channel, p);  // the buffer is ours until the results are read
     if (p.cpu().debug_write(in, words.data(), bytes) != bytes)
       throw DriverError("DMA data path: the buffer at " + models::hex(in) + " is not writable memory");
-    if (!lease.transfer(in, false, base + reg::kStreamIn, true, words.size(), core_model) ||
-        !lease.transfer(base + reg::kStreamOut, true, at, false, results.size(), core_model))
-      throw DriverError("DMA transfer to or from the core at " + models::hex(base) + " failed");
+    if (!lease.transfer(in, false, base + reg::kStreamIn, true, words.size(), core_model, watchdog(p)) ||
+        !lease.transfer(base + reg::kStreamOut, true, at, false, results.size(), core_model, watchdog(p)))
+      throw DeviceFault("DMA transfer to or from the core at " + models::hex(base) + " failed");
     if (p.cpu().debug_read(at, results.data(), result_bytes) != result_bytes)
       throw DriverError("DMA data path: the buffer at " + models::hex(at) + " is not readable memory");
     for (std::uint64_t b = 0; b < n; ++b)
@@ -257,7 +271,8 @@ DmaChannel::Lease::~Lease() {
 }
 
 bool DmaChannel::Lease::transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed,
-                                 std::uint64_t words, const models::IpCore* core) {
+                                 std::uint64_t words, const models::IpCore* core,
+                                 const sc_core::sc_time& watchdog) {
   models::CpuThread& cpu = p_.cpu();  // until the wait below
   const std::uint64_t base = channel_.base_;
   const sc_core::sc_time core_before = core ? core->stream_wait_time() : sc_core::SC_ZERO_TIME;
@@ -268,7 +283,15 @@ bool DmaChannel::Lease::transfer(std::uint64_t src, bool src_fixed, std::uint64_
                                          (dst_fixed ? dma_reg::kCtrlDstFixed : 0u));
   constexpr auto kMoving = static_cast<std::size_t>(TimeUse::kBusTransfer);
   const std::uint64_t moving_before = p_.spent()[kMoving];
-  p_.wait_for(channel_.engine_.done_event(), TimeUse::kBusTransfer);  // sleep until the interrupt
+  // Sleep until the interrupt (or the watchdog).
+  if (watchdog == sc_core::SC_ZERO_TIME) {
+    p_.wait_for(channel_.engine_.done_event(), TimeUse::kBusTransfer);
+  } else if (!p_.wait_for(channel_.engine_.done_event(), watchdog, TimeUse::kBusTransfer)) {
+    p_.cpu().write32(base + dma_reg::kCtrl, dma_reg::kCtrlAbort);
+    p_.wait_for(channel_.engine_.done_event(), TimeUse::kBusTransfer);
+    throw DriverTimeout("DMA transfer from " + models::hex(src) + " to " + models::hex(dst) +
+                        " did not end within the watchdog's " + sc_core::sc_time(watchdog).to_string());
+  }
   if (core) {  // what the transfer spent on the core (at most all of it) was waiting for the core
     const sc_core::sc_time moving = sc_core::sc_time::from_value(p_.spent()[kMoving] - moving_before);
     p_.recount(TimeUse::kBusTransfer, TimeUse::kCoreCompute,

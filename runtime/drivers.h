@@ -36,12 +36,29 @@ struct DriverCosts {                     // CPU cycles
   std::uint64_t cycles_per_cipher_block = 0;  // per cipher block (modexp: message): the PIO loop's work
   std::uint64_t poll_loop_cycles = 0;         // software around each status read
   std::uint64_t max_polls = 1000000;          // a core that never answers fails the request
+  // The watchdog (runtime.recovery.watchdog_cycles): a status wait or a DMA transfer to or from a core that
+  // has not ended this many CPU cycles after it began is given up (DriverTimeout; 0: no watchdog).
+  std::uint64_t watchdog_cycles = 0;
   PioTiming pio_timing = PioTiming::kBurst;
 };
 
 class DriverError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A device failed during a run: a DMA transfer ended with ERROR, a PIO replay was refused, a core never
+// became ready within max_polls. A fault the runtime may recover from (runtime.recovery), unlike the other
+// DriverErrors, which are mistakes of the scenario (a buffer that is not memory, a FIFO too small).
+class DeviceFault : public DriverError {
+ public:
+  using DriverError::DriverError;
+};
+
+// The watchdog ran out: the core never finished (hung); configuring it again is the cure.
+class DriverTimeout : public DeviceFault {
+ public:
+  using DeviceFault::DeviceFault;
 };
 
 // A DMA engine as the OS shares it between drivers: one user at a time (a lease, which a driver holds across
@@ -59,9 +76,12 @@ class DmaChannel {
     Lease& operator=(const Lease&) = delete;
     // Moves `words` 32-bit words (a fixed address is a FIFO window); returns false when the engine reports
     // an error. The process sleeps meanwhile (kBusTransfer), except for what the transfer spent on `core`
-    // (its stream wait time; kCoreCompute) when the transfer feeds or drains a core.
+    // (its stream wait time; kCoreCompute) when the transfer feeds or drains a core. With a `watchdog`
+    // (non-zero), a transfer that has not ended that long after it began is aborted (CTRL.ABORT) and
+    // DriverTimeout thrown.
     bool transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed, std::uint64_t words,
-                  const models::IpCore* core = nullptr);
+                  const models::IpCore* core = nullptr,
+                  const sc_core::sc_time& watchdog = sc_core::SC_ZERO_TIME);
 
    private:
     DmaChannel& channel_;
@@ -115,12 +135,15 @@ class CoreDriver {
   std::uint64_t polls() const { return polls_; }
   const DriverCosts& costs() const { return costs_; }
   // Polls STATUS of the core at `base` until every bit of `mask` is set (poll_loop_cycles around each read,
-  // the scheduler may run another process between polls); at most max_polls reads, then DriverError.
+  // the scheduler may run another process between polls); at most max_polls reads, then DriverError; with
+  // a watchdog, DriverTimeout at the first poll that finds it not set watchdog_cycles after the first.
   void wait_status(Process& p, std::uint64_t base, std::uint32_t mask);
   // The core at `base` was (re)configured: it holds no key any more.
   void forget(std::uint64_t base) { loaded_.erase(base); }
 
  private:
+  // The watchdog's time on `p`'s thread (zero: none).
+  sc_core::sc_time watchdog(Process& p) const;
   struct Loaded {
     Functionality f;
     std::vector<std::uint8_t> key;

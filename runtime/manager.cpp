@@ -91,6 +91,8 @@ void Manager::statistics(double /*end_ms*/, std::vector<models::StatGroup>& out)
       .add("fault_fallbacks", static_cast<double>(fault_fallbacks_), "count",
            "hardware requests run in software after a fault")
       .add("retired_slots", static_cast<double>(retired_), "count", "slots retired after too many faults")
+      .add("watchdog_timeouts", static_cast<double>(watchdog_timeouts_), "count",
+           "hardware runs the drivers' watchdog gave up (a hung core)")
       .add("corruptions_detected", static_cast<double>(corruptions_detected_), "count",
            "wrong outputs of upset cores the output check found")
       .add("silent_corruptions", static_cast<double>(silent_corruptions_), "count",
@@ -149,6 +151,12 @@ std::vector<std::uint8_t> Manager::run_on_core(Process& p, RequestRecord& r, con
     p.compute(params_.recovery.verify_cycles_per_block * r.blocks);
   }
   return output;
+}
+
+bool recoverable(const std::exception& e) {
+  if (const auto* bus = dynamic_cast<const models::BusError*>(&e))
+    return bus->status() == tlm::TLM_GENERIC_ERROR_RESPONSE;
+  return dynamic_cast<const DeviceFault*>(&e) != nullptr;
 }
 
 void Manager::recount_as_recovery(Process& p, const Process::Ledger& since) {
@@ -326,9 +334,12 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       if (configured) {
         const sc_time t1 = p.cpu().now();
         const Process::Ledger before = p.spent();
-        // A bus fault (an error response, an FMC access whose NWAIT never cleared) or a driver's failure (a
+        // A bus fault (an error response, an FMC access whose NWAIT never cleared) or a device's failure (a
         // DMA transfer, a core that never became ready) during the run: with the software fallback, a fault.
+        // A hung core (the watchdog) is configured again and run again.
         const auto fall_back = [&](const std::exception& e) {
+          // A core that failed (not the bus) is configured again before its next use.
+          if (dynamic_cast<const DeviceFault*>(&e)) table_.configuration_failed(s);
           if (!params_.recovery.fallback_to_software || !params_.software.count(f)) return false;
           count_fault(s, r);
           recount_as_recovery(p, before);
@@ -337,34 +348,52 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
           reason += std::string("; ") + e.what() + ": software instead";
           return true;
         };
+        std::string fault;  // what made the core's run useless: it is configured again and run again
         try {
           out.output = run_on_core(p, r, view, f, key, data, encrypt, unit_size);
-        } catch (const models::BusError& e) {
-          if (!fall_back(e)) throw;
-        } catch (const DriverError& e) {
-          if (!fall_back(e)) throw;
+        } catch (const DriverTimeout& e) {  // the watchdog: the core hung
+          count_fault(s, r);
+          ++watchdog_timeouts_;
+          recount_as_recovery(p, before);
+          fault = e.what();
+        } catch (const std::exception& e) {
+          if (!recoverable(e) || !fall_back(e)) throw;
         }
         r.exec_ps = ps(p.cpu().now() - t1);
-        if (!r.fallback && params_.recovery.verify_cycles_per_block && out.output != expected) {
-          // The output check found it wrong: an upset core. Repaired by configuring it again, then run again.
-          count_fault(s, r);
+        if (fault.empty() && !r.fallback && params_.recovery.verify_cycles_per_block &&
+            out.output != expected) {
+          count_fault(s, r);  // the output check found it wrong: an upset core
           ++corruptions_detected_;
+          fault = "output check failed";
+        }
+        if (!fault.empty()) {
           const Process::Counting recovering(p, TimeUse::kRecovery);
-          reason += "; output check failed: configuring " + view.name + " again";
+          reason += "; " + fault + ": configuring " + view.name + " again";
           bool repaired = false;
           if (!table_[s].retired) {
             std::string error;
             repaired = configure_slot(p, r, s, *design, TimeUse::kRecovery, reason, error);
           }
+          bool done = false;
           if (repaired) {
             ++r.retries;
-            out.output = run_on_core(p, r, view, f, key, data, encrypt, unit_size);
+            try {
+              out.output = run_on_core(p, r, view, f, key, data, encrypt, unit_size);
+              done = !params_.recovery.verify_cycles_per_block || out.output == expected;
+            } catch (const DriverTimeout&) {
+              count_fault(s, r);
+              ++watchdog_timeouts_;
+            } catch (const std::exception& e) {
+              if (!recoverable(e)) throw;
+              count_fault(s, r);
+            }
           } else {
             table_.configuration_failed(s);
           }
-          if (!repaired || out.output != expected) {
+          if (!done) {
+            if (repaired) table_.configuration_failed(s);  // never used again as it is: configured first
             if (!params_.recovery.fallback_to_software || !params_.software.count(f))
-              throw DriverError("output check failed and the core could not be repaired");
+              throw DriverError(fault + " and the core could not be repaired");
             r.fallback = true;
             ++fault_fallbacks_;
             reason += "; software instead";

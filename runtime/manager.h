@@ -46,6 +46,12 @@ struct CoreDesign {
 // functionality of their kind (a modexp core those whose operands it takes).
 bool implements(const CoreDesign& d, Functionality f);
 
+// Whether `e`, thrown by a hardware run, is a fault the runtime may recover from (an error response, a
+// device's failure: DeviceFault, DriverTimeout) rather than a mistake of the scenario (an address nothing
+// answers, a buffer that is not memory), which fails the request with its message whatever
+// runtime.recovery says.
+bool recoverable(const std::exception& e);
+
 // A slot as the OS sees it.
 struct SlotView {
   std::string name;
@@ -176,7 +182,7 @@ class Manager final : public models::StatisticsSource {
   // Fault recovery: faults the runtime detected, configurations tried again, requests run in software after
   // a fault, slots retired, and the faults each slot met.
   std::uint64_t faults_detected_ = 0, configuration_retries_ = 0, fault_fallbacks_ = 0, retired_ = 0,
-                corruptions_detected_ = 0, silent_corruptions_ = 0;
+                corruptions_detected_ = 0, silent_corruptions_ = 0, watchdog_timeouts_ = 0;
   // Configures slot `s` with `design` for the request, retrying as runtime.recovery allows, its attempts
   // counted as `use` (kReconfig, or kRecovery for a repair); false when it failed (`error` says why).
   bool configure_slot(Process& p, RequestRecord& r, std::size_t s, const CoreDesign& design, TimeUse use,

@@ -377,6 +377,15 @@ void Process::wait_for(const sc_core::sc_event& event, TimeUse use) {
   sched_.acquire(*this);
 }
 
+bool Process::wait_for(const sc_core::sc_event& event, const sc_core::sc_time& timeout, TimeUse use) {
+  asleep_as_ = use;
+  sched_.release(*this, Activity::kAsleep);
+  sc_core::wait(timeout, event);
+  const bool fired = !sc_core::timed_out();
+  sched_.acquire(*this);
+  return fired;
+}
+
 std::uint64_t Process::now_ps() const {
   return (holding() ? sched_.thread_of(*this).cpu->now() : models::kernel_time()).value();
 }

@@ -113,6 +113,8 @@ class Process {
   // a request names what it waits for: a request contains no kAsleep time.
   void sleep(const sc_core::sc_time& t);
   void wait_for(const sc_core::sc_event& event, TimeUse use = TimeUse::kAsleep);
+  // The same, for at most `timeout` (a watchdog); returns false when it ran out before `event`.
+  bool wait_for(const sc_core::sc_event& event, const sc_core::sc_time& timeout, TimeUse use);
 
   // The ledger up to now (the open segment included).
   Ledger spent() const;

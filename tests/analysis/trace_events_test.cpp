@@ -195,5 +195,26 @@ TEST(TraceEvents, TheWindowClipsSpansAndDropsWhatLiesOutside) {
   fs::remove(path);
 }
 
+TEST(TraceEvents, FaultsAreInstantEventsOnTheirLanesInsideTheWindow) {
+  const fs::path path = trace_path("faults");
+  TraceEventWriter w(path.string(), lanes(), TraceWindow{10 * kUs, 20 * kUs}, 0, Provenance{});
+  w.fault(4, "hang", 12 * kUs);
+  w.fault(2, "bus error", 15 * kUs + 1);
+  w.fault(4, "upset", 9 * kUs);    // before the window
+  w.fault(4, "repair", 20 * kUs);  // at its end: outside
+  w.finish();
+  const nlohmann::json t = read(path);
+  std::vector<nlohmann::json> instants;
+  for (const auto& e : t.at("traceEvents"))
+    if (e.at("ph") == "i") instants.push_back(e);
+  ASSERT_EQ(instants.size(), 2u);
+  EXPECT_EQ(instants[0],
+            nlohmann::json::parse(R"({"name":"hang","ph":"i","s":"t","ts":12,"pid":4,"tid":5})"));
+  EXPECT_EQ(instants[1].at("name"), "bus error");
+  EXPECT_EQ(instants[1].at("ts").get<double>(), 15.000001);
+  EXPECT_EQ(instants[1].at("tid"), 3);
+  fs::remove(path);
+}
+
 }  // namespace
 }  // namespace rsoc::analysis

@@ -9,6 +9,7 @@
 
 #include "models/bitstream.h"
 #include "models/dma_engine.h"
+#include "models/faults.h"
 #include "models/fpga_slot.h"
 #include "models/ip_core.h"
 #include "models/memory.h"
@@ -64,6 +65,15 @@ class RecordingSink : public ActivitySink {
   }
   void process_ran(Lane, const std::string&, std::uint64_t, std::uint64_t) override {
     ADD_FAILURE() << "models never report processes";
+  }
+  struct Fault {
+    Lane lane;
+    std::string what;
+    std::uint64_t at;
+  };
+  std::vector<Fault> faults;
+  void fault(Lane lane, const char* what, std::uint64_t at_ps) override {
+    faults.push_back({lane, what, at_ps});
   }
 };
 
@@ -155,6 +165,34 @@ TEST(ModelActivity, SlotReportsConfigurationsAndTheWorkOfItsCore) {
   RecordingSink boot_sink;
   boot.set_activity(&boot_sink, 6);
   EXPECT_EQ(boot_sink.events, std::vector<std::string>{"ended 6 0 boot.des"});
+}
+
+TEST(ModelActivity, SlotReportsFaultsAndRepairsAtTheirTimes) {
+  FpgaSlot slot("slot", SlotParams{1 << 16, true, ns(10)});
+  slot.add_candidate(1, make_core("slot.aes", CoreParams{CoreKind::kAes128, ns(10), 1, 10, 11}));
+  slot.preload(1);
+  RecordingSink sink;
+  slot.set_activity(&sink, 5);
+  // An upset at 200 ns, repaired by a scrub ending at 500 ns; a hang of the block started at 710 ns.
+  UpsetParams upsets;
+  upsets.windows = {ns(200)};
+  slot.inject_upsets(upsets);
+  FaultStream hangs;
+  hangs.arm(ns(700));
+  slot.inject_hangs(hangs);
+  EXPECT_TRUE(slot.repair(ns(500)));
+  write_reg(*slot.core(), reg::kCtrl, reg::kCtrlNext, ns(700));
+  // A bitstream that fails the slot's check (a word of its payload flipped).
+  std::string why;
+  ASSERT_TRUE(slot.begin_configuration(ns(1000), &why)) << why;  // over the hung core
+  auto image = make_bitstream(1, 2048);
+  image[image.size() / 2] ^= 1;
+  slot.configuration_words(image.data(), image.size() / 4, ns(1300));
+  std::vector<std::string> faults;
+  for (const auto& f : sink.faults)
+    faults.push_back(std::to_string(f.lane) + " " + f.what + " " + std::to_string(f.at));
+  EXPECT_EQ(faults, (std::vector<std::string>{"5 upset 200000", "5 repair 500000", "5 hang 710000",
+                                              "5 configuration error 1300000"}));
 }
 
 TEST(ModelActivity, DmaReportsWholeTransfersAndItsBurstsOnTheBus) {

@@ -1,4 +1,5 @@
-// FaultStream: seeded draws of faults by chance, fault windows, and their reproducibility.
+// FaultStream: seeded draws of faults by chance, fault windows, and their reproducibility; slot upsets and
+// core hangs.
 #include "models/faults.h"
 
 #include <gtest/gtest.h>
@@ -8,12 +9,16 @@
 
 #include "models/core_kinds.h"
 #include "models/fpga_slot.h"
+#include "models/ip_core.h"
+#include "tests/models/core_access.h"
+#include "tests/models/model_test_support.h"
 
 namespace rsoc::models {
 namespace {
 
 using sc_core::sc_time;
 using sc_core::SC_US;
+using test::ns;
 
 TEST(FaultStream, NoProbabilityNeverFaultsAndCertaintyAlwaysDoes) {
   FaultStream never, zero(0.0, 1), always(1.0, 1);
@@ -101,6 +106,69 @@ TEST(SlotUpsets, UpsetsArriveAtTheirRatePerConfiguredBitAndARepairDrawsTheNext) 
   const double mean = 1.0 / (2.5e-7 * 4096000);
   EXPECT_NEAR(sum_s / kUpsets, mean, 5 * mean / std::sqrt(kUpsets));
   EXPECT_EQ(slot.upsets(), kUpsets + 1u);
+}
+
+// A hang without a kernel: an AES core (40 cycles of 10 ns per block, a FIFO of 16 words) whose hang stream
+// has a window at 1000 ns. The operation that starts there never finishes; a new configuration ends it.
+TEST(CoreHangs, AHungCoreNeverFinishesNeverAnswersItsStreamAndAConfigurationEndsIt) {
+  auto core = make_core("aes", CoreParams{CoreKind::kAes128, ns(10), 1, 0, 40, 32, 0, 0, 4096, 16});
+  FaultStream hangs;
+  hangs.arm(ns(1000));
+  core->set_hangs(&hangs);
+  auto access = [&](tlm::tlm_command cmd, std::uint32_t offset, std::vector<std::uint32_t> words,
+                    sc_core::sc_time at) { return test::core_access(*core, cmd, offset, words, at); };
+  const std::vector<std::uint32_t> block{1, 2, 3, 4};
+  std::vector<std::uint32_t> two = block;
+  two.insert(two.end(), block.begin(), block.end());
+  // Before the window: a block through the stream, ready 400 ns later.
+  EXPECT_EQ(access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, block, ns(0)).first, tlm::TLM_OK_RESPONSE);
+  EXPECT_FALSE(core->hung());
+  // At 1000 ns the first of two blocks hangs the core: the write is taken, no result comes, the core stays
+  // busy, and the accesses that would wait for it are never answered (no time: a DMA engine stalls).
+  const auto [status, latency] = access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, two, ns(1000));
+  EXPECT_EQ(status, tlm::TLM_OK_RESPONSE);
+  EXPECT_TRUE(core->hung());
+  EXPECT_TRUE(core->busy_at(ns(1000000000)));
+  EXPECT_EQ(core->operations(), 1u);  // the block before the window
+  EXPECT_EQ(access(tlm::TLM_READ_COMMAND, reg::kStreamOut, {0, 0, 0, 0}, ns(2000)).first,
+            tlm::TLM_OK_RESPONSE);  // the result computed before the hang
+  const auto never = access(tlm::TLM_READ_COMMAND, reg::kStreamOut, {0, 0, 0, 0}, ns(2000));
+  EXPECT_EQ(never.first, tlm::TLM_INCOMPLETE_RESPONSE);
+  EXPECT_EQ(never.second, sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, block, ns(2000)).first,
+            tlm::TLM_INCOMPLETE_RESPONSE);
+  // Registers still answer: STATUS is never READY, and a start is ignored.
+  std::vector<std::uint32_t> status_word(1);
+  test::core_access(*core, tlm::TLM_READ_COMMAND, reg::kStatus, status_word, ns(5000));
+  EXPECT_EQ(status_word[0], 0u);
+  access(tlm::TLM_WRITE_COMMAND, reg::kCtrl, {reg::kCtrlNext}, ns(5000));
+  EXPECT_EQ(core->ignored_starts(), 1u);
+  EXPECT_EQ(hangs.faults(), 1u);
+  // A new configuration: the core is ready again, and the window was spent.
+  core->reset();
+  EXPECT_FALSE(core->hung());
+  EXPECT_FALSE(core->busy_at(ns(6000)));
+  EXPECT_EQ(access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, block, ns(6000)).first, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(core->done_at(), ns(6400));
+}
+
+// A hung core is configured over: the slot does not refuse it as it refuses a computing one.
+TEST(CoreHangs, ASlotConfiguresOverAHungCoreButNotOverAComputingOne) {
+  FpgaSlot slot("slot", SlotParams{});
+  slot.add_candidate(1, make_core("aes", CoreParams{}));
+  slot.preload(1);
+  FaultStream hangs;
+  hangs.arm(ns(100));
+  slot.inject_hangs(hangs);
+  std::vector<std::uint32_t> next{reg::kCtrlNext};
+  test::core_access(*slot.core(), tlm::TLM_WRITE_COMMAND, reg::kCtrl, next, ns(0));  // 10 cycles: to 100 ns
+  std::string why;
+  EXPECT_FALSE(slot.begin_configuration(ns(50), &why));
+  EXPECT_EQ(why, "the hosted core is computing");
+  test::core_access(*slot.core(), tlm::TLM_WRITE_COMMAND, reg::kCtrl, next, ns(200));  // hangs
+  EXPECT_TRUE(slot.core()->hung());
+  EXPECT_EQ(slot.hangs(), 1u);
+  EXPECT_TRUE(slot.begin_configuration(ns(300), &why)) << why;
 }
 
 }  // namespace

@@ -185,8 +185,15 @@ TEST(Faults, AMistakeInTheFaultsSectionIsReportedAtItsPointer) {
   using Lines = std::vector<std::string>;
   EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "configuration", "slot": "slot9"}]})"}),
             (Lines{"/faults/at/0/slot: \"slot9\" is not one of \"slot0\"; did you mean \"slot0\"?"}));
+  EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "hung", "slot": "slot0"}]})"}),
+            (Lines{"/faults/at/0/fault: \"hung\" is not one of \"configuration\", \"upset\", \"hang\", "
+                   "\"bus\"; did you mean \"hang\"?"}));
   EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "hang", "slot": "slot0"}]})"}),
-            (Lines{"/faults/at/0/fault: \"hang\" is not one of \"configuration\", \"upset\", \"bus\""}));
+            (Lines{"/runtime/recovery/watchdog_cycles: core hangs (faults.hangs, or a hang in faults.at) are "
+                   "detected only by the drivers' watchdog; expected a number of CPU cycles above 0"}));
+  EXPECT_EQ(issues_with({"faults.hangs.probability=0.01"}),
+            (Lines{"/runtime/recovery/watchdog_cycles: core hangs (faults.hangs, or a hang in faults.at) are "
+                   "detected only by the drivers' watchdog; expected a number of CPU cycles above 0"}));
   EXPECT_EQ(
       issues_with({"faults.configuration.probability=1.5"}),
       (Lines{"/faults/configuration/probability: 1.5 is out of range; expected a number >= 0 and <= 1"}));
@@ -348,4 +355,131 @@ TEST(Faults, AnFmcAccessWhoseNwaitNeverClearsCostsItsPollsAndFallsBackToSoftware
   EXPECT_GT(hit.breakdown[runtime::TimeUse::kRecovery], 0u);  // the 10 NWAIT polls, among others
   EXPECT_EQ(test::stat(r.stats, "bus.fmc", "injected_errors"), 1);
   for (std::size_t i = 1; i < 5; ++i) EXPECT_STREQ(r.records[i].outcome(), "ok") << i;
+}
+
+// Hangs. The watchdog: 10,000 cycles of the 100 MHz CPU (100 us).
+const std::string kWatchdog = "runtime.recovery.watchdog_cycles=10000";
+constexpr std::uint64_t kWatchdogPs = 100000000;
+
+// The second request (cached, its key loaded) starts at 153.8889 ms; `at_us` hangs the core in the operation
+// it starts then (`at_us` 153890: the first block; 153950: a block replayed from the recorded first one).
+void expect_hang_recovered(const std::string& at_us) {
+  const Outcome r =
+      run({R"(faults={"at": [{"time_us": )" + at_us + R"(, "fault": "hang", "slot": "slot0"}]})", kWatchdog});
+  ASSERT_EQ(r.records.size(), 4u);
+  const auto& hit = r.records[1];
+  EXPECT_STREQ(hit.outcome(), "recovered") << hit.error;
+  EXPECT_TRUE(hit.verified);
+  EXPECT_FALSE(hit.fallback);
+  EXPECT_EQ(hit.faults, 1u);
+  EXPECT_EQ(hit.retries, 1u);
+  EXPECT_NE(hit.reason.find("core at 0x80000000 did not finish within the watchdog's 10000 CPU cycles: "
+                            "configuring slot0 again"),
+            std::string::npos)
+      << hit.reason;
+  // The run that hung is given up at the first status poll 100 us after its block started; then the core is
+  // configured again and the request run again, as the first request was (its key loaded again): all
+  // recovery.
+  EXPECT_GE(hit.exec_ps, kWatchdogPs);
+  EXPECT_EQ(hit.breakdown[runtime::TimeUse::kRecovery],
+            hit.exec_ps + r.records[0].reconfig_ps + r.records[0].exec_ps);
+  EXPECT_EQ(hit.breakdown.total(), hit.end_ps - hit.issue_ps);
+  for (std::size_t i : {0, 2, 3}) EXPECT_STREQ(r.records[i].outcome(), "ok") << i;
+  EXPECT_EQ(test::stat(r.stats, "manager", "watchdog_timeouts"), 1);
+  EXPECT_EQ(test::stat(r.stats, "slot.slot0", "hangs"), 1);
+  EXPECT_EQ(test::stat(r.stats, "slot.slot0", "configurations"), 2);
+}
+
+TEST(Faults, AHungCoreIsFoundByTheWatchdogConfiguredAgainAndRunAgain) {
+  expect_hang_recovered("153890");
+}
+
+TEST(Faults, ACoreThatHangsInAReplayedBlockIsFoundByTheWatchdogToo) {
+  expect_hang_recovered("153950");
+}
+
+TEST(Faults, AHungCoreInARetiredSlotFallsBackToSoftware) {
+  const Outcome r = run({R"(faults={"at": [{"time_us": 153890, "fault": "hang", "slot": "slot0"}]})",
+                         kWatchdog, "runtime.recovery.retire_after=1", "runtime.recovery.fallback=software"});
+  ASSERT_EQ(r.records.size(), 4u);
+  const auto& hit = r.records[1];
+  EXPECT_STREQ(hit.outcome(), "recovered");
+  EXPECT_TRUE(hit.fallback);
+  EXPECT_EQ(hit.decision, "software");
+  EXPECT_EQ(hit.retries, 0u);
+  // The lost run is recovery; then 20,000 + 64 x 3,000 cycles of software.
+  EXPECT_EQ(hit.exec_ps, (20000ull + 64ull * 3000ull) * 10000ull);
+  EXPECT_GE(hit.breakdown[runtime::TimeUse::kRecovery], kWatchdogPs);
+  EXPECT_EQ(test::stat(r.stats, "slot.slot0", "configurations"), 1);
+}
+
+TEST(Faults, AHungCoreThatCannotBeRepairedFailsTheRequestWithTheReason) {
+  const Outcome r = run({R"(faults={"at": [{"time_us": 153890, "fault": "hang", "slot": "slot0"}]})",
+                         kWatchdog, "runtime.recovery.retire_after=1"});
+  ASSERT_EQ(r.records.size(), 4u);
+  EXPECT_STREQ(r.records[1].outcome(), "failed");
+  EXPECT_EQ(
+      r.records[1].error,
+      "core at 0x80000000 did not finish within the watchdog's 10000 CPU cycles and the core could not be "
+      "repaired");
+}
+
+TEST(Faults, TheOutputCheckThatFailsAgainAfterTheRepairFailsTheRequestWithTheReason) {
+  // Upsets so frequent (1e9 per Mbit and hour: every few microseconds in a 4 Mbit core) that the run after
+  // the repair is wrong too.
+  const Outcome r =
+      run({"faults.upsets.rate_per_mbit_hour=1e9", "runtime.recovery.verify_cycles_per_block=50"});
+  ASSERT_EQ(r.records.size(), 4u);
+  for (const auto& rec : r.records) {
+    EXPECT_STREQ(rec.outcome(), "failed") << rec.id;
+    EXPECT_EQ(rec.error, "output check failed and the core could not be repaired");
+    EXPECT_FALSE(rec.wrong_output);
+  }
+  EXPECT_EQ(test::stat(r.stats, "manager", "corruptions_detected"), 4);
+}
+
+TEST(Faults, HangsComeAtTheirProbabilityPerOperationAndEachIsRecovered) {
+  // 40 requests of 64 blocks with caching: an operation (a block, or a key's INIT) hangs with p = 0.005. A
+  // hung core is configured again and the request run again; when that hangs too, the request runs in
+  // software and the core is configured again before its next use.
+  const Outcome r = run({"faults.hangs.probability=0.005", kWatchdog, "workload.apps.0.requests=40",
+                         "runtime.recovery.fallback=software"});
+  ASSERT_EQ(r.records.size(), 40u);
+  double repeated = 0;  // runs after a hang
+  for (const auto& rec : r.records) {
+    EXPECT_TRUE(rec.ok) << rec.error;
+    EXPECT_TRUE(rec.verified) << rec.id;
+    EXPECT_EQ(rec.faults, rec.retries + (rec.fallback ? 1 : 0)) << rec.id;
+    repeated += static_cast<double>(rec.retries);
+  }
+  const double hangs = test::stat(r.stats, "slot.slot0", "hangs");
+  EXPECT_EQ(test::stat(r.stats, "manager", "watchdog_timeouts"), hangs);  // each hang found once
+  // Chances: every run's operations up to its hang, at most 64 blocks and an INIT per run.
+  const double chances = 65.0 * (40.0 + repeated);
+  const double expected = 0.005 * chances;
+  EXPECT_NEAR(hangs, expected, 5 * std::sqrt(expected)) << hangs;
+  EXPECT_GT(hangs, 0);
+}
+
+TEST(Faults, ACoreThatHangsUnderADmaTransferStallsItUntilTheWatchdogAbortsIt) {
+  // scenarios/zynq7000.json (DMA data path): the core in pr0 hangs at 5 ms, under the first request's
+  // streams; the DMA engine stalls, the watchdog (5,000,000 cycles of the 667 MHz A9: 7.5 ms) aborts it.
+  const Outcome r = run({R"(faults={"at": [{"time_us": 5000, "fault": "hang", "slot": "pr0"}]})",
+                         "runtime.recovery.watchdog_cycles=5000000"},
+                        std::string(RSOC_SOURCE_DIR) + "/scenarios/zynq7000.json");
+  std::size_t recovered = 0;
+  for (const auto& rec : r.records) {
+    EXPECT_TRUE(rec.ok) << rec.id << ": " << rec.error;
+    if (rec.faults == 0) continue;
+    ++recovered;
+    EXPECT_STREQ(rec.outcome(), "recovered");
+    EXPECT_EQ(rec.slot, "pr0");
+    EXPECT_NE(rec.reason.find("did not end within the watchdog's 7495 us: configuring pr0 again"),
+              std::string::npos)
+        << rec.reason;
+    EXPECT_GE(rec.breakdown[runtime::TimeUse::kRecovery], 7495000000u);
+  }
+  EXPECT_EQ(recovered, 1u);
+  EXPECT_EQ(test::stat(r.stats, "dma.axidma", "stalls"), 1);
+  EXPECT_EQ(test::stat(r.stats, "manager", "watchdog_timeouts"), 1);
 }

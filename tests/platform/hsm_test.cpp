@@ -83,6 +83,7 @@ class CoreWork : public models::ActivitySink {
   void dma_transfer(models::Lane, std::uint64_t, std::uint64_t, std::uint64_t, const std::string&,
                     bool) override {}
   void process_ran(models::Lane, const std::string&, std::uint64_t, std::uint64_t) override {}
+  void fault(models::Lane, const char*, std::uint64_t) override {}
 };
 
 struct HsmRun {

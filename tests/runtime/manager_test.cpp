@@ -644,3 +644,15 @@ TEST(RuntimeManager, AnAbortedConfigurationLeavesTheSlotEmptyAndTheNextRequestCo
   EXPECT_EQ(output, expected);
   EXPECT_EQ(m->cache_misses(), 2u);
 }
+
+// What the recovery may act on: faults of the platform (an error response, a device's failure, the
+// watchdog), never a mistake of the scenario, which fails the request with its message.
+TEST(RuntimeManager, OnlyFaultsOfThePlatformAreRecoverable) {
+  EXPECT_TRUE(runtime::recoverable(models::BusError("x", 0, tlm::TLM_GENERIC_ERROR_RESPONSE)));
+  EXPECT_FALSE(runtime::recoverable(models::BusError("x", 0, tlm::TLM_ADDRESS_ERROR_RESPONSE)));
+  EXPECT_FALSE(runtime::recoverable(models::BusError("x", 0, tlm::TLM_COMMAND_ERROR_RESPONSE)));
+  EXPECT_TRUE(runtime::recoverable(runtime::DeviceFault("DMA transfer failed")));
+  EXPECT_TRUE(runtime::recoverable(runtime::DriverTimeout("watchdog")));
+  EXPECT_FALSE(runtime::recoverable(runtime::DriverError("the buffer is not writable memory")));
+  EXPECT_FALSE(runtime::recoverable(std::overflow_error("a duration past 2^57 ps")));
+}
