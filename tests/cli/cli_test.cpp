@@ -258,6 +258,39 @@ TEST(Cli, FmcScenarioPollsNwaitAndDoubleReads) {
   EXPECT_GE(value("polls"), value("bus_reads") + value("words_written"));
 }
 
+TEST(Cli, FaultScenarioRecoversFromEachFaultAndItsOutputCheckIsWhatKeepsOutputsRight) {
+  // scenarios/faults_aes_des.md: with its fault seed the run meets upsets repaired by scrubbing, an upset
+  // found by the output check (repaired, or run in software), and configuration errors retried; no request
+  // fails and none delivers a wrong output. Without the output check, upset cores deliver wrong outputs
+  // unnoticed.
+  const fs::path dir = scratch("fault_scenario");
+  const std::string scenario = kScenarios + "/faults_aes_des.json";
+  Result r = rsoc("run " + scenario + " --out r -q", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string stats = slurp(dir / "r" / "stats.json");
+  const auto value = [&](const std::string& text, const std::string& key) {
+    const auto at = text.find("\"" + key + "\"");
+    if (at == std::string::npos) return -1.0;
+    return std::stod(text.substr(text.find("\"value\": ", at) + 9));
+  };
+  EXPECT_GE(value(stats, "repairs"), 1) << "no upset repaired by scrubbing";
+  EXPECT_GE(value(stats, "corruptions_detected"), 1) << "no upset found by the output check";
+  EXPECT_GE(value(stats, "configuration_retries"), 1) << "no configuration retried";
+  EXPECT_GE(value(stats, "fault_fallbacks"), 1) << "no request ran in software after its hardware failed";
+  EXPECT_EQ(value(stats, "silent_corruptions"), 0);
+  const std::string csv = slurp(dir / "r" / "requests.csv");
+  EXPECT_NE(csv.find(",recovered,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find(",failed,"), std::string::npos) << csv;
+  EXPECT_NE(r.out.find("\nfaults: "), std::string::npos) << r.out;
+
+  Result unchecked =
+      rsoc("run " + scenario + " --set runtime.recovery.verify_cycles_per_block=0 --out u -q", dir);
+  ASSERT_EQ(unchecked.code, 0) << unchecked.err;
+  EXPECT_GE(value(slurp(dir / "u" / "stats.json"), "silent_corruptions"), 1);
+  EXPECT_NE(slurp(dir / "u" / "requests.csv").find(",ok,0,0,false,true,"), std::string::npos)
+      << "no request delivered a wrong output unnoticed";
+}
+
 TEST(Cli, DmaFedConfigurationPortIsBoundByTheBus) {
   // The same smoke scenario with a DMA engine feeding the port (set entirely from the command line). Per
   // 1024-word chunk the bus carries the read and the write: 2 * (2 + 1024) cycles * 10 ns = 20.52 us, slower
@@ -580,7 +613,8 @@ TEST(Cli, TraceAndVcdFlagsSetTheOutputKeys) {
 }
 
 TEST(Cli, GoldenSummaries) {
-  // Small runs of the HSM and Cell references against their committed summaries (tests/golden/README.md).
+  // Small runs of the HSM and Cell references, and the fault experiment, against their committed summaries
+  // (tests/golden/README.md).
   const fs::path dir = scratch("golden");
   const std::string golden = std::string(RSOC_SOURCE_DIR) + "/tests/golden/";
   ASSERT_EQ(
@@ -598,6 +632,12 @@ TEST(Cli, GoldenSummaries) {
                 .code,
             0);
   EXPECT_EQ(slurp(dir / "c" / "summary.csv"), slurp(golden + "cell_rsa4096.summary.csv"));
+  // The fault experiment whole: its upsets, configuration errors, scrubs and recoveries are drawn from its
+  // fault seed, so any change in a fault stream or a recovery moves its requests' times and decisions.
+  Result f = rsoc("run " + kScenarios + "/faults_aes_des.json --out f", dir);
+  ASSERT_EQ(f.code, 0) << f.err;
+  EXPECT_EQ(slurp(dir / "f" / "summary.csv"), slurp(golden + "faults_aes_des.summary.csv"));
+  EXPECT_NE(f.out.find("\nfaults: "), std::string::npos) << f.out;
 }
 
 // `rsoc verify des`: DES/3DES on the desrnd extension unit against OpenSSL.
