@@ -338,9 +338,9 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         // DMA transfer, a core that never became ready) during the run: with the software fallback, a fault.
         // A hung core (the watchdog) is configured again and run again.
         const auto fall_back = [&](const std::exception& e) {
+          if (!params_.recovery.fallback_to_software || !params_.software.count(f)) return false;
           // A core that failed (not the bus) is configured again before its next use.
           if (dynamic_cast<const DeviceFault*>(&e)) table_.configuration_failed(s);
-          if (!params_.recovery.fallback_to_software || !params_.software.count(f)) return false;
           count_fault(s, r);
           recount_as_recovery(p, before);
           r.fallback = true;
