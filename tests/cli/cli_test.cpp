@@ -121,6 +121,7 @@ TEST(Cli, ARunWithFaultsIsByteIdenticalForASeedAndAnotherSeedDrawsOtherFaults) {
   const std::string faults =
       " --set faults.configuration.bit_error_rate=2e-7 --set runtime.caching=false"
       " --set runtime.recovery.configuration_retries=2 --set runtime.recovery.fallback=software"
+      " --set faults.hangs.probability=0.02 --set runtime.recovery.watchdog_cycles=10000"
       " --set workload.apps.0.requests=12 --set workload.apps.0.blocks=1";
   const Result first = rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out a -q", dir);
   ASSERT_EQ(first.code, 0) << first.err;
