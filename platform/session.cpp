@@ -115,6 +115,21 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
                      {"failed", static_cast<double>(summary.failed)},
                      {"simulated_ms", end_ms},
                      {"requests_per_s", summary.requests_per_s}};
+  // The replacement policy's configurations against the optimal bound.
+  const runtime::Manager& manager = sim.manager();
+  const runtime::OptimalReplacement optimal = manager.optimal_replacement();
+  summary.metrics.insert(summary.metrics.end(),
+                         {{"reconfigurations", static_cast<double>(manager.cache_misses())},
+                          {"reconfigurations_optimal", static_cast<double>(optimal.configurations)}});
+  if (manager.cache_misses() > 0) {
+    std::ostringstream line;
+    line << "reconfigurations: " << manager.cache_misses() << " ("
+         << runtime::kReplacementNames.name(p.runtime.replacement)
+         << (p.runtime.caching ? "" : ", no caching")
+         << "); the fewest any replacement could have needed: " << optimal.configurations
+         << (optimal.exact ? " (Belady's MIN)" : " (MIN's rule; slots differ: not a bound)");
+    summary.replacement = line.str();
+  }
   std::ostringstream t;
   t << "functionality  decision   count  failed  latency_mean_ms  throughput_kBps\n";
   for (const auto& r : log.summary()) {

@@ -23,12 +23,16 @@ struct RunSummary {
   std::string verdict;
   // With section faults, one line: requests recovered, failed, and delivered wrong unnoticed ("" without).
   std::string faults;
+  // When hardware requests configured a slot, one line: the configurations the replacement policy needed and
+  // the fewest any policy could have (runtime/optimal_replacement.h); "" otherwise.
+  std::string replacement;
   std::string table;  // a short human-readable summary
   // The rows of summary.csv: per functionality and decision, counts, latencies and throughput.
   std::vector<analysis::RequestLog::SummaryRow> rows;
   // The run's figures as named numbers (a sweep's metric columns): requests, failed, simulated_ms,
-  // requests_per_s, then per functionality and decision "<f>.<decision>.<figure>" for the figures of
-  // summary.csv.
+  // requests_per_s, (with faults: recovered, silent_corruptions, silent_share), reconfigurations,
+  // reconfigurations_optimal, then per functionality and decision "<f>.<decision>.<figure>" for the figures
+  // of summary.csv.
   std::vector<std::pair<std::string, double>> metrics;
 };
 

@@ -47,6 +47,18 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
         table_.start(i, index_of(&d), true);
         table_.finish(i, true);
       }
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    ReplacementSlot r;
+    r.reconfigurable = slots_[i].reconfigurable;
+    r.initial = table_[i].design;
+    for (const auto& d : designs_)
+      r.hosts.push_back(table_.could_host(i, index_of(&d), d.bitstream_bytes, reconfiguration_ != nullptr));
+    replacement_slots_.push_back(std::move(r));
+  }
+}
+
+OptimalReplacement Manager::optimal_replacement() const {
+  return runtime::optimal_replacement(served_, replacement_slots_);
 }
 
 bool implements(const CoreDesign& d, Functionality f) {
@@ -77,9 +89,17 @@ std::string Manager::resident(std::size_t slot) const {
 }
 
 void Manager::statistics(double /*end_ms*/, std::vector<models::StatGroup>& out) const {
+  const OptimalReplacement optimal = optimal_replacement();
   models::StatGroup g{"manager", "manager", {}};
   g.add("cache_hits", static_cast<double>(hits_), "count", "hardware requests that found their core resident")
       .add("cache_misses", static_cast<double>(misses_), "count", "hardware requests that configured a slot")
+      .add(
+          "reconfigurations_optimal", static_cast<double>(optimal.configurations), "count",
+          "the fewest configurations any replacement policy could have needed for the same hardware requests "
+          "in the same order (Belady's MIN; compare cache_misses)")
+      .add("reconfigurations_optimal_exact", optimal.exact ? 1.0 : 0.0, "flag",
+           "1: every reconfigurable slot can host every core requested, and MIN is a proven bound; 0: slots "
+           "differ in what they host, and the figure is MIN's rule, not a proven bound")
       .add("evictions", static_cast<double>(evictions_), "count", "cores removed to make room")
       .add("fallbacks", static_cast<double>(fallbacks_), "count",
            "hardware requests run in software for want of a slot")
@@ -264,6 +284,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       const auto choice =
           table_.choose(index_of(design), design->bitstream_bytes, reconfiguration_ != nullptr);
       if (choice) {
+        served_.push_back(index_of(design));
         slot = static_cast<int>(choice->slot);
         configure = choice->configure;
         const std::string& name = slots_[choice->slot].name;

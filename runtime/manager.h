@@ -24,6 +24,7 @@
 #include "runtime/cost_model.h"
 #include "runtime/drivers.h"
 #include "runtime/functionality.h"
+#include "runtime/optimal_replacement.h"
 #include "runtime/policy.h"
 #include "runtime/request_record.h"
 #include "runtime/scheduler.h"
@@ -143,6 +144,10 @@ class Manager final : public models::StatisticsSource {
   std::uint64_t faults_detected() const { return faults_detected_; }
   std::uint64_t retired_slots() const { return retired_; }
   std::string resident(std::size_t slot) const;  // design name the OS believes is in the slot ("" if none)
+  // The fewest configurations any replacement policy could have needed for the hardware requests served so
+  // far, in their order, with these slots (runtime/optimal_replacement.h); cache_misses() is what the
+  // configured policy needed.
+  OptimalReplacement optimal_replacement() const;
   // StatisticsSource: the `manager` group (cache hits and misses, evictions, fallbacks, slot waits).
   void statistics(double end_ms, std::vector<models::StatGroup>& out) const override;
 
@@ -194,6 +199,10 @@ class Manager final : public models::StatisticsSource {
                                         const std::vector<std::uint8_t>& data, bool encrypt,
                                         std::uint64_t unit_bytes);
   std::vector<std::uint64_t> slot_faults_;
+  // The optimal replacement bound: the designs of the hardware requests in the order they took a slot, and
+  // the slots as they were at the start.
+  std::vector<int> served_;
+  std::vector<ReplacementSlot> replacement_slots_;
   // Counts a fault of slot `s` (met by request `r`); retires the slot when it has met retire_after. Returns
   // whether it did.
   bool count_fault(std::size_t s, RequestRecord& r);

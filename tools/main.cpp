@@ -318,6 +318,7 @@ nlohmann::ordered_json run_json(const rsoc::platform::RunSummary& summary, const
                               {"throughput_kBps", r.throughput_kBps}});
   doc["verdict"] = summary.verdict;
   if (!summary.faults.empty()) doc["faults"] = summary.faults;
+  if (!summary.replacement.empty()) doc["replacement"] = summary.replacement;
   return doc;
 }
 
@@ -358,6 +359,7 @@ int cmd_run(const std::vector<std::string>& args) {
     print_json(run_json(summary, scenario.file, out));
   else
     std::cout << summary.table << summary.verdict << "\n"
+              << (summary.replacement.empty() ? "" : summary.replacement + "\n")
               << (summary.faults.empty() ? "" : summary.faults + "\n");
   report_files(out);
   // Failed requests fail the command: said even when quiet.

@@ -64,9 +64,10 @@ TEST(CliFormat, RunSummaryAsJsonAgreesWithSummaryCsv) {
   EXPECT_EQ(doc.at("requests"), 16);
   EXPECT_EQ(doc.at("failed"), 0);
   EXPECT_GT(doc.at("simulated_ms").get<double>(), 0);
-  // The verdict line of the text summary, word for word.
+  // The verdict and replacement lines of the text summary, word for word.
   const std::string verdict = text.out.substr(text.out.rfind("busiest resource: "));
-  EXPECT_EQ(doc.at("verdict").get<std::string>() + "\n", verdict);
+  EXPECT_EQ(doc.at("verdict").get<std::string>() + "\n" + doc.at("replacement").get<std::string>() + "\n",
+            verdict);
   const auto rows = csv_rows(slurp(dir / "j" / "summary.csv"));
   const auto& summary = doc.at("summary");
   ASSERT_EQ(summary.size(), rows.size());

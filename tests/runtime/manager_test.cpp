@@ -349,7 +349,7 @@ TEST(RuntimeManager, CacheHitSkipsReconfigurationAndCachingOffDoesNot) {
   source.statistics(1.0, stats);
   ASSERT_EQ(stats.size(), 1u);
   EXPECT_EQ(stats[0].resource, "manager");
-  ASSERT_EQ(stats[0].stats.size(), 12u);
+  ASSERT_EQ(stats[0].stats.size(), 14u);
   EXPECT_EQ(stats[0].stats[0].name, "cache_hits");
   EXPECT_EQ(stats[0].stats[0].value, 1.0);
   EXPECT_EQ(stats[0].stats[1].name, "cache_misses");
