@@ -44,6 +44,7 @@ void RequestLog::open_csv(const std::string& path) {
                                                                       "retries",
                                                                       "fallback",
                                                                       "wrong_output",
+                                                                      "reconfig_hidden_ms",
                                                                       "rsoc_version",
                                                                       "scenario_sha256",
                                                                       "seed"});
@@ -66,6 +67,7 @@ void RequestLog::add(const runtime::RequestRecord& r) {
     csv_->cell(ps_to_ms(latency), 6).cell(kbps(r.bytes, latency), 3);
     csv_->cell(ps_to_ms(r.start_ps), 6).cell(ps_to_ms(r.end_ps), 6).cell(r.ok).cell(r.error).cell(r.verified);
     csv_->cell(r.outcome()).cell(r.faults).cell(r.retries).cell(r.fallback).cell(r.wrong_output);
+    csv_->cell(ps_to_ms(r.reconfig_hidden_ps), 6);
     csv_->cell(provenance_.version).cell(provenance_.scenario_sha256).cell(provenance_.seed);
     csv_->end_row();
   }

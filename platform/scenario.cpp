@@ -700,6 +700,12 @@ class Resolver {
     p.runtime.recovery.retire_after = static_cast<unsigned>(u64(rec["retire_after"]));
     p.runtime.recovery.verify_cycles_per_block = u64(rec["verify_cycles_per_block"]);
     p.runtime.driver.watchdog_cycles = u64(rec["watchdog_cycles"]);
+    p.runtime.prefetch.predictor =
+        runtime::kPredictorNames.at(rt["prefetch"]["predictor"].get<std::string>());
+    p.runtime.prefetch.priority = static_cast<int>(rt["prefetch"]["priority"].get<std::int64_t>());
+    if (p.runtime.prefetch.predictor != runtime::Predictor::kNone && !p.config_port)
+      issues_.add("/runtime/prefetch/predictor",
+                  "prefetching configures slots: it needs a configuration port, and the platform has none");
     p.runtime.caching = rt["caching"].get<bool>();
     p.runtime.replacement = runtime::kReplacementNames.at(rt["replacement"].get<std::string>());
     p.runtime.wait_for_slot = rt["when_no_slot"] == "wait";
@@ -1093,6 +1099,9 @@ class Resolver {
       const auto f = functionality_value(p, a["functionality"].get<std::string>(), ptr + "/functionality");
       if (!f) continue;
       s.functionality = *f;
+      std::optional<runtime::Functionality> hint = s.functionality;
+      if (!a["prefetch_hint"].is_null())
+        hint = functionality_value(p, a["prefetch_hint"].get<std::string>(), ptr + "/prefetch_hint");
       const auto& fi = runtime::info(s.functionality);
       s.priority = static_cast<int>(a["priority"].get<std::int64_t>());
       block_counts(a, ptr, &s.blocks);
@@ -1197,6 +1206,8 @@ class Resolver {
         }
         if (count > 1) expanded_apps.insert(copy.name);
         if (first_followed) copy.after = *first_followed + k;
+        if (hint) p.runtime.prefetch.hints.insert_or_assign(copy.name, *hint);
+        p.runtime.prefetch.first.insert_or_assign(copy.name, copy.functionality);
         p.apps.push_back(copy);
       }
     }

@@ -7,6 +7,7 @@
 #include "runtime/extension_software.h"
 #include "runtime/functionality.h"
 #include "runtime/policy.h"
+#include "runtime/prefetch.h"
 #include "runtime/scheduler.h"
 #include "runtime/slot_table.h"
 
@@ -429,6 +430,20 @@ Schema build() {
                     "none")},
            })
            .doc("what the runtime does about the faults it detects (see section faults)")},
+      {"prefetch",
+       Schema::object(
+           {
+               {"predictor", Schema::enumeration(runtime::kPredictorNames.names())
+                                 .default_value("none")
+                                 .doc("which core to load ahead of its request: none; hint (each "
+                                      "application's prefetch_hint); history (the most frequent "
+                                      "successor of its last functionality, learned online)")},
+               {"priority", Schema::integer().min(0).max(99).default_value(5).doc(
+                                "priority of the prefetcher process (it copies bitstreams when the "
+                                "port is fed by the CPU)")},
+           })
+           .doc("configuration prefetching: when the port is idle, load the core an application is "
+                "expected to ask for next")},
       {"driver", driver.doc("costs of the OS drivers of the cores")},
       {"scheduler", scheduler.doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
   });
@@ -484,6 +499,10 @@ Schema build() {
        Schema::number().unit("1/s").min(1e-6).max(1e9).default_value(10.0).doc("poisson: mean arrival rate")},
       {"operation",
        Schema::enumeration({"encrypt", "decrypt"}).default_value("encrypt").doc("cipher direction")},
+      {"prefetch_hint", Schema::string().nullable().default_value(nullptr).doc(
+                            "runtime.prefetch.predictor hint: the functionality it declares it asks for "
+                            "after each request (its "
+                            "first request is its own functionality); null: its own")},
       {"key_hex", Schema::string().nullable().default_value(nullptr).doc(
                       "key as hex (16/8/24 bytes); null: derived from the seed")},
       {"cpu", cpu_ref()},

@@ -398,6 +398,12 @@ void Simulation::spawn_apps() {
 
 void Simulation::spawn_background() {
   spawn_background_processes(p_, *scheduler_, first_thread_);
+  if (p_.runtime.prefetch.predictor != runtime::Predictor::kNone) {
+    runtime::Manager& manager = *manager_;
+    scheduler_->spawn(
+        "prefetcher", p_.runtime.prefetch.priority,
+        [&manager](runtime::Process& p) { manager.run_prefetcher(p); }, sc_core::SC_ZERO_TIME);
+  }
 }
 
 void Simulation::finish() {

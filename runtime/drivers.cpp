@@ -301,28 +301,45 @@ bool DmaChannel::Lease::transfer(std::uint64_t src, bool src_fixed, std::uint64_
 }
 
 bool ReconfigurationDriver::configure(Process& p, unsigned slot_index, std::uint64_t address,
-                                      std::uint64_t bytes, std::string* error) const {
+                                      std::uint64_t bytes, std::string* error,
+                                      const std::function<bool()>& cancelled) const {
   const std::uint64_t words = bytes / 4;
   p.cpu().write32(port_ + port_reg::kCtrl, port_reg::kCtrlStart | slot_index);
   // A configuration that stops half way is aborted: the port's session ends and the slot is left empty, so
   // that a later request can configure it again. (The process's thread: a DMA feed waits, and the process
   // may resume on another one.)
   const auto abort = [&] { p.cpu().write32(port_ + port_reg::kCtrl, port_reg::kCtrlAbort); };
+  // In one piece, or in pieces of kCancellablePiece words with a cancellation check (and a preemption point)
+  // between them.
+  const std::uint64_t piece = cancelled ? kCancellablePiece : words;
   try {
-    if (feed_.dma) {
-      if (!DmaChannel::Lease(*feed_.dma, p).transfer(address, false, port_ + port_reg::kData, true, words)) {
-        *error = "DMA transfer of the bitstream failed";
-        abort();
-        return false;
+    for (std::uint64_t done = 0; done < words;) {
+      if (done > 0 && cancelled) {
+        p.preemption_point();
+        if (cancelled()) {
+          *error = "cancelled";
+          abort();
+          return false;
+        }
       }
-    } else {
-      const auto status =
-          p.cpu().stream_copy(address, port_ + port_reg::kData, true, words, feed_.cpu_copy_cycles_per_word);
-      if (status != tlm::TLM_OK_RESPONSE) {
-        *error = "bitstream copy failed: bus error";
-        abort();
-        return false;
+      const std::uint64_t n = std::min(piece, words - done);
+      if (feed_.dma) {
+        if (!DmaChannel::Lease(*feed_.dma, p)
+                 .transfer(address + 4 * done, false, port_ + port_reg::kData, true, n)) {
+          *error = "DMA transfer of the bitstream failed";
+          abort();
+          return false;
+        }
+      } else {
+        const auto status = p.cpu().stream_copy(address + 4 * done, port_ + port_reg::kData, true, n,
+                                                feed_.cpu_copy_cycles_per_word);
+        if (status != tlm::TLM_OK_RESPONSE) {
+          *error = "bitstream copy failed: bus error";
+          abort();
+          return false;
+        }
       }
+      done += n;
     }
   } catch (const std::overflow_error&) {  // a duration past 2^57 ps (models/kernel_time.h)
     abort();

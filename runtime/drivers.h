@@ -5,6 +5,7 @@
 // one execution of the functionality on a unit of data (runtime.unit_bytes: one or more cipher blocks).
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -178,9 +179,12 @@ class ReconfigurationDriver {
       : port_(port_base), feed_(feed) {}
   // Configures slot `slot_index` (its index at the port) with the bitstream at `address` of `bytes` bytes. A
   // CPU copy keeps the CPU busy; with DMA the process sleeps until the interrupt. Returns false with `error`
-  // set when the port reports an error.
+  // set when the port reports an error. With `cancelled` (a prefetch), the bitstream goes in pieces of
+  // kCancellablePiece words (a DMA transfer each), with a preemption point between them and the configuration
+  // aborted ("cancelled") when `cancelled()` says so there.
   bool configure(Process& p, unsigned slot_index, std::uint64_t address, std::uint64_t bytes,
-                 std::string* error) const;
+                 std::string* error, const std::function<bool()>& cancelled = {}) const;
+  static constexpr std::uint64_t kCancellablePiece = 4096;
 
  private:
   std::uint64_t port_;

@@ -57,6 +57,98 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
   }
 }
 
+std::optional<Manager::Prefetch> Manager::next_prefetch() const {
+  if (port_busy_ || !reconfiguration_) return std::nullopt;
+  for (const auto& [app, f] : predicted_) {
+    const CoreDesign* d = design_for(f);
+    if (!d || table_.resident(index_of(d))) continue;
+    const auto choice = table_.choose(index_of(d), d->bitstream_bytes, true);
+    if (!choice || !choice->configure) continue;
+    // Never over a core another application is predicted to ask for.
+    bool needed = false;
+    for (const auto& other : predicted_)
+      if (const CoreDesign* o = design_for(other.second); o && index_of(o) == choice->evicted) needed = true;
+    if (!needed) return Prefetch{choice->slot, index_of(d)};
+  }
+  return std::nullopt;
+}
+
+void Manager::predict(const std::string& app, Functionality f) {
+  const auto last = last_.find(app);
+  if (last != last_.end()) ++successors_[app][last->second][f];
+  last_.insert_or_assign(app, f);
+  if (params_.prefetch.predictor == Predictor::kHint) {
+    const auto hint = params_.prefetch.hints.find(app);
+    if (hint != params_.prefetch.hints.end()) predicted_.insert_or_assign(app, hint->second);
+  } else if (params_.prefetch.predictor == Predictor::kHistory) {
+    const auto& next = successors_[app][f];
+    std::optional<Functionality> best;
+    std::uint64_t most = 0;
+    for (const auto& [g, n] : next)
+      if (n > most) {  // ties: the first in functionality order
+        best = g;
+        most = n;
+      }
+    if (best) predicted_.insert_or_assign(app, *best);
+  }
+  wake_prefetcher();
+}
+
+void Manager::take_prefetched(std::size_t s, bool configure, const std::optional<sc_time>& overtook,
+                              RequestRecord& r) {
+  if (s >= prefetched_.size() || !prefetched_[s]) return;
+  if (configure) {
+    ++prefetch_wasted_;  // evicted (or configured over) unused
+  } else {
+    ++prefetch_useful_;
+    const sc_time hidden = overtook ? std::min(*overtook, *prefetched_[s]) : *prefetched_[s];
+    r.reconfig_hidden_ps = ps(hidden);
+    prefetch_hidden_ += hidden;
+  }
+  prefetched_[s].reset();
+}
+
+void Manager::run_prefetcher(Process& p) {
+  prefetched_.resize(slots_.size());
+  // Hints are declared before an application runs: its first request is predicted from the start.
+  if (params_.prefetch.predictor == Predictor::kHint)
+    for (const auto& [app, f] : params_.prefetch.first) predicted_.insert_or_assign(app, f);
+  for (bool first = true;; first = false) {
+    if (!first || predicted_.empty()) p.wait_for(prefetch_wakeup_);
+    while (const auto job = next_prefetch()) {
+      const CoreDesign& d = designs_[static_cast<std::size_t>(job->design)];
+      const SlotView& view = slots_[job->slot];
+      const auto choice = table_.choose(job->design, d.bitstream_bytes, true);
+      if (choice && choice->evicted >= 0) ++evictions_;
+      if (prefetched_[job->slot]) ++prefetch_wasted_;  // an unused prefetched core configured over
+      prefetched_[job->slot].reset();
+      table_.start(job->slot, job->design, true);
+      port_busy_ = true;
+      prefetching_ = job;
+      prefetching_->start = p.cpu().now();
+      cancel_prefetch_ = false;
+      ++prefetches_;
+      const sc_time t0 = prefetching_->start;
+      std::string error;
+      const bool ok = reconfiguration_->configure(p, view.port_index, d.bitstream_address, d.bitstream_bytes,
+                                                  &error, [this] { return cancel_prefetch_; });
+      driver_.forget(view.base);
+      if (ok) {
+        prefetched_[job->slot] = p.cpu().now() - t0;
+      } else {
+        table_.configuration_failed(job->slot);
+        ++(error == "cancelled" ? prefetch_cancelled_ : prefetch_failed_);
+      }
+      table_.finish(job->slot, true);
+      p.cpu().sync();  // released at the prefetcher's time, not earlier
+      prefetching_.reset();
+      port_busy_ = false;
+      port_released_.notify(sc_core::SC_ZERO_TIME);
+      slot_released_.notify(sc_core::SC_ZERO_TIME);
+    }
+  }
+}
+
 OptimalReplacement Manager::optimal_replacement() const {
   return runtime::optimal_replacement(served_, replacement_slots_);
 }
@@ -117,13 +209,29 @@ void Manager::statistics(double /*end_ms*/, std::vector<models::StatGroup>& out)
            "wrong outputs of upset cores the output check found")
       .add("silent_corruptions", static_cast<double>(silent_corruptions_), "count",
            "requests that delivered an upset core's wrong output unnoticed");
+  if (params_.prefetch.predictor != Predictor::kNone)
+    g.add("prefetches", static_cast<double>(prefetches_), "count",
+          "configurations the prefetcher started (runtime.prefetch)")
+        .add("prefetches_useful", static_cast<double>(prefetch_useful_), "count",
+             "prefetched cores a request used before anything else")
+        .add("prefetches_wasted", static_cast<double>(prefetch_wasted_), "count",
+             "prefetched cores evicted or configured over unused")
+        .add("prefetches_cancelled", static_cast<double>(prefetch_cancelled_), "count",
+             "prefetches aborted because a request needed the port")
+        .add("prefetches_failed", static_cast<double>(prefetch_failed_), "count",
+             "prefetches the port reported failed")
+        .add("reconfiguration_hidden_ms", models::to_ms(prefetch_hidden_), "ms",
+             "configuration time prefetches hid from the requests that used their cores");
   out.push_back(std::move(g));
 }
 
 bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const CoreDesign& design,
                              TimeUse use, std::string& reason, std::string& error) {
   const SlotView& view = slots_[s];
-  while (port_busy_) p.wait_for(port_released_, TimeUse::kSlotWait);  // one configuration at a time
+  while (port_busy_) {  // one configuration at a time; a prefetch in progress gives way
+    if (prefetching_) cancel_prefetch_ = true;
+    p.wait_for(port_released_, TimeUse::kSlotWait);
+  }
   port_busy_ = true;
   bool configured = false;
   for (;;) {  // the first attempt, then the retries runtime.recovery allows
@@ -155,6 +263,7 @@ bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const 
   }
   port_busy_ = false;
   port_released_.notify(sc_core::SC_ZERO_TIME);
+  wake_prefetcher();
   return configured;
 }
 
@@ -200,6 +309,7 @@ bool Manager::count_fault(std::size_t s, RequestRecord& r) {
 
 void Manager::unload_idle() {
   table_.unload_idle();
+  for (auto& prefetched : prefetched_) prefetched.reset();
 }
 
 RequestView Manager::view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d) const {
@@ -279,11 +389,20 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   bool configure = false;
   if (hardware && params_.driver.prepare_cycles_per_request)
     p.compute(params_.driver.prepare_cycles_per_request);
+  predicted_.erase(app);
+  std::optional<sc_time> overtook;  // the part of a prefetch in progress done when this request came
   if (hardware) {
     for (;;) {
+      // The core being prefetched: wait for it (the rest of its configuration is not hidden).
+      if (prefetching_ && prefetching_->design == index_of(design)) {
+        overtook = p.cpu().now() - prefetching_->start;
+        while (prefetching_ && prefetching_->design == index_of(design))
+          p.wait_for(port_released_, TimeUse::kReconfig);
+      }
       const auto choice =
           table_.choose(index_of(design), design->bitstream_bytes, reconfiguration_ != nullptr);
       if (choice) {
+        take_prefetched(choice->slot, choice->configure, overtook, r);
         served_.push_back(index_of(design));
         slot = static_cast<int>(choice->slot);
         configure = choice->configure;
@@ -320,6 +439,10 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         reason += "; every slot that could host " + design->name + " was retired: software instead";
         break;
       }
+      // A prefetch of another core into a slot this request could use gives way to it.
+      if (prefetching_ && prefetching_->design != index_of(design) &&
+          table_.could_host(prefetching_->slot, index_of(design), design->bitstream_bytes, true))
+        cancel_prefetch_ = true;
       ++slot_waits_;
       // A core in use is never evicted: wait for one to finish.
       p.wait_for(slot_released_, TimeUse::kSlotWait);
@@ -458,6 +581,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
     table_.finish(static_cast<std::size_t>(slot), params_.caching);  // no module caching: the core leaves
     slot_released_.notify(sc_core::SC_ZERO_TIME);
   }
+  if (params_.prefetch.predictor != Predictor::kNone) predict(app, f);
   r.reason = reason;
   scope.close();
   if (r.ok) {

@@ -26,6 +26,7 @@
 #include "runtime/functionality.h"
 #include "runtime/optimal_replacement.h"
 #include "runtime/policy.h"
+#include "runtime/prefetch.h"
 #include "runtime/request_record.h"
 #include "runtime/scheduler.h"
 #include "runtime/slot_table.h"
@@ -83,6 +84,7 @@ struct RuntimeParams {
   std::map<Functionality, SoftwareCost> software;
   std::map<Functionality, std::uint64_t> unit_bytes;  // bytes of a block (absent: one cipher block)
   RecoveryParams recovery;
+  PrefetchParams prefetch;
 };
 
 // A core a process holds outside the manager's requests (a core library's allocation, see take_core()).
@@ -116,6 +118,10 @@ class Manager final : public models::StatisticsSource {
                          std::optional<bool> force_hardware = std::nullopt);
   // Forgets every idle configured core: the next hardware request reconfigures (crossover experiments).
   void unload_idle();
+  // The body of the prefetcher process (runtime.prefetch): waits for a prediction it can act on, configures
+  // its core, and so on; never returns. A prefetch goes through the port in pieces and is cancelled (aborted)
+  // when a request needs the port for another core; a request for the core being prefetched waits for it.
+  void run_prefetcher(Process& p);
 
   // Cores as a core library hands them out to software that drives them itself (the HSM firmware's libhal,
   // hal_core_alloc): any idle core of `kind` configured in a slot, the least recently used first; nothing
@@ -203,6 +209,33 @@ class Manager final : public models::StatisticsSource {
   // the slots as they were at the start.
   std::vector<int> served_;
   std::vector<ReplacementSlot> replacement_slots_;
+
+  // Prefetching: each application's predicted next functionality (until its next request), what followed
+  // what in each application (history), the prefetch in progress, and the unused prefetched cores (the time
+  // their configuration took, by slot).
+  struct Prefetch {
+    std::size_t slot = 0;
+    int design = -1;
+    sc_core::sc_time start{sc_core::SC_ZERO_TIME};
+  };
+  std::optional<Prefetch> next_prefetch() const;
+  void predict(const std::string& app, Functionality f);
+  // A request takes slot `s` (`configure`: to configure it): a prefetched core there was useful (its whole
+  // configuration hidden, or the part done when the request `overtook` it in progress), or wasted.
+  void take_prefetched(std::size_t s, bool configure, const std::optional<sc_core::sc_time>& overtook,
+                       RequestRecord& r);
+  void wake_prefetcher() {
+    if (params_.prefetch.predictor != Predictor::kNone) prefetch_wakeup_.notify(sc_core::SC_ZERO_TIME);
+  }
+  std::map<std::string, Functionality> predicted_, last_;
+  std::map<std::string, std::map<Functionality, std::map<Functionality, std::uint64_t>>> successors_;
+  std::optional<Prefetch> prefetching_;
+  bool cancel_prefetch_ = false;
+  std::vector<std::optional<sc_core::sc_time>> prefetched_;
+  sc_core::sc_event prefetch_wakeup_;
+  std::uint64_t prefetches_ = 0, prefetch_useful_ = 0, prefetch_wasted_ = 0, prefetch_cancelled_ = 0,
+                prefetch_failed_ = 0;
+  sc_core::sc_time prefetch_hidden_{sc_core::SC_ZERO_TIME};
   // Counts a fault of slot `s` (met by request `r`); retires the slot when it has met retire_after. Returns
   // whether it did.
   bool count_fault(std::size_t s, RequestRecord& r);

@@ -53,7 +53,9 @@ struct RequestRecord {
   std::uint64_t start_ps = 0;     // the implementation started (after queueing for the CPU/slot)
   std::uint64_t end_ps = 0;       // the result was in the application's hands
   std::uint64_t reconfig_ps = 0;  // part of the latency spent configuring the slot
-  std::uint64_t exec_ps = 0;      // running the implementation (driver + bus + core, or software)
+  // Configuration time a prefetch hid: the prefetch of the core it used, less any part it waited for.
+  std::uint64_t reconfig_hidden_ps = 0;
+  std::uint64_t exec_ps = 0;  // running the implementation (driver + bus + core, or software)
   // By the OS scheduler's hardware thread (every CPU's in turn): the time the request's process held it
   // between the request's opening and its end (computing, device accesses, status reads; empty when the
   // runtime has no scheduler). Its sum is at most the latency.
