@@ -94,6 +94,7 @@ TEST(AnalysisBreakdown, RowsAreExactAndCarryProvenanceTotalsFeedTheStats) {
   r.end_ps = r.issue_ps + 2;
   r.breakdown = {};
   r.breakdown[TimeUse::kCpuIo] = 2;
+  r.reconfig_hidden_ps = 153600100000;  // a prefetch hid it: beside the parts, not one of them
   log.add(r);
   log.close_csv();
   std::ifstream in(dir / "breakdown.csv");
@@ -101,13 +102,12 @@ TEST(AnalysisBreakdown, RowsAreExactAndCarryProvenanceTotalsFeedTheStats) {
   text << in.rdbuf();
   EXPECT_EQ(text.str(),
             "id,app,functionality,blocks,bytes,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
-            "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,host_ms,recovery_ms,rsoc_version,"
-            "scenario_sha256,"
-            "seed\n"
+            "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,host_ms,recovery_ms,reconfig_hidden_ms,"
+            "rsoc_version,scenario_sha256,seed\n"
             "3,app,aes128,40,163840,hardware,300.000000001,0.000000001,0.000000000,150.000000000,0.000000000,"
-            "0.000000000,150.000000000,0.000000000,0.000000000,0.000000000,9.9,abc,7\n"
+            "0.000000000,150.000000000,0.000000000,0.000000000,0.000000000,0.000000000,9.9,abc,7\n"
             "4,app,aes128,40,163840,hardware,0.000000002,0.000000000,0.000000002,0.000000000,0.000000000,"
-            "0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,9.9,abc,7\n");
+            "0.000000000,0.000000000,0.000000000,0.000000000,0.000000000,153.600100000,9.9,abc,7\n");
   std::filesystem::remove_all(dir);
   EXPECT_EQ(log.latency_total_ps(), 300000000003u);
   EXPECT_EQ(log.totals().total(), 300000000003u);

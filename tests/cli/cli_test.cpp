@@ -194,8 +194,8 @@ TEST(Cli, RunEndsWithTheBusiestResourceAndWritesWhereTheTimeWent) {
   std::getline(csv, row);
   EXPECT_EQ(row,
             "id,app,functionality,blocks,bytes,decision,latency_ms,cpu_compute_ms,cpu_io_ms,cpu_wait_ms,"
-            "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,host_ms,recovery_ms,rsoc_version,"
-            "scenario_sha256,seed");
+            "bus_transfer_ms,slot_wait_ms,reconfig_ms,core_compute_ms,host_ms,recovery_ms,reconfig_hidden_ms,"
+            "rsoc_version,scenario_sha256,seed");
   std::getline(csv, row);  // the request that configures the slot, to the picosecond
   EXPECT_NE(row.find(",0.000000000,0.000000000,0.000000000,153.600100000,"), std::string::npos) << row;
   int rows = 1;
