@@ -58,7 +58,8 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
 }
 
 std::optional<Manager::Prefetch> Manager::next_prefetch() const {
-  if (port_busy_ || !reconfiguration_) return std::nullopt;
+  // Requests come first: none while one waits for a slot or the port.
+  if (port_busy_ || !reconfiguration_ || waiting_ > 0) return std::nullopt;
   for (const auto& [app, f] : predicted_) {
     const CoreDesign* d = design_for(f);
     if (!d || table_.resident(index_of(d))) continue;
@@ -230,7 +231,9 @@ bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const 
   const SlotView& view = slots_[s];
   while (port_busy_) {  // one configuration at a time; a prefetch in progress gives way
     if (prefetching_) cancel_prefetch_ = true;
+    ++waiting_;
     p.wait_for(port_released_, TimeUse::kSlotWait);
+    --waiting_;
   }
   port_busy_ = true;
   bool configured = false;
@@ -445,7 +448,9 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         cancel_prefetch_ = true;
       ++slot_waits_;
       // A core in use is never evicted: wait for one to finish.
+      ++waiting_;
       p.wait_for(slot_released_, TimeUse::kSlotWait);
+      --waiting_;
     }
   }
   scope.start();

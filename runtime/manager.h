@@ -231,6 +231,7 @@ class Manager final : public models::StatisticsSource {
   std::map<std::string, std::map<Functionality, std::map<Functionality, std::uint64_t>>> successors_;
   std::optional<Prefetch> prefetching_;
   bool cancel_prefetch_ = false;
+  std::uint64_t waiting_ = 0;  // requests waiting for a slot or the port: no prefetch starts meanwhile
   std::vector<std::optional<sc_core::sc_time>> prefetched_;
   sc_core::sc_event prefetch_wakeup_;
   std::uint64_t prefetches_ = 0, prefetch_useful_ = 0, prefetch_wasted_ = 0, prefetch_cancelled_ = 0,

@@ -153,3 +153,24 @@ TEST(Prefetch, WithoutAPredictorNoPrefetcherRunsAndNothingOfItIsCounted) {
   for (const auto& rec : r.records) EXPECT_EQ(rec.reconfig_hidden_ps, 0u);
   for (const auto& g : r.stats) EXPECT_EQ(g.resource.find("prefetcher"), std::string::npos);
 }
+
+TEST(Prefetch, RequestsWaitingForASlotAreNeverStarvedByPrefetches) {
+  // scenarios/zynq7000.json without module caching: four applications on two CPUs take turns in two slots,
+  // and each wants its core back. A prefetch cancelled for a waiting request is not followed by another
+  // before that request has its slot: the run ends, every request served.
+  platform::LoadOptions options;
+  options.overrides = {"runtime.prefetch.predictor=history", "runtime.caching=false",
+                       "limits.events=50000000"};
+  const auto scenario =
+      platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/zynq7000.json", options);
+  std::vector<runtime::RequestRecord> records;
+  platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records.push_back(r); });
+  sim.spawn_background();
+  sim.spawn_apps();
+  sim.run();  // throws when the limit is passed
+  EXPECT_EQ(records.size(), 80u);
+  for (const auto& r : records) EXPECT_TRUE(r.ok) << r.id << ": " << r.error;
+  const auto stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
+  EXPECT_GT(test::stat(stats, "manager", "prefetches_useful"), 0);
+  EXPECT_LT(sc_core::sc_time_stamp().to_seconds(), 2.0);
+}
