@@ -121,13 +121,22 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   summary.metrics.insert(summary.metrics.end(),
                          {{"reconfigurations", static_cast<double>(manager.cache_misses())},
                           {"reconfigurations_optimal", static_cast<double>(optimal.configurations)}});
-  if (manager.cache_misses() > 0) {
+  // Prefetches configure slots too, outside the requests' count.
+  double prefetches = -1, useful = 0;
+  for (const auto& g : stats)
+    if (g.resource == "manager")
+      for (const auto& st : g.stats) {
+        if (st.name == "prefetches") prefetches = st.value;
+        if (st.name == "prefetches_useful") useful = st.value;
+      }
+  if (manager.cache_misses() > 0 || prefetches > 0) {
     std::ostringstream line;
     line << "reconfigurations: " << manager.cache_misses() << " ("
          << runtime::kReplacementNames.name(p.runtime.replacement)
          << (p.runtime.caching ? "" : ", no caching")
          << "); the fewest any replacement could have needed: " << optimal.configurations
          << (optimal.exact ? " (Belady's MIN)" : " (MIN's rule; slots differ: not a bound)");
+    if (prefetches >= 0) line << "; besides, " << prefetches << " prefetches (" << useful << " useful)";
     summary.replacement = line.str();
   }
   std::ostringstream t;

@@ -209,6 +209,21 @@ TEST(Cli, RunEndsWithTheBusiestResourceAndWritesWhereTheTimeWent) {
   EXPECT_TRUE(fs::exists(dir / "off" / "requests.csv"));
 }
 
+TEST(Cli, ARunWithPrefetchingCountsItsPrefetchesBesideTheReconfigurations) {
+  // The hint prefetches the one core before the application starts at 200 ms: no request configures.
+  const fs::path dir = scratch("prefetch_line");
+  const Result r =
+      rsoc("run " + kSmoke +
+               " --set runtime.prefetch.predictor=hint --set workload.apps.0.start_us=200000 --out p",
+           dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(
+      r.out.find("\nreconfigurations: 0 (lru); the fewest any replacement could have needed: 1 (Belady's "
+                 "MIN); besides, 1 prefetches (1 useful)\n"),
+      std::string::npos)
+      << r.out;
+}
+
 TEST(Cli, SetOverridesAValueAndIsValidated) {
   const fs::path dir = scratch("set");
   Result r = rsoc(
