@@ -21,23 +21,10 @@ const std::string kSmoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.
 // 500 KiB = 128,000 words, each copied in 120 cycles of 10 ns.
 constexpr std::uint64_t kWordsPs = 128000ull * 1200000ull;
 
-struct Outcome {
-  std::vector<runtime::RequestRecord> records;
-  std::vector<analysis::StatGroup> stats;
-};
+using Outcome = test::RunOutcome;
 
 Outcome run(std::vector<std::string> overrides, const std::string& file = kSmoke) {
-  platform::LoadOptions options;
-  options.overrides = std::move(overrides);
-  const auto scenario = platform::load_scenario_file(file, options);
-  Outcome r;
-  platform::Simulation sim(scenario.params,
-                           [&](const runtime::RequestRecord& rec) { r.records.push_back(rec); });
-  sim.spawn_background();
-  sim.spawn_apps();
-  sim.run();
-  r.stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
-  return r;
+  return test::run_scenario(file, std::move(overrides));
 }
 
 // A configuration fault in slot0 at time zero (the first configuration fails its check).

@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "analysis/stats.h"
+#include "platform/scenario.h"
+#include "platform/simulation.h"
+#include "runtime/request_record.h"
 
 namespace rsoc::test {
 
@@ -19,6 +22,27 @@ inline double stat(const std::vector<analysis::StatGroup>& groups, const std::st
         if (s.name == name) return s.value;
   ADD_FAILURE() << resource << "." << name << " not found";
   return 0;
+}
+
+// What a run of a scenario file gave: its request records and its statistics.
+struct RunOutcome {
+  std::vector<runtime::RequestRecord> records;
+  std::vector<analysis::StatGroup> stats;
+};
+
+// Runs `file` with `overrides` to its end (one simulation per test process: SystemC elaborates once).
+inline RunOutcome run_scenario(const std::string& file, std::vector<std::string> overrides) {
+  platform::LoadOptions options;
+  options.overrides = std::move(overrides);
+  const auto scenario = platform::load_scenario_file(file, options);
+  RunOutcome r;
+  platform::Simulation sim(scenario.params,
+                           [&](const runtime::RequestRecord& rec) { r.records.push_back(rec); });
+  sim.spawn_background();
+  sim.spawn_apps();
+  sim.run();
+  r.stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
+  return r;
 }
 
 }  // namespace rsoc::test

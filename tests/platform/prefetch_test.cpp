@@ -18,23 +18,10 @@ namespace {
 const std::string kSmoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
 constexpr std::uint64_t kConfigurationPs = 153600100000;  // 128,000 words x 1.2 us, START and the status read
 
-struct Outcome {
-  std::vector<runtime::RequestRecord> records;
-  std::vector<analysis::StatGroup> stats;
-};
+using Outcome = test::RunOutcome;
 
 Outcome run(std::vector<std::string> overrides) {
-  platform::LoadOptions options;
-  options.overrides = std::move(overrides);
-  const auto scenario = platform::load_scenario_file(kSmoke, options);
-  Outcome r;
-  platform::Simulation sim(scenario.params,
-                           [&](const runtime::RequestRecord& rec) { r.records.push_back(rec); });
-  sim.spawn_background();
-  sim.spawn_apps();
-  sim.run();
-  r.stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
-  return r;
+  return test::run_scenario(kSmoke, std::move(overrides));
 }
 
 double manager(const Outcome& r, const char* name) {
