@@ -4,12 +4,14 @@
 // bitstreams). For every request a selection policy chooses; the manager keeps the slots (module caching: a
 // configured core stays until it must make room; the victim among idle slots by LRU, LFU or FIFO; a core in
 // use is never evicted), serialises the configuration port, waits for a slot or falls back to software, runs
-// the driver, and records the request. A request is a number of blocks of the functionality's unit
-// (runtime.unit_bytes, a whole number of cipher blocks; one cipher block unless set), each one execution.
-// Timing contract: software costs cycles_per_request + blocks * (cycles_per_block + unit_bytes *
-// cycles_per_byte + cipher blocks per unit * an extension routine's cycles per cipher block) CPU cycles under
-// the scheduler; hardware costs the configuration (when the core is not resident) plus what the drivers do
-// over the bus models.
+// the driver, and records the request. With runtime.prefetch a prefetcher process (run_prefetcher) loads the
+// cores it predicts, in cancellable pieces; after a run, optimal_replacement() gives the fewest
+// configurations any replacement policy could have needed for the same requests. A request is a number of
+// blocks of the functionality's unit (runtime.unit_bytes, a whole number of cipher blocks; one cipher block
+// unless set), each one execution. Timing contract: software costs cycles_per_request + blocks *
+// (cycles_per_block + unit_bytes * cycles_per_byte + cipher blocks per unit * an extension routine's cycles
+// per cipher block) CPU cycles under the scheduler; hardware costs the configuration (when the core is not
+// resident) plus what the drivers do over the bus models.
 
 #include <functional>
 #include <map>

@@ -161,3 +161,28 @@ TEST(Prefetch, RequestsWaitingForASlotAreNeverStarvedByPrefetches) {
   EXPECT_GT(test::stat(stats, "manager", "prefetches_useful"), 0);
   EXPECT_LT(sc_core::sc_time_stamp().to_seconds(), 2.0);
 }
+
+TEST(Prefetch, AMistakeInItsKeysIsReportedAtItsPointer) {
+  auto issues_with = [](const std::vector<std::string>& overrides) {
+    platform::LoadOptions options;
+    options.overrides = overrides;
+    std::vector<std::string> out;
+    try {
+      platform::load_scenario_file(kSmoke, options);
+    } catch (const platform::ScenarioError& e) {
+      for (const auto& i : e.issues()) out.push_back(i.pointer + ": " + i.message);
+    }
+    return out;
+  };
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(issues_with({"runtime.prefetch.predictor=oracle"}),
+            (Lines{"/runtime/prefetch/predictor: \"oracle\" is not one of \"none\", \"hint\", \"history\""}));
+  EXPECT_EQ(
+      issues_with({"runtime.prefetch.predictor=hint", "platform.config_port=null",
+                   "platform.slots.0.reconfigurable=false", "platform.slots.0.core=aes_core"}),
+      (Lines{"/runtime/prefetch/predictor: prefetching configures slots: it needs a configuration port, "
+             "and the platform has none"}));
+  const Lines unknown = issues_with({"workload.apps.0.prefetch_hint=aes256"});
+  ASSERT_EQ(unknown.size(), 1u);
+  EXPECT_EQ(unknown[0].rfind("/workload/apps/0/prefetch_hint: ", 0), 0u) << unknown[0];
+}
