@@ -95,6 +95,7 @@ void ConfigPort::data(tlm::tlm_generic_payload& trans, sc_time& delay) {
     delay = end - now;
   }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (energy_.on()) energy_.spend(static_cast<double>(words) * nj_per_word_, trans);
   ReconfigurationRecord* record = session();
   if (!record) return;  // words with no configuration in progress are dropped
   const std::uint8_t* bytes = trans.get_data_ptr();
@@ -109,6 +110,7 @@ sc_time ConfigPort::occupy(const sc_time& arrival, std::uint64_t words) {
   const sc_time occupancy = periods(word_time(), static_cast<double>(words), "scrubbing words on the port");
   const sc_time start = calendar_.reserve(arrival, occupancy, kernel_time());
   scrub_words_ += words;
+  if (energy_.on()) energy_.spend(static_cast<double>(words) * nj_per_word_, nullptr);
   scrub_busy_ += occupancy;
   return start + occupancy;
 }
@@ -166,6 +168,7 @@ void ConfigPort::statistics(double end_ms, std::vector<StatGroup>& out) const {
   if (faults_)
     g.add("injected_errors", static_cast<double>(injected_errors_), "count",
           "configurations an injected fault corrupted (scenario section faults)");
+  add_energy(g, energy_, "its own energy per word taken (bitstreams and scrubbing)");
   out.push_back(g);
 }
 }  // namespace rsoc::models

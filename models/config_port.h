@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "models/activity.h"
+#include "models/energy.h"
 #include "models/faults.h"
 #include "models/fpga_slot.h"
 #include "models/register_file.h"
@@ -81,6 +82,13 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   // Injects configuration errors from now on (one entry of per_configuration per slot).
   void inject(ConfigurationFaults faults);
   std::uint64_t injected_errors() const { return injected_errors_; }  // configurations it corrupted
+  // Energy (models/energy.h): every word the DATA stage takes (bitstream or scrubbing) costs `nj_per_word`
+  // of the port's own, paid by the payload's account (scrubbing: nobody).
+  void set_energy(double nj_per_word) {
+    energy_.enable();
+    nj_per_word_ = nj_per_word;
+  }
+  const EnergySpent& energy() const { return energy_; }
   // Reports every configuration to `sink` on `lane` (null: none).
   void set_activity(ActivitySink* sink, Lane lane) {
     activity_ = sink;
@@ -107,6 +115,8 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
     return session_ < 0 ? nullptr : &records_[static_cast<std::size_t>(session_)];
   }
   long session_ = -1;  // index of the configuration in progress in records_
+  EnergySpent energy_{EnergyPart::kConfigPort};
+  double nj_per_word_ = 0;
   FpgaSlot* slot_ = nullptr;
   bool refused_start_ = false;
   ActivitySink* activity_ = nullptr;

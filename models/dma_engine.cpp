@@ -24,6 +24,7 @@ DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const DmaParams& param
         }
         if (!(value & dma_reg::kCtrlStart) || (regs_.at(status_reg_) & dma_reg::kStatusBusy)) return;
         regs_.at(status_reg_) = dma_reg::kStatusBusy;
+        payer_ = writer_;
         start_.notify(at - kernel_time());
       });
   status_reg_ = regs_.add({"STATUS", dma_reg::kStatus, 1, RegAccess::kReadOnly, 0});
@@ -34,6 +35,7 @@ DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const DmaParams& param
 void DmaEngine::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time cost =
       periods(params_.clock_period, static_cast<double>(params_.access_cycles), "a DMA register access");
+  writer_ = payer_of(trans);
   trans.set_response_status(regs_.access(trans, kernel_time() + delay + cost));
   delay += cost;
 }
@@ -48,10 +50,12 @@ void DmaEngine::run() {
         initiator, this, name(), regs_.at(src_reg_), ctrl & dma_reg::kCtrlSrcFixed, regs_.at(dst_reg_),
         ctrl & dma_reg::kCtrlDstFixed, regs_.at(words_reg_),
         periods(params_.clock_period, static_cast<double>(params_.cycles_per_word), "a DMA word"),
-        params_.chunk_words, delay, [](sc_time& d) {
+        params_.chunk_words, delay,
+        [](sc_time& d) {
           sc_core::wait(d);
           d = sc_core::SC_ZERO_TIME;
-        });
+        },
+        payer_);
     sc_core::wait(delay);
     if (result.status == tlm::TLM_INCOMPLETE_RESPONSE) {  // a target never answered: stalled until aborted
       ++stalls_;
@@ -59,6 +63,7 @@ void DmaEngine::run() {
     }
     aborting_ = false;
     words_ += result.words_moved;
+    if (energy_.on()) energy_.spend(static_cast<double>(result.words_moved) * nj_per_word_, payer_);
     ++transfers_;
     busy_ += kernel_time() - begin;
     const bool ok = result.status == tlm::TLM_OK_RESPONSE;
@@ -78,6 +83,7 @@ void DmaEngine::statistics(double end_ms, std::vector<StatGroup>& out) const {
   if (stalls_)
     g.add("stalls", static_cast<double>(stalls_), "count",
           "transfers a target that never answered stalled until the driver aborted them");
+  add_energy(g, energy_, "its own energy per word moved (the bus and memory count theirs)");
   out.push_back(g);
 }
 }  // namespace rsoc::models

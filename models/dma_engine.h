@@ -17,6 +17,7 @@
 #include <tlm>
 
 #include "models/activity.h"
+#include "models/energy.h"
 #include "models/register_file.h"
 #include "models/statistics.h"
 
@@ -54,6 +55,13 @@ class DmaEngine : public sc_core::sc_module, public StatisticsSource {
   std::uint64_t stalls() const { return stalls_; }  // transfers a target that never answered stalled
   std::uint64_t words_moved() const { return words_; }
   sc_core::sc_time busy_time() const { return busy_; }
+  // Energy (models/energy.h): every word moved costs `pj_per_word` of the engine's own, paid by the account
+  // of the access that started the transfer, which also pays what the transfer costs the bus and memory.
+  void set_energy(double pj_per_word) {
+    energy_.enable();
+    nj_per_word_ = pj_per_word * 1e-3;
+  }
+  const EnergySpent& energy() const { return energy_; }
   // Reports every transfer to `sink` on `lane` (null: none).
   void set_activity(ActivitySink* sink, Lane lane) {
     activity_ = sink;
@@ -74,6 +82,10 @@ class DmaEngine : public sc_core::sc_module, public StatisticsSource {
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;
+  EnergySpent energy_{EnergyPart::kDma};
+  double nj_per_word_ = 0;
+  EnergyAccount* writer_ = nullptr;  // the account of the register access being taken
+  EnergyAccount* payer_ = nullptr;   // the account of the transfer's START
 };
 
 }  // namespace rsoc::models

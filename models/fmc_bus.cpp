@@ -84,7 +84,8 @@ void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& rang
       if (read) ++bus_reads_;
     }
     (read ? words_read_ : words_written_) += 1;
-    if (status == tlm::TLM_OK_RESPONSE) {  // software swaps the bytes of a word it got
+    spend(trans, read ? reads_per_word : 1);  // every bus cycle: a double read is two
+    if (status == tlm::TLM_OK_RESPONSE) {     // software swaps the bytes of a word it got
       delay += swap;
       swap_time_ += swap;
     }
@@ -114,6 +115,7 @@ void FmcBus::statistics(double end_ms, std::vector<StatGroup>& out) const {
   if (faulty())
     g.add("injected_errors", static_cast<double>(injected_errors()), "count",
           "accesses whose NWAIT an injected fault kept from clearing (scenario section faults)");
+  add_energy(g, energy(), "energy of the bus cycles it carried (a double read is two)");
   out.push_back(g);
 }
 }  // namespace rsoc::models

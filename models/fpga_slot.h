@@ -94,6 +94,14 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
   std::uint64_t core_words_written() const;
   std::uint64_t core_words_read() const;
   std::uint64_t core_status_reads() const;
+  // Energy (models/energy.h): the region's static power, spent over the whole run whether it holds a core or
+  // not; its cores spend their own (IpCore::set_energy). Both appear in its stats.
+  void set_static_power(double mw) {
+    static_mw_ = mw;
+    energy_on_ = true;
+  }
+  double static_power_mw() const { return static_mw_; }
+  double core_energy_nj() const;  // what its cores spent computing
   // Reports configurations and the work of the cores it hosts to `sink` on `lane` (null: none). A core
   // configured at boot is reported as a configuration that ended at the kernel's time.
   void set_activity(ActivitySink* sink, Lane lane);
@@ -111,6 +119,8 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
 
   SlotParams params_;
   std::map<std::uint32_t, std::unique_ptr<IpCore>> candidates_;
+  double static_mw_ = 0;
+  bool energy_on_ = false;
   IpCore* active_ = nullptr;
   std::uint32_t active_id_ = 0;
   bool configuring_ = false;

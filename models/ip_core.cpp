@@ -60,6 +60,7 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
   done_at_ = at + busy;
   accept_at_ = done_at_;
   busy_ += busy;
+  if (energy_.on()) energy_.spend(static_cast<double>(cycles) * nj_per_cycle_, payer_);
   ++operations_;
   if (activity_ && busy != sc_core::SC_ZERO_TIME) {
     static const char* const kOperation[] = {"", "init", "block", "init, block"};  // by CTRL.NEXT, CTRL.INIT
@@ -163,6 +164,7 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
   occupy(trans, at, accepting, access, compute_time, latency);
   const sc_time occupied_until = start + std::max(access, compute_time);
   busy_ += compute_time;
+  if (energy_.on()) energy_.spend(static_cast<double>(cycles) * nj_per_cycle_, payer_);
   if (activity_ && compute_time != sc_core::SC_ZERO_TIME)
     activity_->core_work(activity_lane_, "stream", to_ps(start), to_ps(start + compute_time));
   if (hung_) {

@@ -43,6 +43,7 @@
 #include "models/activity.h"
 #include "models/core_kinds.h"
 #include "models/crypto/block_function.h"
+#include "models/energy.h"
 #include "models/faults.h"
 #include "models/kernel_time.h"
 #include "models/pio_replay.h"
@@ -117,6 +118,7 @@ class IpCore {
   // accesses did with the payload's words in the block bank, returns the result bank in the payload and
   // annotates nothing.
   void access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency) {
+    if (energy_.on()) payer_ = payer_of(trans);
     if (PioReplayExtension* pio = pio_of(trans)) return pio_access(trans, at, latency, *pio);
     if (trans.get_address() >= reg::kStreamIn) return stream_access(trans, at, latency);
     register_access(trans, at, latency);
@@ -124,6 +126,13 @@ class IpCore {
   unsigned debug(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
   // Back to reset values (a fresh configuration).
   void reset();
+  // Energy (models/energy.h): every cycle the core computes costs `pj_per_cycle`, paid by the account of
+  // the access that started the work.
+  void set_energy(double pj_per_cycle) {
+    energy_.enable();
+    nj_per_cycle_ = pj_per_cycle * 1e-3;
+  }
+  const EnergySpent& energy() const { return energy_; }
   // Reports the core's work to `sink` on `lane` (its slot's; null: none).
   void set_activity(ActivitySink* sink, Lane lane) {
     activity_ = sink;
@@ -239,6 +248,9 @@ class IpCore {
   bool hung_ = false;
   ActivitySink* activity_ = nullptr;
   Lane activity_lane_ = 0;
+  EnergySpent energy_{EnergyPart::kCore};
+  double nj_per_cycle_ = 0;
+  EnergyAccount* payer_ = nullptr;  // the account of the access being taken
 };
 
 }  // namespace rsoc::models

@@ -93,6 +93,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& dela
   move(trans);
   const std::uint64_t w = words_of(trans);
   (write ? writes_ : reads_) += w;
+  if (energy_.on()) energy_.spend(static_cast<double>(w) * (write ? write_nj_ : read_nj_), trans);
   const sc_core::sc_time data_time =
       periods(params_.clock_period, static_cast<double>(w * params_.cycles_per_word), "a memory access");
   busy_ += data_time;
@@ -117,6 +118,7 @@ void Memory::statistics(double, std::vector<StatGroup>& out) const {
   g.add("busy_ms", to_ms(busy_time()), "ms", "time moving data")
       .add("words_read", static_cast<double>(reads()), "words", "words read")
       .add("words_written", static_cast<double>(writes()), "words", "words written");
+  add_energy(g, energy_, "energy of the words read and written");
   out.push_back(g);
 }
 }  // namespace rsoc::models

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/energy.h"
 #include "models/statistics.h"
 
 namespace rsoc::models {
@@ -39,6 +40,13 @@ class Memory : public sc_core::sc_module, public StatisticsSource {
   std::uint64_t reads() const { return reads_; }
   std::uint64_t writes() const { return writes_; }
   sc_core::sc_time busy_time() const { return busy_; }
+  // Energy (models/energy.h): every word read or written costs that much, paid by the payload's account.
+  void set_energy(double read_nj_per_word, double write_nj_per_word) {
+    energy_.enable();
+    read_nj_ = read_nj_per_word;
+    write_nj_ = write_nj_per_word;
+  }
+  const EnergySpent& energy() const { return energy_; }
 
  private:
   static constexpr std::uint64_t kPageBytes = 64 * 1024;
@@ -53,6 +61,8 @@ class Memory : public sc_core::sc_module, public StatisticsSource {
   std::unordered_map<std::uint64_t, std::unique_ptr<std::uint8_t[]>> pages_;
   std::uint64_t reads_ = 0, writes_ = 0;
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
+  EnergySpent energy_{EnergyPart::kMemory};
+  double read_nj_ = 0, write_nj_ = 0;
 };
 
 }  // namespace rsoc::models

@@ -27,6 +27,7 @@ void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& r
   const sc_core::sc_time now = kernel_time();
   ++transactions_;
   words_ += w;
+  spend(trans, w);
   sc_core::sc_time start;
   if (StreamExtension* stream = stream_of(trans)) {
     // A chunk crossing this bus twice (read then write) holds it for both, one after the other; only waiting
@@ -62,6 +63,7 @@ void OnChipBus::replay(tlm::tlm_generic_payload& trans, const AddressRange& rang
   }
   transactions_ += static_cast<std::uint64_t>(last - first);
   words_ += words;
+  spend(trans, words);
   if (faulty() && fault(now + delay, static_cast<std::uint64_t>(last - first))) {
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
@@ -76,6 +78,7 @@ void OnChipBus::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("transactions", static_cast<double>(transactions()), "count", "transactions carried")
       .add("words", static_cast<double>(words()), "words", "32-bit words carried")
       .add("unmapped", static_cast<double>(unmapped_accesses()), "count", "accesses to no device");
+  add_energy(g, energy(), "energy of the words it carried");
   if (faulty())
     g.add("injected_errors", static_cast<double>(injected_errors()), "count",
           "accesses an injected fault answered with an error response (scenario section faults)");

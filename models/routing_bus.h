@@ -14,6 +14,7 @@
 
 #include "models/activity.h"
 #include "models/address_map.h"
+#include "models/energy.h"
 #include "models/faults.h"
 #include "models/kernel_time.h"
 
@@ -48,6 +49,12 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   std::uint64_t injected_errors() const { return injected_; }
   const AddressMap& address_map() const { return map_; }
   std::uint64_t unmapped_accesses() const { return unmapped_; }
+  // Energy (models/energy.h): every word the bus carries costs `pj_per_word`, paid by the payload's account.
+  void set_energy(double pj_per_word) {
+    energy_.enable();
+    nj_per_word_ = pj_per_word * 1e-3;
+  }
+  const EnergySpent& energy() const { return energy_; }
   // Reports every transfer the bus carries to `sink` on `lane` (null: none).
   void set_activity(ActivitySink* sink, Lane lane) {
     activity_ = sink;
@@ -71,6 +78,10 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
     return true;
   }
   bool faulty() const { return faults_ != nullptr; }
+  // The bus carried `words` words of `trans`: their energy, when it has a cost.
+  void spend(const tlm::tlm_generic_payload& trans, std::uint64_t words) {
+    if (energy_.on()) energy_.spend(static_cast<double>(words) * nj_per_word_, trans);
+  }
   // Tells the attached sink that the bus carried `words` words of `trans` during [start, end), booked at the
   // kernel time `now`. Only when observed().
   void report_transfer(tlm::tlm_generic_payload& trans, const sc_core::sc_time& start,
@@ -91,6 +102,8 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   Lane activity_lane_ = 0;
   std::unique_ptr<FaultStream> faults_;  // null: none
   std::uint64_t injected_ = 0;
+  EnergySpent energy_{EnergyPart::kBus};
+  double nj_per_word_ = 0;
 };
 
 // Number of 32-bit words an access moves (a partial word counts as one).

@@ -48,6 +48,10 @@ CpuThread::CpuThread(SoftCpu& cpu, unsigned index)
   replay_ = new PioReplayExtension;
   replay_->replaying = true;
   replay_trans_.set_extension(replay_);
+  trans_tag_ = new EnergyTag;
+  trans_.set_extension(trans_tag_);
+  replay_tag_ = new EnergyTag;
+  replay_trans_.set_extension(replay_tag_);
 }
 
 void CpuThread::keep(const sc_time& local, const sc_time& kernel_now) {
@@ -215,12 +219,14 @@ tlm::tlm_response_status CpuThread::stream_copy(std::uint64_t src, std::uint64_t
                                                 std::string* bottleneck) {
   sc_time delay = qk_.get_local_time();
   const sc_time start = now();
-  const auto result = stream_words(cpu_.initiator, this, std::string(cpu_.name()) + ".copy_loop", src, false,
-                                   dst, dst_fixed, words, cpu_.cycles(cycles_per_word),
-                                   cpu_.params().stream_chunk_words, delay, [this](sc_time& d) {
-                                     keep(d);
-                                     d = qk_.get_local_time();
-                                   });
+  const auto result = stream_words(
+      cpu_.initiator, this, std::string(cpu_.name()) + ".copy_loop", src, false, dst, dst_fixed, words,
+      cpu_.cycles(cycles_per_word), cpu_.params().stream_chunk_words, delay,
+      [this](sc_time& d) {
+        keep(d);
+        d = qk_.get_local_time();
+      },
+      payer_);
   keep(delay);
   cycles_ += result.words_moved * cycles_per_word;
   io_time_ += now() - start;
@@ -254,6 +260,9 @@ void SoftCpu::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("utilization", utilization(busy, end_ms) / threads, "ratio",
            "busy time over simulated time, per hardware thread")
       .add("hw_threads", threads, "count", "hardware threads");
+  if (power_on_)
+    g.add("energy_mj", (idle_mw_ * end_ms + busy_thread_mw() * busy) * 1e-3, "mJ",
+          "idle power over the run, and what each busy thread adds while busy");
   out.push_back(g);
 }
 }  // namespace rsoc::models

@@ -20,6 +20,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/energy.h"
 #include "models/extension_unit.h"
 #include "models/kernel_time.h"
 #include "models/pio_replay.h"
@@ -112,6 +113,14 @@ class CpuThread {
   // active).
   sc_core::sc_time cycle_time(std::uint64_t cycles) const;
 
+  // Energy (models/energy.h): what this thread's accesses and copies make the models spend is paid by
+  // `account` (the OS process running on it; null: nobody) from now on.
+  void set_payer(EnergyAccount* account) {
+    payer_ = account;
+    trans_tag_->account = account;
+    replay_tag_->account = account;
+  }
+
   // Brings the kernel to this thread's local time.
   void sync();
   // Local time: kernel time plus the thread's offset.
@@ -173,6 +182,9 @@ class CpuThread {
   tlm::tlm_generic_payload replay_trans_;  // replays; carries replay_
   PioReplayExtension* pio_ = nullptr;      // owned by trans_
   PioReplayExtension* replay_ = nullptr;   // owned by replay_trans_
+  EnergyTag* trans_tag_ = nullptr;         // owned by trans_
+  EnergyTag* replay_tag_ = nullptr;        // owned by replay_trans_
+  EnergyAccount* payer_ = nullptr;
   // A recording's start: the thread's counters then.
   struct Snapshot {
     sc_core::sc_time now, compute, io;
@@ -204,10 +216,22 @@ class SoftCpu : public sc_core::sc_module, public StatisticsSource {
   double smt_slowdown(unsigned active) const;
   // Notified when a thread becomes active or inactive (SMT: the others' speed changes).
   const sc_core::sc_event& threads_changed() const { return threads_changed_; }
+  // Power (models/energy.h), at this CPU's clock: `idle_mw` while no thread is busy, and each busy thread
+  // (computing or stalled on a device) adds `active_mw - idle_mw`. Appears in its stats as energy_mj.
+  void set_power(double active_mw, double idle_mw) {
+    power_on_ = true;
+    active_mw_ = active_mw;
+    idle_mw_ = idle_mw;
+  }
+  bool has_power() const { return power_on_; }
+  double idle_mw() const { return idle_mw_; }
+  double busy_thread_mw() const { return active_mw_ - idle_mw_; }  // what a busy thread adds
 
  private:
   friend class CpuThread;
   CpuParams params_;
+  bool power_on_ = false;
+  double active_mw_ = 0, idle_mw_ = 0;
   unsigned active_threads_ = 0;
   sc_core::sc_event threads_changed_;
   std::vector<std::unique_ptr<CpuThread>> threads_;

@@ -45,21 +45,28 @@ StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* 
                           const std::string& mover_name, std::uint64_t src, bool src_fixed, std::uint64_t dst,
                           bool dst_fixed, std::uint64_t words, const sc_core::sc_time& mover_word_time,
                           unsigned chunk_words, sc_core::sc_time& delay,
-                          const std::function<void(sc_core::sc_time&)>& after_chunk) {
+                          const std::function<void(sc_core::sc_time&)>& after_chunk, EnergyAccount* payer) {
   StreamResult result;
   std::vector<unsigned char> buffer(4ull * std::min<std::uint64_t>(words, chunk_words));
   static std::uint64_t streams = 0;
   StreamExtension ext;
   ext.burst = ++streams;
+  EnergyTag tag;
+  tag.account = payer;
   tlm::tlm_generic_payload trans;
   trans.set_extension(&ext);
-  // The extension lives on this stack: it is taken off the payload however this function ends (a target that
-  // throws, a duration past 2^57 ps), or the payload's destructor would free it.
+  trans.set_extension(&tag);
+  // The extensions live on this stack: they are taken off the payload however this function ends (a target
+  // that throws, a duration past 2^57 ps), or the payload's destructor would free them.
   struct Detach {
     tlm::tlm_generic_payload& trans;
     StreamExtension& ext;
-    ~Detach() { trans.clear_extension(&ext); }
-  } detach{trans, ext};
+    EnergyTag& tag;
+    ~Detach() {
+      trans.clear_extension(&ext);
+      trans.clear_extension(&tag);
+    }
+  } detach{trans, ext, tag};
   const char* bottleneck = nullptr;  // the slowest stage of the last chunk
   for (std::uint64_t done = 0; done < words;) {
     const std::uint64_t n = std::min<std::uint64_t>(chunk_words, words - done);

@@ -11,6 +11,8 @@
 #include <tlm>
 #include <vector>
 
+#include "models/energy.h"
+
 namespace rsoc::models {
 
 class StreamExtension : public tlm::tlm_extension<StreamExtension> {
@@ -75,11 +77,13 @@ struct StreamResult {
 // own stage
 // (`mover_word_time` per word) entered in between. `delay` advances by each chunk's slowest stage (plus any
 // waiting for contended resources); `after_chunk(delay)` lets the mover synchronise between chunks. With
-// `src_fixed` every chunk is read from `src`, with `dst_fixed` written at `dst` (FIFO windows).
+// `src_fixed` every chunk is read from `src`, with `dst_fixed` written at `dst` (FIFO windows). The chunks'
+// energy is charged to `payer` (models/energy.h; null: nobody).
 StreamResult stream_words(tlm::tlm_base_initiator_socket<>& socket, const void* mover,
                           const std::string& mover_name, std::uint64_t src, bool src_fixed, std::uint64_t dst,
                           bool dst_fixed, std::uint64_t words, const sc_core::sc_time& mover_word_time,
                           unsigned chunk_words, sc_core::sc_time& delay,
-                          const std::function<void(sc_core::sc_time&)>& after_chunk);
+                          const std::function<void(sc_core::sc_time&)>& after_chunk,
+                          EnergyAccount* payer = nullptr);
 
 }  // namespace rsoc::models
