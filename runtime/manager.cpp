@@ -38,7 +38,7 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
       busy_until_(slots_.size()),
       reconfiguration_(std::move(reconfiguration)),
       model_(model),
-      policy_(make_policy(params.policy, params.thresholds, model)),
+      policy_(make_policy(params.policy, params.thresholds, model, params.energy_floor_mw)),
       driver_(params.driver, path),
       sink_(std::move(sink)) {
   for (std::size_t i = 0; i < slots_.size(); ++i)
@@ -237,8 +237,10 @@ bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const 
   }
   port_busy_ = true;
   bool configured = false;
+  const bool measure = p.scheduler().measures_energy();
   for (;;) {  // the first attempt, then the retries runtime.recovery allows
     const sc_time t0 = p.cpu().now();
+    const double nj0 = measure ? p.energy().total_nj() : 0.0;
     try {
       const Process::Counting reconfiguring(p, use);  // exactly the reconfig_ps below
       configured = reconfiguration_->configure(p, view.port_index, design.bitstream_address,
@@ -252,12 +254,14 @@ bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const 
     }
     r.reconfigured = true;
     if (use == TimeUse::kReconfig) r.reconfig_ps = ps(p.cpu().now() - t0);
+    if (use == TimeUse::kReconfig && measure) r.reconfig_nj = p.energy().total_nj() - nj0;
     driver_.forget(view.base);
     if (configured) break;
     // The port's check failed: the attempt was lost to the fault.
     if (use == TimeUse::kReconfig) {
       p.recount(TimeUse::kReconfig, TimeUse::kRecovery, p.cpu().now() - t0);
       r.reconfig_ps = 0;
+      r.reconfig_nj = 0;
     }
     if (count_fault(s, r) || r.retries >= params_.recovery.configuration_retries) break;
     reason += "; configuration failed (" + error + "): configuring again";
@@ -597,6 +601,11 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
     o.reconfigured = r.reconfigured;
     o.exec_s = static_cast<double>(r.exec_ps) * 1e-12;
     o.reconfig_s = static_cast<double>(r.reconfig_ps) * 1e-12;
+    if (r.energy) {
+      const double floor_w = params_.energy_floor_mw * 1e-3;
+      o.reconfig_j = r.reconfig_nj * 1e-9 + floor_w * o.reconfig_s;
+      o.exec_j = (r.energy->total_nj() - r.reconfig_nj) * 1e-9 + floor_w * o.exec_s;
+    }
     policy_->observe(o);
   }
   record(r);

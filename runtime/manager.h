@@ -87,6 +87,8 @@ struct RuntimeParams {
   std::map<Functionality, std::uint64_t> unit_bytes;  // bytes of a block (absent: one cipher block)
   RecoveryParams recovery;
   PrefetchParams prefetch;
+  // With an energy model: the platform's power with nothing busy (the energy policies' floor).
+  double energy_floor_mw = 0;
 };
 
 // A core a process holds outside the manager's requests (a core library's allocation, see take_core()).

@@ -94,38 +94,62 @@ class CostModelPolicy : public SelectionPolicy {
   const CostModel& model_;
 };
 
+std::string mj_text(double joules) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.6g mJ", joules * 1e3);
+  return buf;
+}
+
+// Learns time and energy per request and per block (least squares) for software and hardware, and the mean
+// reconfiguration, from completed requests; explores first (see kAdaptive). Decides by `objective`: the
+// latency (adaptive), the energy (energy) or their product (energy_delay).
 class AdaptivePolicy : public SelectionPolicy {
  public:
+  AdaptivePolicy(PolicyKind objective, double floor_mw) : objective_(objective), floor_w_(floor_mw * 1e-3) {}
   Decision decide(const RequestView& v) override {
+    const std::string who = name();
     if (!v.has_hardware)
-      return {false, "adaptive: " + std::string(v.no_hardware) + " " + info(v.functionality).name};
-    if (!v.has_software) return {true, "adaptive: no software implementation"};
+      return {false, who + ": " + std::string(v.no_hardware) + " " + info(v.functionality).name};
+    if (!v.has_software) return {true, who + ": no software implementation"};
     Knowledge& k = know_[v.functionality];
-    if (k.sw.distinct_sizes() < 2 && k.sw.count() < 2) return {false, "adaptive: exploring software"};
+    if (k.sw.distinct_sizes() < 2 && k.sw.count() < 2) return {false, who + ": exploring software"};
     if (k.reconfigs == 0 || (k.hw.distinct_sizes() < 2 && k.hw.count() < 2))
-      return {true, "adaptive: exploring hardware"};
-    const double reconfig = k.reconfig_total / static_cast<double>(k.reconfigs);
-    const double sw = k.sw.predict(static_cast<double>(v.blocks));
-    const double hw =
-        (v.resident ? 0 : reconfig) + v.slot_wait_s + k.hw.predict(static_cast<double>(v.blocks));
-    return compare("adaptive", sw, hw, v, reconfig);
+      return {true, who + ": exploring hardware"};
+    const double blocks = static_cast<double>(v.blocks);
+    const double n = static_cast<double>(k.reconfigs);
+    const double reconfig = k.reconfig_total / n, reconfig_j = k.reconfig_j_total / n;
+    const double sw = k.sw.predict(blocks);
+    const double hw = (v.resident ? 0 : reconfig) + v.slot_wait_s + k.hw.predict(blocks);
+    if (objective_ == PolicyKind::kAdaptive) return compare("adaptive", sw, hw, v, reconfig);
+    // Waiting for a slot costs the floor power.
+    const double sw_j = k.sw_j.predict(blocks);
+    const double hw_j = (v.resident ? 0 : reconfig_j) + k.hw_j.predict(blocks) + v.slot_wait_s * floor_w_;
+    std::string why = who + ": software " + mj_text(sw_j) + " vs hardware " + mj_text(hw_j);
+    if (!v.resident) why += " (reconfiguration " + mj_text(reconfig_j) + ")";
+    if (objective_ == PolicyKind::kEnergy) return {hw_j < sw_j, why};
+    why += "; times " + ms_text(sw) + " vs " + ms_text(hw);
+    return {hw_j * hw < sw_j * sw, why};
   }
   void observe(const Observation& o) override {
     Knowledge& k = know_[o.functionality];
     (o.hardware ? k.hw : k.sw).add(static_cast<double>(o.blocks), o.exec_s);
+    (o.hardware ? k.hw_j : k.sw_j).add(static_cast<double>(o.blocks), o.exec_j);
     if (o.reconfigured) {
       ++k.reconfigs;
       k.reconfig_total += o.reconfig_s;
+      k.reconfig_j_total += o.reconfig_j;
     }
   }
-  const char* name() const override { return kPolicyNames.name(PolicyKind::kAdaptive); }
+  const char* name() const override { return kPolicyNames.name(objective_); }
 
  private:
   struct Knowledge {
-    LinearFit sw, hw;
+    LinearFit sw, hw, sw_j, hw_j;
     std::uint64_t reconfigs = 0;
-    double reconfig_total = 0;
+    double reconfig_total = 0, reconfig_j_total = 0;
   };
+  PolicyKind objective_;
+  double floor_w_;  // the platform's power with nothing busy
   std::map<Functionality, Knowledge> know_;
 };
 
@@ -133,7 +157,7 @@ class AdaptivePolicy : public SelectionPolicy {
 
 std::unique_ptr<SelectionPolicy> make_policy(PolicyKind kind,
                                              const std::map<Functionality, std::uint64_t>& thresholds,
-                                             const CostModel* model) {
+                                             const CostModel* model, double floor_mw) {
   switch (kind) {
     case PolicyKind::kSoftware:
       return std::make_unique<SoftwarePolicy>();
@@ -144,7 +168,9 @@ std::unique_ptr<SelectionPolicy> make_policy(PolicyKind kind,
     case PolicyKind::kCostModel:
       return std::make_unique<CostModelPolicy>(*model);
     case PolicyKind::kAdaptive:
-      return std::make_unique<AdaptivePolicy>();
+    case PolicyKind::kEnergy:
+    case PolicyKind::kEnergyDelay:
+      return std::make_unique<AdaptivePolicy>(kind, floor_mw);
   }
   return nullptr;
 }

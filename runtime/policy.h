@@ -10,7 +10,11 @@
 //                          each functionality it explores until it has seen software at two block counts,
 //                          hardware (resident) at two block counts and one reconfiguration — at most 5
 //                          requests when block counts vary (2 software, then hardware: 1 cold + 2 cached) —
-//                          then decides as cost_model does with what it learned.
+//                          then decides as cost_model does with what it learned;
+//   energy               — learns as adaptive does, and chooses the implementation with the lower predicted
+//                          energy: what the request spends (models/energy.h) plus the platform's floor power
+//                          over its time — reconfiguration included when the core is not resident;
+//   energy_delay         — the same, for the lower product of that energy and the predicted latency.
 
 #include <cstdint>
 #include <map>
@@ -24,12 +28,19 @@
 
 namespace rsoc::runtime {
 
-enum class PolicyKind { kSoftware, kHardware, kThreshold, kCostModel, kAdaptive };
-inline constexpr models::NameTable<PolicyKind, 5> kPolicyNames{{{{PolicyKind::kSoftware, "software"},
-                                                                 {PolicyKind::kHardware, "hardware"},
-                                                                 {PolicyKind::kThreshold, "threshold"},
-                                                                 {PolicyKind::kCostModel, "cost_model"},
-                                                                 {PolicyKind::kAdaptive, "adaptive"}}}};
+enum class PolicyKind { kSoftware, kHardware, kThreshold, kCostModel, kAdaptive, kEnergy, kEnergyDelay };
+inline constexpr models::NameTable<PolicyKind, 7> kPolicyNames{
+    {{{PolicyKind::kSoftware, "software"},
+      {PolicyKind::kHardware, "hardware"},
+      {PolicyKind::kThreshold, "threshold"},
+      {PolicyKind::kCostModel, "cost_model"},
+      {PolicyKind::kAdaptive, "adaptive"},
+      {PolicyKind::kEnergy, "energy"},
+      {PolicyKind::kEnergyDelay, "energy_delay"}}}};
+// Whether the policy needs an energy model.
+inline bool needs_energy(PolicyKind kind) {
+  return kind == PolicyKind::kEnergy || kind == PolicyKind::kEnergyDelay;
+}
 
 // What the manager knows when it decides.
 struct RequestView {
@@ -57,6 +68,9 @@ struct Observation {
   bool reconfigured = false;
   double exec_s = 0;      // running the implementation (no queueing, no reconfiguration)
   double reconfig_s = 0;  // configuring the slot, when reconfigured
+  // With an energy model (joules): what running the implementation and configuring the slot cost the
+  // platform, each its own spending plus the floor power over its time.
+  double exec_j = 0, reconfig_j = 0;
 };
 
 class SelectionPolicy {
@@ -69,11 +83,11 @@ class SelectionPolicy {
 
 std::unique_ptr<SelectionPolicy> make_policy(PolicyKind kind,
                                              const std::map<Functionality, std::uint64_t>& thresholds,
-                                             const CostModel* model);
+                                             const CostModel* model, double floor_mw = 0);
 
 std::string ms_text(double seconds);  // "12.345 ms"
 
-// Least-squares line time = a + b * blocks over observations.
+// Least-squares line y = a + b * blocks over observations (a time or an energy).
 class LinearFit {
  public:
   void add(double blocks, double seconds);

@@ -5,8 +5,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "models/energy_account.h"
 
 namespace rsoc::runtime {
 
@@ -64,6 +67,10 @@ struct RequestRecord {
   std::string error;           // why it failed, when !ok
   bool verified = false;       // output equal to the reference cipher
   LatencyBreakdown breakdown;  // where end_ps - issue_ps went
+  // Energy spent for it (models/energy.h) from its opening to its end: its CPU time above idle, its accesses,
+  // the transfers and configurations it started, the cores' work. Absent without an energy model.
+  std::optional<models::EnergyAccount> energy;
+  double reconfig_nj = 0;  // of `energy`: what configuring the slot spent (reconfig_ps's)
   // Injected faults (scenario section faults) the request met, and what the runtime did about them.
   std::uint64_t faults = 0;   // faults met (each failed configuration, ...)
   std::uint64_t retries = 0;  // attempts made again

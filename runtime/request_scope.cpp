@@ -9,7 +9,9 @@ RequestScope::RequestScope(Process& p, RequestRecord& record)
       record_(record),
       entry_ps_(p.cpu().now().value()),
       at_entry_(p.spent()),
-      held_at_entry_(p.held_ps()) {}
+      held_at_entry_(p.held_ps()) {
+  if (p.scheduler().measures_energy()) energy_at_entry_ = p.energy();
+}
 
 void RequestScope::start() {
   record_.start_ps = p_.cpu().now().value();
@@ -49,6 +51,10 @@ RequestRecord& RequestScope::close(std::uint64_t end_ps, TimeUse after) {
   record_.end_ps = end_ps;
   record_.held_ps = p_.held_ps();
   for (std::size_t t = 0; t < held_at_entry_.size(); ++t) record_.held_ps[t] -= held_at_entry_[t];
+  if (energy_at_entry_) {
+    record_.energy = p_.energy();
+    *record_.energy -= *energy_at_entry_;
+  }
   return record_;
 }
 

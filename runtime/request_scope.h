@@ -8,6 +8,7 @@
 // kAsleep.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,7 @@ class RequestScope {
   std::uint64_t entry_ps_;
   Process::Ledger at_entry_;
   std::vector<std::uint64_t> held_at_entry_;
+  std::optional<models::EnergyAccount> energy_at_entry_;  // when energy is measured
 };
 
 }  // namespace rsoc::runtime

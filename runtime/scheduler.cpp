@@ -87,6 +87,7 @@ void Scheduler::statistics(double end_ms, std::vector<models::StatGroup>& out) c
              "times a process offered the CPU to others (cooperative polling, spinning), switching or not");
     out.push_back(std::move(g));
   }
+  const bool energy_on = measures_energy();
   for (const auto& proc : processes_) {
     models::StatGroup g{"process." + proc->name(), "process", {}};
     g.add("cpu_ms", models::to_ms(proc->cpu_time()), "ms",
@@ -96,6 +97,10 @@ void Scheduler::statistics(double end_ms, std::vector<models::StatGroup>& out) c
         .add("preemptions", static_cast<double>(proc->preemptions()), "count", "times it was preempted")
         .add("migrations", static_cast<double>(proc->migrations()), "count",
              "times it resumed on another hardware thread than the one it last ran on");
+    if (energy_on)
+      g.add("energy_mj", proc->energy().total_nj() * 1e-6, "mJ",
+            "energy spent for it: its CPU time above idle, its accesses, transfers, configurations and the "
+            "cores' work it started");
     out.push_back(std::move(g));
   }
 }
@@ -153,6 +158,7 @@ void Scheduler::run_on(Process& p, unsigned t) {
   p.thread_ = t;
   p.ran_ = true;
   threads_[t].running = &p;
+  threads_[t].cpu->set_payer(&p.account_);
   for (Thread& th : threads_)
     if (th.claimed_by == &p) th.claimed_by = nullptr;  // it has a thread: its claim elsewhere lapses
 }
@@ -272,6 +278,22 @@ std::vector<std::uint64_t> Process::held_ps() const {
   if (holding() && activity_ == Activity::kHolding)
     held[thread_] += (sched_.thread_of(*this).cpu->now() - slice_start_).value();
   return held;
+}
+
+bool Scheduler::measures_energy() const {
+  return std::any_of(threads_.begin(), threads_.end(),
+                     [](const Thread& t) { return t.cpu->cpu().has_power(); });
+}
+
+models::EnergyAccount Process::energy() const {
+  models::EnergyAccount e = account_;
+  const std::vector<std::uint64_t> held = held_ps();
+  for (std::size_t t = 0; t < held.size(); ++t) {
+    const models::SoftCpu& cpu = sched_.threads_[t].cpu->cpu();
+    if (cpu.has_power())  // mW x ps = 1e-6 nJ
+      e.add(models::EnergyPart::kCpu, static_cast<double>(held[t]) * cpu.busy_thread_mw() * 1e-6);
+  }
+  return e;
 }
 
 bool Process::holding() const {

@@ -130,6 +130,10 @@ class Process {
   // Picoseconds it has held each of the scheduler's threads, up to now (from acquiring a thread, after the
   // context switch, to releasing it).
   std::vector<std::uint64_t> held_ps() const;
+  // Energy (models/energy.h) spent for it up to now: what the models charged to its account (its accesses,
+  // the DMA transfers and configurations it started, the cores' work), and what each CPU thread it held added
+  // to its CPU's power (busy_thread_mw over the time held). Zero without an energy model.
+  models::EnergyAccount energy() const;
   // Whether it may run on the scheduler's thread `t`.
   bool may_run_on(unsigned t) const { return allowed_.empty() || (t < allowed_.size() && allowed_[t]); }
 
@@ -161,6 +165,7 @@ class Process {
   sc_core::sc_time ready_since_{sc_core::SC_ZERO_TIME};
   std::uint64_t preemptions_ = 0, migrations_ = 0;
   std::vector<std::uint64_t> held_ps_;  // by thread, closed holding intervals
+  models::EnergyAccount account_;       // what the models charged to it (its threads' payer)
   bool done_ = false;
   // The ledger: closed segments, and the open one (its start; the CPU thread's io time then; what it is).
   Ledger spent_{};
@@ -199,6 +204,8 @@ class Scheduler final : public models::StatisticsSource {
   std::uint64_t yields() const;
   // StatisticsSource: a group per hardware thread (`scheduler.<cpu>.threadN`) and one per process.
   void statistics(double end_ms, std::vector<models::StatGroup>& out) const override;
+  // Whether a CPU of its threads has a power model (models/energy.h): processes' energy is then measured.
+  bool measures_energy() const;
   // Reports the intervals each process holds thread `t` to `sink` on `lane` (null: none).
   void set_activity(unsigned t, models::ActivitySink* sink, models::Lane lane) {
     threads_.at(t).activity = sink;

@@ -102,7 +102,8 @@ TEST(SensitivityVary, EveryEndIsLoadedBeforeAnythingRuns) {
         "--vary platform.cpus.0.clock_mhz=0:200, low end: smoke_aes.json: /platform/cpus/0/clock_mhz: 0 "
         "is out of range; expected a number (MHz) >= 0.001 and <= 100000\n"
         "--vary runtime.policy=software:fastest, high end: smoke_aes.json: /runtime/policy: \"fastest\" "
-        "is not one of \"software\", \"hardware\", \"threshold\", \"cost_model\", \"adaptive\"");
+        "is not one of \"software\", \"hardware\", \"threshold\", \"cost_model\", \"adaptive\", \"energy\", "
+        "\"energy_delay\"");
   }
 }
 
