@@ -45,6 +45,7 @@ void RequestLog::open_csv(const std::string& path) {
                                                                       "fallback",
                                                                       "wrong_output",
                                                                       "reconfig_hidden_ms",
+                                                                      "energy_uj",
                                                                       "rsoc_version",
                                                                       "scenario_sha256",
                                                                       "seed"});
@@ -68,6 +69,11 @@ void RequestLog::add(const runtime::RequestRecord& r) {
     csv_->cell(ps_to_ms(r.start_ps), 6).cell(ps_to_ms(r.end_ps), 6).cell(r.ok).cell(r.error).cell(r.verified);
     csv_->cell(r.outcome()).cell(r.faults).cell(r.retries).cell(r.fallback).cell(r.wrong_output);
     csv_->cell(ps_to_ms(r.reconfig_hidden_ps), 6);
+    if (r.energy) {
+      csv_->cell(r.energy->total_nj() * 1e-3, 6);
+    } else {
+      csv_->cell("");  // no energy model
+    }
     csv_->cell(provenance_.version).cell(provenance_.scenario_sha256).cell(provenance_.seed);
     csv_->end_row();
   }
@@ -78,6 +84,10 @@ void RequestLog::add(const runtime::RequestRecord& r) {
   g.reconfigurations += r.reconfigured ? 1 : 0;
   g.latency_ps.push_back(latency);
   g.latency_total_ps += latency;
+  if (r.energy) {
+    g.energy_total_nj = g.energy_total_nj.value_or(0) + r.energy->total_nj();
+    energy_nj_ = energy_nj_.value_or(0) + r.energy->total_nj();
+  }
   if (r.wrong_output) ++wrong_outputs_;
   if (r.ok && r.faults) ++recovered_;
   if (r.ok) {
@@ -91,11 +101,13 @@ void RequestLog::add(const runtime::RequestRecord& r) {
 std::vector<RequestLog::SummaryRow> RequestLog::summary() const {
   std::vector<SummaryRow> rows;
   for (const auto& [key, g] : groups_) {
-    SummaryRow r{key.first, key.second, g.count, g.failed, g.blocks, g.bytes, g.reconfigurations};
+    SummaryRow r{key.first,          key.second, g.count, g.failed, g.blocks, g.bytes,
+                 g.reconfigurations, 0,          0,       0,        0,        {}};
     r.latency_mean_ms = ps_to_ms(g.latency_total_ps) / static_cast<double>(g.count);
     r.latency_p50_ms = ps_to_ms(percentile(g.latency_ps, 50));
     r.latency_p99_ms = ps_to_ms(percentile(g.latency_ps, 99));
     r.throughput_kBps = kbps(g.bytes, g.latency_total_ps);
+    if (g.energy_total_nj) r.energy_mean_uj = *g.energy_total_nj * 1e-3 / static_cast<double>(g.count);
     rows.push_back(r);
   }
   return rows;
@@ -111,12 +123,17 @@ void RequestLog::write_summary(const std::string& path) const {
   OutputFile out(path);
   CsvWriter csv(out, {"functionality", "decision", "count", "failed", "blocks", "bytes", "reconfigurations",
                       "latency_mean_ms", "latency_p50_ms", "latency_p99_ms", "throughput_kBps",
-                      "rsoc_version", "scenario_sha256", "seed"});
+                      "energy_mean_uj", "rsoc_version", "scenario_sha256", "seed"});
   for (const SummaryRow& r : summary()) {
     csv.cell(r.functionality).cell(r.decision).cell(r.count).cell(r.failed).cell(r.blocks).cell(r.bytes);
     csv.cell(r.reconfigurations);
     csv.cell(r.latency_mean_ms, 6).cell(r.latency_p50_ms, 6).cell(r.latency_p99_ms, 6);
     csv.cell(r.throughput_kBps, 3);
+    if (r.energy_mean_uj) {
+      csv.cell(*r.energy_mean_uj, 6);
+    } else {
+      csv.cell("");  // no energy model
+    }
     csv.cell(provenance_.version).cell(provenance_.scenario_sha256).cell(provenance_.seed);
     csv.end_row();
   }

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,11 +32,14 @@ class RequestLog {
   std::uint64_t failed() const { return failed_; }
   std::uint64_t recovered() const { return recovered_; }          // completed after faults
   std::uint64_t wrong_outputs() const { return wrong_outputs_; }  // silent data corruption
+  // What the requests spent, summed (with an energy model).
+  std::optional<double> energy_nj() const { return energy_nj_; }
 
   struct Group {
     std::uint64_t count = 0, failed = 0, blocks = 0, bytes = 0, reconfigurations = 0;
     std::vector<std::uint64_t> latency_ps;
     std::uint64_t latency_total_ps = 0;
+    std::optional<double> energy_total_nj;  // with an energy model
   };
   const std::map<std::pair<std::string, std::string>, Group>& groups() const { return groups_; }
 
@@ -44,6 +48,7 @@ class RequestLog {
     std::string functionality, decision;
     std::uint64_t count = 0, failed = 0, blocks = 0, bytes = 0, reconfigurations = 0;
     double latency_mean_ms = 0, latency_p50_ms = 0, latency_p99_ms = 0, throughput_kBps = 0;
+    std::optional<double> energy_mean_uj;  // what a request spent, on average (with an energy model)
   };
   std::vector<SummaryRow> summary() const;
 
@@ -53,6 +58,7 @@ class RequestLog {
   std::unique_ptr<CsvWriter> csv_;
   std::map<std::pair<std::string, std::string>, Group> groups_;  // (functionality, decision)
   std::uint64_t completed_ = 0, failed_ = 0, recovered_ = 0, wrong_outputs_ = 0;
+  std::optional<double> energy_nj_;
 };
 
 }  // namespace rsoc::analysis

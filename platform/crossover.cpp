@@ -23,6 +23,12 @@ double seconds(const runtime::RequestRecord& r) {
   return static_cast<double>(r.end_ps - r.issue_ps) * 1e-12;
 }
 
+// The platform's energy serving `r` alone (joules): what it spent, and the floor power over its latency.
+std::optional<double> joules(const runtime::RequestRecord& r, const std::optional<EnergySpec>& e) {
+  if (!e || !r.energy) return std::nullopt;
+  return r.energy->total_nj() * 1e-9 + e->floor_mw() * 1e-3 * seconds(r);
+}
+
 }  // namespace
 
 std::vector<Functionality> check_functionalities(const ScenarioParams& p,
@@ -87,19 +93,20 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
               std::memcpy(&data[i], &r, 8);
             }
             runtime::shape_data(f, data);
-            CrossoverRow row{f, n, unit};
-            auto measure = [&](bool hardware, const char* mode) {
+            CrossoverRow row{f, n, unit, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt};
+            auto measure = [&](bool hardware, const char* mode, double& s, std::optional<double>& j) {
               const auto record =
                   manager.request(proc, "crossover", f, key, data, true, std::nullopt, hardware).record;
               if (!record.ok && failure.empty())
                 failure = std::string(fi.name) + ", " + std::to_string(n) + " blocks, " + mode + ": " +
                           record.error;
-              return seconds(record);
+              s = seconds(record);
+              j = joules(record, p.energy);
             };
-            row.sw_s = measure(false, "software");
+            measure(false, "software", row.sw_s, row.sw_j);
             manager.unload_idle();
-            row.hw_cold_s = measure(true, "hardware with reconfiguration");
-            row.hw_cached_s = measure(true, "hardware cached");
+            measure(true, "hardware with reconfiguration", row.hw_cold_s, row.hw_cold_j);
+            measure(true, "hardware cached", row.hw_cached_s, row.hw_cached_j);
             result.rows.push_back(row);
             result.experiments += 3;
             result.blocks += 3 * n;
@@ -113,11 +120,15 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
   sim.run();
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.simulated_s = sc_core::sc_time_stamp().to_seconds();
+  result.energy = p.energy.has_value();
   if (!failure.empty()) throw SimulationError("crossover experiment failed (" + failure + ")");
   for (Functionality f : chosen) {
-    CrossoverSummary s{f, std::nullopt, sim.costs().crossover_blocks(f, options.max_blocks)};
-    for (const auto& row : result.rows)
-      if (row.functionality == f && !s.simulated && row.hw_cold_s < row.sw_s) s.simulated = row.blocks;
+    CrossoverSummary s{f, std::nullopt, sim.costs().crossover_blocks(f, options.max_blocks), std::nullopt};
+    for (const auto& row : result.rows) {
+      if (row.functionality != f) continue;
+      if (!s.simulated && row.hw_cold_s < row.sw_s) s.simulated = row.blocks;
+      if (!s.energy && row.hw_cold_j && *row.hw_cold_j < *row.sw_j) s.energy = row.blocks;
+    }
     result.summary.push_back(s);
   }
   return result;
@@ -125,13 +136,21 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
 
 std::string crossover_table(const CrossoverResult& result) {
   std::ostringstream t;
-  t << "functionality  crossover_blocks  analytic_crossover_blocks\n";
+  auto text = [](const std::optional<std::uint64_t>& v) {
+    return v ? std::to_string(*v) : std::string("none");
+  };
+  t << "functionality  crossover_blocks  analytic_crossover_blocks"
+    << (result.energy ? "  energy_crossover_blocks" : "") << "\n";
   for (const auto& s : result.summary) {
-    char line[128];
-    std::snprintf(line, sizeof line, "%-14s %16s  %25s\n", runtime::info(s.functionality).name,
-                  s.simulated ? std::to_string(*s.simulated).c_str() : "none",
-                  s.analytic ? std::to_string(*s.analytic).c_str() : "none");
+    char line[160];
+    std::snprintf(line, sizeof line, "%-14s %16s  %25s", runtime::info(s.functionality).name,
+                  text(s.simulated).c_str(), text(s.analytic).c_str());
     t << line;
+    if (result.energy) {
+      std::snprintf(line, sizeof line, "  %23s", text(s.energy).c_str());
+      t << line;
+    }
+    t << "\n";
   }
   return t.str();
 }
@@ -144,9 +163,9 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario, an
   };
   {
     analysis::OutputFile f(out.file("crossover.csv"));
-    std::vector<std::string> columns{"functionality", "blocks",       "unit_bytes",
-                                     "sw_ms",         "hw_cold_ms",   "hw_cached_ms",
-                                     "sw_kBps",       "hw_cold_kBps", "hw_cached_kBps"};
+    std::vector<std::string> columns{"functionality",  "blocks",       "unit_bytes", "sw_ms",
+                                     "hw_cold_ms",     "hw_cached_ms", "sw_kBps",    "hw_cold_kBps",
+                                     "hw_cached_kBps", "sw_uj",        "hw_cold_uj", "hw_cached_uj"};
     columns.insert(columns.end(), provenance_columns.begin(), provenance_columns.end());
     analysis::CsvWriter csv(f, columns);
     for (const auto& r : result.rows) {
@@ -156,6 +175,13 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario, an
       csv.cell(bytes / r.sw_s / 1e3, 3)
           .cell(bytes / r.hw_cold_s / 1e3, 3)
           .cell(bytes / r.hw_cached_s / 1e3, 3);
+      for (const std::optional<double>& j : {r.sw_j, r.hw_cold_j, r.hw_cached_j}) {
+        if (j) {
+          csv.cell(*j * 1e6, 6);
+        } else {
+          csv.cell("");  // no energy model
+        }
+      }
       provenance(csv);
       csv.end_row();
     }
@@ -163,13 +189,15 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario, an
   }
   {
     analysis::OutputFile f(out.file("crossover_summary.csv"));
-    std::vector<std::string> columns{"functionality", "crossover_blocks", "analytic_crossover_blocks"};
+    std::vector<std::string> columns{"functionality", "crossover_blocks", "analytic_crossover_blocks",
+                                     "energy_crossover_blocks"};
     columns.insert(columns.end(), provenance_columns.begin(), provenance_columns.end());
     analysis::CsvWriter csv(f, columns);
     for (const auto& s : result.summary) {
       csv.cell(runtime::info(s.functionality).name);
       csv.cell(s.simulated ? std::to_string(*s.simulated) : std::string());
       csv.cell(s.analytic ? std::to_string(*s.analytic) : std::string());
+      csv.cell(s.energy ? std::to_string(*s.energy) : std::string());
       provenance(csv);
       csv.end_row();
     }

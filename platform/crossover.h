@@ -5,6 +5,10 @@
 // one simulation, one after the other, on the scenario's platform with its background load. The crossover is
 // the smallest block count at which hardware with reconfiguration is faster than software; beside it, the
 // analytic estimate from the scenario's parameters (runtime::CostModel from platform/estimate.cpp).
+// With an energy model (section energy), each mode's energy too: what the request spent (its CPU time above
+// idle, its accesses, transfers, configuration and core cycles) plus the platform's floor power (nothing
+// busy) over its latency — the energy the platform needs to serve it alone. The energy crossover is the
+// smallest block count at which hardware with reconfiguration costs less energy than software.
 
 #include <cstdint>
 #include <filesystem>
@@ -33,11 +37,14 @@ struct CrossoverRow {
   std::uint64_t blocks = 0;
   std::uint64_t unit_bytes = 0;  // of a block
   double sw_s = 0, hw_cold_s = 0, hw_cached_s = 0;
+  // Joules, with an energy model.
+  std::optional<double> sw_j, hw_cold_j, hw_cached_j;
 };
 
 struct CrossoverSummary {
   runtime::Functionality functionality;
   std::optional<std::uint64_t> simulated, analytic;
+  std::optional<std::uint64_t> energy;  // the energy crossover (with an energy model)
 };
 
 struct CrossoverResult {
@@ -46,6 +53,7 @@ struct CrossoverResult {
   std::uint64_t experiments = 0, blocks = 0, cipher_blocks = 0;  // simulated, over the three modes
   double wall_s = 0;                                             // simulating (elaboration excluded)
   double simulated_s = 0;                                        // simulated time
+  bool energy = false;                                           // the scenario has an energy model
 };
 
 // Runs the experiments in this process (one elaboration). Throws ScenarioError when a functionality has no

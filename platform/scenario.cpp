@@ -103,6 +103,7 @@ class Resolver {
     apps(p);
     hsm(p);
     faults(p);
+    energy(p);
     idle_cpus(p);
     if (doc_["workload"]["apps"].empty() && !p.hsm)
       issues_.add("/workload/apps", "the workload needs at least one application (or an hsm firmware)");
@@ -121,6 +122,8 @@ class Resolver {
  private:
   std::set<std::string> expanded_slots_, expanded_dmas_;        // names made by a slot's or an engine's count
   std::map<std::string, std::vector<std::string>> dma_groups_;  // a DMA entry's name -> the engines it made
+  std::map<std::string, std::vector<std::string>>
+      slot_groups_;  // a slot entry's name (with a count) -> its slots
   std::map<std::size_t, runtime::FunctionalityCatalog::Custom> custom_of_;  // core index -> its functionality
   std::vector<std::string> stream_only_cores_;  // pointers of the custom cores without PIO banks
 
@@ -570,6 +573,7 @@ class Resolver {
         if (count > 1) {
           expanded_slots_.insert(copy.name);
           names_["slots"].insert(copy.name);
+          slot_groups_[s.name].push_back(copy.name);
         }
         if (!span_wraps) device(copy.name, copy.bus, ptr, copy.base, copy.window_bytes);
         p.slots.push_back(copy);
@@ -975,6 +979,90 @@ class Resolver {
       issues_.add("/faults/configuration",
                   "configuration faults need a configuration port; the platform has none");
     p.faults = spec;
+  }
+
+  void energy(ScenarioParams& p) {
+    const json& e = doc_["energy"];
+    if (e.is_null()) {
+      if (runtime::needs_energy(p.runtime.policy))
+        issues_.add("/runtime/policy", "policy " + doc_["runtime"]["policy"].get<std::string>() +
+                                           " chooses by energy: it needs section energy (the power model); "
+                                           "expected another policy, or an energy section");
+      return;
+    }
+    EnergySpec spec;
+    spec.baseline_mw = e["baseline_mw"].get<double>();
+    // Every entry of the map at /energy/<key> names one of /platform/<list>, or an entry with a count (all
+    // its instances: a sweep of the count keeps the section valid), and every one of those has one.
+    auto each = [&](const char* key, const char* list, const char* what, const auto& take) {
+      const std::string ptr = "/energy/" + std::string(key);
+      const std::map<std::string, std::vector<std::string>> none;
+      const auto& groups = std::string(list) == "slots"  ? slot_groups_
+                           : std::string(list) == "dmas" ? dma_groups_
+                                                         : none;
+      std::set<std::string> given;
+      for (const auto& [name, v] : e[key].items()) {
+        const std::string at = pointer_child(ptr, name);
+        const auto group = groups.find(name);
+        std::vector<std::string> instances;
+        if (group != groups.end() && group->second.size() > 1) {
+          instances = group->second;
+        } else if (known(list, name, at, what)) {
+          instances = {name};
+        }
+        for (const std::string& instance : instances) {
+          if (!given.insert(instance).second) {
+            issues_.add(at, std::string(what) + " \"" + instance +
+                                "\" has energy values twice (by its name and its entry's); expected one");
+            continue;
+          }
+          take(instance, v, at);
+        }
+      }
+      for (const std::string& name : names_[list])
+        if (!given.count(name))
+          issues_.add(ptr, "no energy values for " + std::string(what) + " \"" + name +
+                               "\"; expected an entry for every one of /platform/" + list);
+    };
+    each("cpus", "cpus", "CPU", [&](const std::string& name, const json& v, const std::string& ptr) {
+      const double active = v["active_mw"].get<double>(), idle = v["idle_mw"].get<double>();
+      if (active < idle) {
+        issues_.add(ptr + "/active_mw", "active_mw (" + v["active_mw"].dump() + ") is below idle_mw (" +
+                                            v["idle_mw"].dump() + "); expected at least idle_mw");
+        return;
+      }
+      double scale = 1;
+      if (!v["at_clock_mhz"].is_null()) {
+        for (const auto& c : p.cpus)
+          if (c.name == name)
+            scale = 1e-6 / c.params.clock_period.to_seconds() / v["at_clock_mhz"].get<double>();
+      }
+      spec.cpus[name] = {idle + (active - idle) * scale, idle};
+    });
+    each("buses", "buses", "bus", [&](const std::string& name, const json& v, const std::string&) {
+      spec.bus_pj_per_word[name] = v["pj_per_word"].get<double>();
+    });
+    each("memories", "memories", "memory", [&](const std::string& name, const json& v, const std::string&) {
+      spec.memories[name] = {v["read_nj_per_word"].get<double>(), v["write_nj_per_word"].get<double>()};
+    });
+    each("dmas", "dmas", "DMA engine", [&](const std::string& name, const json& v, const std::string&) {
+      spec.dmas[name] = {v["pj_per_word"].get<double>(), v["idle_mw"].get<double>()};
+    });
+    each("slots", "slots", "slot", [&](const std::string& name, const json& v, const std::string&) {
+      spec.slot_static_mw[name] = v["static_mw"].get<double>();
+    });
+    each("cores", "cores", "core", [&](const std::string& name, const json& v, const std::string&) {
+      spec.core_pj_per_cycle[name] = v["pj_per_cycle"].get<double>();
+    });
+    const json& port = e["config_port"];
+    if (port.is_null() && p.config_port)
+      issues_.add("/energy/config_port",
+                  "the platform has a configuration port; expected its energy ({\"nj_per_word\": ...})");
+    if (!port.is_null() && !p.config_port)
+      issues_.add("/energy/config_port", "the platform has no configuration port; expected null");
+    if (!port.is_null()) spec.config_port_nj_per_word = port["nj_per_word"].get<double>();
+    p.runtime.energy_floor_mw = spec.floor_mw();
+    p.energy = spec;
   }
 
   void hsm(ScenarioParams& p) {

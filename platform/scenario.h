@@ -180,6 +180,37 @@ struct FaultSpec {
   std::vector<Window> windows;
 };
 
+// The power model (section energy, models/energy.h), by component name. CPU powers are at the CPU's clock
+// (the loader scales them from at_clock_mhz).
+struct EnergySpec {
+  double baseline_mw = 0;
+  struct Cpu {
+    double active_mw = 0, idle_mw = 0;
+  };
+  std::map<std::string, Cpu> cpus;
+  std::map<std::string, double> bus_pj_per_word;
+  struct Memory {
+    double read_nj_per_word = 0, write_nj_per_word = 0;
+  };
+  std::map<std::string, Memory> memories;
+  struct Dma {
+    double pj_per_word = 0, idle_mw = 0;
+  };
+  std::map<std::string, Dma> dmas;
+  double config_port_nj_per_word = 0;
+  std::map<std::string, double> slot_static_mw;
+  std::map<std::string, double> core_pj_per_cycle;
+  // The platform's power with nothing busy: the baseline, every CPU idle, every DMA engine idle and every
+  // slot's static power. What a run spends is this over its time plus what its components spent.
+  double floor_mw() const {
+    double mw = baseline_mw;
+    for (const auto& [name, c] : cpus) mw += c.idle_mw;
+    for (const auto& [name, d] : dmas) mw += d.idle_mw;
+    for (const auto& [name, s] : slot_static_mw) mw += s;
+    return mw;
+  }
+};
+
 struct ScenarioParams {
   std::uint64_t seed = 1;
   // The functionalities it knows: the built-in ones and its custom cores' (every Functionality in these
@@ -199,6 +230,7 @@ struct ScenarioParams {
   std::optional<DataPathSpec> data_dma;  // set when runtime.driver.data_path is dma
   std::optional<HsmSpec> hsm;            // set when workload.hsm is given
   std::optional<FaultSpec> faults;       // set when section faults is given
+  std::optional<EnergySpec> energy;      // set when section energy is given
   runtime::SchedulerParams scheduler;
   std::vector<AppSpec> apps;
   std::vector<BackgroundSpec> background;

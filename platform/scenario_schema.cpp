@@ -41,6 +41,8 @@ Schema hw_thread_ref() {
       "hardware thread it is pinned to, of cpu (or of the only CPU); null: any thread of its CPU");
 }
 
+Schema energy_section();
+
 Schema build() {
   Schema cpu = Schema::object({
       {"name", name_field("CPU")},
@@ -753,6 +755,7 @@ Schema build() {
            .nullable()
            .default_value(nullptr)
            .doc("injected faults, seeded and reproducible; null: none (see scenarios/README.md)")},
+      {"energy", energy_section()},
       {"workload", workload.doc("what the applications ask for")},
       {"outputs", outputs.doc("which result files are written")},
       {"limits",
@@ -773,6 +776,96 @@ Schema build() {
            })
            .doc("bounds of one simulation, so that no scenario runs forever")},
   });
+}
+
+// Section energy: the power model (models/energy.h), by component name.
+Schema energy_section() {
+  constexpr double kMaxMw = 1e7, kMaxPj = 1e9, kMaxNj = 1e6;
+  auto by_name = [](Schema value, const char* key, const char* what, const char* counted = "") {
+    value.doc(std::string(what) + " of one " + key);
+    return Schema::map(std::move(value))
+        .key_name(key)
+        .default_value(nlohmann::json::object())
+        .doc(std::string(what) + ", by name: one entry for every one of the platform's" + counted);
+  };
+  const char* counted = " (an entry with a count by its name: all its instances)";
+  return Schema::object(
+             {
+                 {"baseline_mw",
+                  Schema::number().unit("mW").min(0).max(kMaxMw).default_value(0.0).doc(
+                      "always-on power no component models (device static power, interconnect, memory "
+                      "controller, clocks), over the whole run")},
+                 {"cpus",
+                  by_name(Schema::object({
+                              {"active_mw", Schema::number().unit("mW").min(0).max(kMaxMw).doc(
+                                                "power with one hardware thread busy (computing or stalled "
+                                                "on a device); each busy thread adds active_mw - idle_mw")},
+                              {"idle_mw", Schema::number().unit("mW").min(0).max(kMaxMw).doc(
+                                              "power while no hardware thread is busy, over the whole run")},
+                              {"at_clock_mhz",
+                               Schema::number()
+                                   .unit("MHz")
+                                   .exclusive_min(0)
+                                   .max(1e6)
+                                   .nullable()
+                                   .default_value(nullptr)
+                                   .doc("the clock the powers were measured at: active_mw - idle_mw "
+                                        "scales with the CPU's clock_mhz over it (fixed voltage); "
+                                        "null: the CPU's own clock")},
+                          }),
+                          "cpu", "CPU power")},
+                 {"buses", by_name(Schema::object({
+                                       {"pj_per_word", Schema::number().unit("pJ").min(0).max(kMaxPj).doc(
+                                                           "energy of each 32-bit word the bus carries (an "
+                                                           "FMC: each bus cycle)")},
+                                   }),
+                                   "bus", "bus energy")},
+                 {"memories",
+                  by_name(Schema::object({
+                              {"read_nj_per_word",
+                               Schema::number().unit("nJ").min(0).max(kMaxNj).doc("each 32-bit word read")},
+                              {"write_nj_per_word", Schema::number().unit("nJ").min(0).max(kMaxNj).doc(
+                                                        "each 32-bit word written")},
+                          }),
+                          "memory", "memory energy")},
+                 {"dmas", by_name(Schema::object({
+                                      {"pj_per_word", Schema::number().unit("pJ").min(0).max(kMaxPj).doc(
+                                                          "the engine's own energy per word moved (the "
+                                                          "buses and memories count theirs)")},
+                                      {"idle_mw",
+                                       Schema::number().unit("mW").min(0).max(kMaxMw).default_value(0.0).doc(
+                                           "its idle power, over the whole run")},
+                                  }),
+                                  "dma", "DMA energy", counted)},
+                 {"config_port",
+                  Schema::object(
+                      {
+                          {"nj_per_word", Schema::number().unit("nJ").min(0).max(kMaxNj).doc(
+                                              "the port's own energy per bitstream word it takes "
+                                              "(its feeder, the memory and the bus count theirs)")},
+                      })
+                      .nullable()
+                      .default_value(nullptr)
+                      .doc("configuration port energy; required when the platform has a port")},
+                 {"slots", by_name(Schema::object({
+                                       {"static_mw", Schema::number().unit("mW").min(0).max(kMaxMw).doc(
+                                                         "the region's static power (leakage, and the clock "
+                                                         "of a core idling in it), over the whole run, "
+                                                         "configured or not")},
+                                   }),
+                                   "slot", "slot power", counted)},
+                 {"cores", by_name(Schema::object({
+                                       {"pj_per_cycle", Schema::number().unit("pJ").min(0).max(kMaxPj).doc(
+                                                            "energy of each cycle the core computes (at its "
+                                                            "own clock)")},
+                                   }),
+                                   "core", "core energy")},
+             })
+      .nullable()
+      .default_value(nullptr)
+      .doc(
+          "the power model: energy of every request and of the run by component; null: no energy "
+          "accounting (see scenarios/README.md)");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -23,6 +24,19 @@
 #include "rsoc/version.h"
 
 namespace rsoc::platform {
+
+std::string energy_text(double mj) {
+  const double magnitude = std::fabs(mj);
+  char text[64];
+  if (magnitude >= 1e4) {
+    std::snprintf(text, sizeof text, "%.4g J", mj * 1e-3);
+  } else if (magnitude >= 1 || magnitude == 0) {
+    std::snprintf(text, sizeof text, "%.4g mJ", mj);
+  } else {
+    std::snprintf(text, sizeof text, "%.4g µJ", mj * 1e3);
+  }
+  return text;
+}
 
 namespace {
 
@@ -139,6 +153,31 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     if (prefetches >= 0) line << "; besides, " << prefetches << " prefetches (" << useful << " useful)";
     summary.replacement = line.str();
   }
+  if (p.energy) {
+    double total_mj = 0, floor_mj = 0;
+    for (const auto& g : stats)
+      if (g.resource == "energy")
+        for (const auto& st : g.stats) {
+          if (st.name == "total_mj") total_mj = st.value;
+          if (st.name == "floor_mj") floor_mj = st.value;
+        }
+    const double requests_mj = log.energy_nj().value_or(0) * 1e-6;
+    const double mean_mw = end_ms > 0 ? total_mj / end_ms * 1e3 : 0.0;
+    char mean[64];
+    if (mean_mw >= 1e4) {
+      std::snprintf(mean, sizeof mean, "%.4g W", mean_mw * 1e-3);
+    } else {
+      std::snprintf(mean, sizeof mean, "%.4g mW", mean_mw);
+    }
+    summary.energy = "energy: " + energy_text(total_mj) + " (mean " + mean + "): " + energy_text(floor_mj) +
+                     " with nothing busy, " + energy_text(total_mj - floor_mj) +
+                     " working, of which the requests " + energy_text(requests_mj);
+    summary.metrics.insert(
+        summary.metrics.end(),
+        {{"energy_mj", total_mj},
+         {"energy_per_request_uj",
+          summary.requests ? requests_mj * 1e3 / static_cast<double>(summary.requests) : 0.0}});
+  }
   std::ostringstream t;
   t << "functionality  decision   count  failed  latency_mean_ms  throughput_kBps\n";
   for (const auto& r : log.summary()) {
@@ -157,6 +196,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
                             {group + "latency_p50_ms", r.latency_p50_ms},
                             {group + "latency_p99_ms", r.latency_p99_ms},
                             {group + "throughput_kBps", r.throughput_kBps}});
+    if (r.energy_mean_uj) summary.metrics.emplace_back(group + "energy_mean_uj", *r.energy_mean_uj);
   }
   summary.table = t.str();
   summary.rows = log.summary();

@@ -15,6 +15,9 @@
 
 namespace rsoc::platform {
 
+// An energy given in mJ, as people read it: "164.3 J", "14.68 mJ", "3.695 µJ" (four significant digits).
+std::string energy_text(double mj);
+
 struct RunSummary {
   std::uint64_t requests = 0, failed = 0;
   double simulated_ms = 0;
@@ -26,6 +29,9 @@ struct RunSummary {
   // When hardware requests configured a slot, one line: the configurations the replacement policy needed and
   // the fewest any policy could have (runtime/optimal_replacement.h); "" otherwise.
   std::string replacement;
+  // With an energy model, one line: the run's energy, its mean power, and what the requests spent; ""
+  // otherwise.
+  std::string energy;
   std::string table;  // a short human-readable summary
   // The rows of summary.csv: per functionality and decision, counts, latencies and throughput.
   std::vector<analysis::RequestLog::SummaryRow> rows;

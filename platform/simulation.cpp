@@ -155,8 +155,11 @@ struct Platform {
     for (const auto& s : p.slots) {
       auto slot = std::make_unique<models::FpgaSlot>(s.name.c_str(), s.params);
       for (const auto& c : p.cores)
-        if (c.bitstream_bytes <= s.params.capacity_bytes || c.name == s.core)
-          slot->add_candidate(c.id, models::make_core(s.name + "." + c.name, c.params));
+        if (c.bitstream_bytes <= s.params.capacity_bytes || c.name == s.core) {
+          auto core = models::make_core(s.name + "." + c.name, c.params);
+          if (p.energy) core->set_energy(p.energy->core_pj_per_cycle.at(c.name));
+          slot->add_candidate(c.id, std::move(core));
+        }
       for (const auto& c : p.cores)
         if (c.name == s.core) slot->preload(c.id);
       map(s.bus, slot->target, s.base, s.window_bytes, s.name);
@@ -177,6 +180,22 @@ struct Platform {
     if (p.faults) inject_hangs(*p.faults, p);
     if (p.faults) inject_bus_faults(*p.faults);
     for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
+    if (p.energy) spend_energy(*p.energy, p);
+  }
+
+  // Gives every model its energy cost (section energy; the loader checked that every component has one).
+  void spend_energy(const EnergySpec& e, const ScenarioParams& p) {
+    for (std::size_t i = 0; i < p.cpus.size(); ++i) {
+      const EnergySpec::Cpu& c = e.cpus.at(p.cpus[i].name);
+      cpus[i]->set_power(c.active_mw, c.idle_mw);
+    }
+    for (const auto& [name, bus] : buses) bus->set_energy(e.bus_pj_per_word.at(name));
+    for (const auto& [name, mem] : memories)
+      mem->set_energy(e.memories.at(name).read_nj_per_word, e.memories.at(name).write_nj_per_word);
+    for (const auto& [name, dma] : dmas) dma->set_energy(e.dmas.at(name).pj_per_word);
+    if (port) port->set_energy(e.config_port_nj_per_word);
+    for (std::size_t i = 0; i < p.slots.size(); ++i)
+      slots[i]->set_static_power(e.slot_static_mw.at(p.slots[i].name));
   }
 };
 
@@ -348,6 +367,49 @@ std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime:
   return out;
 }
 
+// The run's energy by component (section energy): what each kind of model spent, and the powers over the
+// run's time. mW x ms = 1e-3 mJ.
+analysis::StatGroup energy_stats(const EnergySpec& e, const Platform& pf, double end_ms) {
+  double cpu = 0, cpu_idle = 0, bus = 0, memory = 0, dma = 0, dma_idle = 0, core = 0, slot_static = 0;
+  for (const auto& c : pf.cpus) {
+    double busy_ms = 0;
+    for (unsigned i = 0; i < c->thread_count(); ++i) busy_ms += models::to_ms(c->thread(i).busy_time());
+    cpu += c->busy_thread_mw() * busy_ms * 1e-3;
+    cpu_idle += c->idle_mw() * end_ms * 1e-3;
+  }
+  for (const auto& [name, b] : pf.buses) bus += b->energy().total_nj() * 1e-6;
+  for (const auto& [name, m] : pf.memories) memory += m->energy().total_nj() * 1e-6;
+  for (const auto& [name, d] : pf.dmas) {
+    dma += d->energy().total_nj() * 1e-6;
+    dma_idle += e.dmas.at(name).idle_mw * end_ms * 1e-3;
+  }
+  const double port = pf.port ? pf.port->energy().total_nj() * 1e-6 : 0.0;
+  for (const auto& s : pf.slots) {
+    core += s->core_energy_nj() * 1e-6;
+    slot_static += s->static_power_mw() * end_ms * 1e-3;
+  }
+  const double baseline = e.baseline_mw * end_ms * 1e-3;
+  const double dynamic = cpu + bus + memory + dma + port + core;
+  const double floor = cpu_idle + dma_idle + slot_static + baseline;
+  analysis::StatGroup g{"energy", "energy", {}};
+  g.add("total_mj", dynamic + floor, "mJ", "everything the platform spent during the run")
+      .add("dynamic_mj", dynamic, "mJ", "what its components spent working (the parts below)")
+      .add("cpu_mj", cpu, "mJ", "CPU threads busy, above idle")
+      .add("bus_mj", bus, "mJ", "words the buses carried")
+      .add("memory_mj", memory, "mJ", "words read and written")
+      .add("dma_mj", dma, "mJ", "words the DMA engines moved (their own part)")
+      .add("config_port_mj", port, "mJ", "words the configuration port took")
+      .add("core_mj", core, "mJ", "cycles the cores computed")
+      .add("floor_mj", floor, "mJ", "the power with nothing busy, over the run (the parts below)")
+      .add("cpu_idle_mj", cpu_idle, "mJ", "CPUs idle")
+      .add("dma_idle_mj", dma_idle, "mJ", "DMA engines idle")
+      .add("slot_static_mj", slot_static, "mJ", "the slots' static power")
+      .add("baseline_mj", baseline, "mJ", "energy.baseline_mw")
+      .add("mean_power_mw", end_ms > 0 ? (dynamic + floor) / end_ms * 1e3 : 0.0, "mW",
+           "total energy over simulated time");
+  return g;
+}
+
 }  // namespace
 
 Simulation::Simulation(const ScenarioParams& p, runtime::Manager::Sink sink) : p_(p) {
@@ -466,6 +528,7 @@ void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progres
 std::vector<analysis::StatGroup> Simulation::stats(double end_ms) const {
   auto out = gather_stats(*platform_, *manager_, *scheduler_, end_ms);
   if (hsm_) out.push_back(hsm_stats(*hsm_, end_ms));
+  if (p_.energy) out.push_back(energy_stats(*p_.energy, *platform_, end_ms));
   return out;
 }
 

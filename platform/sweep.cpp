@@ -477,6 +477,8 @@ analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
           point.metrics.emplace_back(f + ".crossover_blocks", static_cast<double>(*s.simulated));
         if (s.analytic)
           point.metrics.emplace_back(f + ".analytic_crossover_blocks", static_cast<double>(*s.analytic));
+        if (s.energy)
+          point.metrics.emplace_back(f + ".energy_crossover_blocks", static_cast<double>(*s.energy));
       }
       point.status = "ok";
     }

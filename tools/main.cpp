@@ -316,9 +316,12 @@ nlohmann::ordered_json run_json(const rsoc::platform::RunSummary& summary, const
                               {"latency_p50_ms", r.latency_p50_ms},
                               {"latency_p99_ms", r.latency_p99_ms},
                               {"throughput_kBps", r.throughput_kBps}});
+  for (std::size_t i = 0; i < summary.rows.size(); ++i)
+    if (summary.rows[i].energy_mean_uj) doc["summary"][i]["energy_mean_uj"] = *summary.rows[i].energy_mean_uj;
   doc["verdict"] = summary.verdict;
   if (!summary.faults.empty()) doc["faults"] = summary.faults;
   if (!summary.replacement.empty()) doc["replacement"] = summary.replacement;
+  if (!summary.energy.empty()) doc["energy"] = summary.energy;
   return doc;
 }
 
@@ -360,7 +363,8 @@ int cmd_run(const std::vector<std::string>& args) {
   else
     std::cout << summary.table << summary.verdict << "\n"
               << (summary.replacement.empty() ? "" : summary.replacement + "\n")
-              << (summary.faults.empty() ? "" : summary.faults + "\n");
+              << (summary.faults.empty() ? "" : summary.faults + "\n")
+              << (summary.energy.empty() ? "" : summary.energy + "\n");
   report_files(out);
   // Failed requests fail the command: said even when quiet.
   (summary.failed ? std::cerr : logging::note())
@@ -669,7 +673,9 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
       "metric,m", po::value<std::vector<std::string>>()->composing(),
       "a metric of sweep.csv to report (run: requests, failed, simulated_ms, requests_per_s, "
       "<functionality>.<decision>.<figure>; crossover: <functionality>.crossover_blocks, "
-      "<functionality>.analytic_crossover_blocks); repeatable; default: every metric of the base point")(
+      "<functionality>.analytic_crossover_blocks, <functionality>.energy_crossover_blocks); repeatable; "
+      "default: every "
+      "metric of the base point")(
       "experiment", po::value<std::string>()->default_value("run"),
       "what each point runs: run (a simulation of the scenario) or crossover (the crossover experiments)")(
       "functionality,f", po::value<std::vector<std::string>>()->composing(),
@@ -971,7 +977,8 @@ int cmd_crossover(const std::vector<std::string>& args) {
     for (const auto& f : result.summary)
       doc["summary"].push_back({{"functionality", rsoc::runtime::info(f.functionality).name},
                                 {"crossover_blocks", maybe(f.simulated)},
-                                {"analytic_crossover_blocks", maybe(f.analytic)}});
+                                {"analytic_crossover_blocks", maybe(f.analytic)},
+                                {"energy_crossover_blocks", maybe(f.energy)}});
     print_json(doc);
   } else {
     std::cout << rsoc::platform::crossover_table(result);

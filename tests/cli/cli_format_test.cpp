@@ -64,9 +64,10 @@ TEST(CliFormat, RunSummaryAsJsonAgreesWithSummaryCsv) {
   EXPECT_EQ(doc.at("requests"), 16);
   EXPECT_EQ(doc.at("failed"), 0);
   EXPECT_GT(doc.at("simulated_ms").get<double>(), 0);
-  // The verdict and replacement lines of the text summary, word for word.
+  // The verdict, replacement and energy lines of the text summary, word for word.
   const std::string verdict = text.out.substr(text.out.rfind("busiest resource: "));
-  EXPECT_EQ(doc.at("verdict").get<std::string>() + "\n" + doc.at("replacement").get<std::string>() + "\n",
+  EXPECT_EQ(doc.at("verdict").get<std::string>() + "\n" + doc.at("replacement").get<std::string>() + "\n" +
+                doc.at("energy").get<std::string>() + "\n",
             verdict);
   const auto rows = csv_rows(slurp(dir / "j" / "summary.csv"));
   const auto& summary = doc.at("summary");
@@ -83,6 +84,7 @@ TEST(CliFormat, RunSummaryAsJsonAgreesWithSummaryCsv) {
     for (const char* ms : {"latency_mean_ms", "latency_p50_ms", "latency_p99_ms"})
       expect_agrees(json.at(ms), row.at(ms), 6, what + " " + ms);
     expect_agrees(json.at("throughput_kBps"), row.at("throughput_kBps"), 3, what);
+    expect_agrees(json.at("energy_mean_uj"), row.at("energy_mean_uj"), 6, what);
   }
   // The same results whatever the format.
   EXPECT_EQ(slurp(dir / "j" / "summary.csv"), slurp(dir / "t" / "summary.csv"));
@@ -109,13 +111,17 @@ TEST(CliFormat, CrossoverSummaryAsJson) {
   EXPECT_EQ(doc.at("out"), "x");
   EXPECT_EQ(doc.at("max_blocks"), 45);
   EXPECT_EQ(doc.at("summary"), nlohmann::json::parse(R"([
-      {"functionality": "aes128", "crossover_blocks": 40, "analytic_crossover_blocks": 40},
-      {"functionality": "des", "crossover_blocks": null, "analytic_crossover_blocks": null}])"))
+      {"functionality": "aes128", "crossover_blocks": 40, "analytic_crossover_blocks": 40,
+       "energy_crossover_blocks": 40},
+      {"functionality": "des", "crossover_blocks": null, "analytic_crossover_blocks": null,
+       "energy_crossover_blocks": null}])"))
       << r.out;
   const auto rows = csv_rows(slurp(dir / "x" / "crossover_summary.csv"));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].at("crossover_blocks"), "40");
   EXPECT_EQ(rows[1].at("crossover_blocks"), "");
+  EXPECT_EQ(rows[0].at("energy_crossover_blocks"), "40");
+  EXPECT_EQ(rows[1].at("energy_crossover_blocks"), "");
   EXPECT_EQ(doc.at("experiments").get<std::uint64_t>(), 2u * 45u * 3u);
 }
 

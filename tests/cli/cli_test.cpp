@@ -92,17 +92,18 @@ TEST(Cli, CrossoverWritesBothTablesAndPrintsTheSummary) {
   Result r = rsoc("crossover --max-blocks 60 --functionality aes128 --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out,
-            "functionality  crossover_blocks  analytic_crossover_blocks\naes128                       40     "
-            "                    40\n");
+            "functionality  crossover_blocks  analytic_crossover_blocks  energy_crossover_blocks\n"
+            "aes128                       40                         40                       40\n");
   const std::string csv = slurp(dir / "x" / "crossover.csv");
   EXPECT_EQ(csv.rfind("functionality,blocks,unit_bytes,sw_ms,hw_cold_ms,hw_cached_ms,sw_kBps,hw_cold_kBps,"
-                      "hw_cached_kBps,",
+                      "hw_cached_kBps,sw_uj,hw_cold_uj,hw_cached_uj,",
                       0),
             0u);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 61);
-  EXPECT_EQ(slurp(dir / "x" / "crossover_summary.csv")
-                .rfind("functionality,crossover_blocks,analytic_crossover_blocks", 0),
-            0u);
+  EXPECT_EQ(
+      slurp(dir / "x" / "crossover_summary.csv")
+          .rfind("functionality,crossover_blocks,analytic_crossover_blocks,energy_crossover_blocks,", 0),
+      0u);
   EXPECT_EQ(rsoc("crossover --out y --functionality rsa", dir).code, 2);
   EXPECT_EQ(rsoc("crossover", dir).code, 2);  // --out is required
 }
@@ -494,13 +495,14 @@ TEST(Cli, CrossoverSweepAndSlurmJobArray) {
   // crossover.
   const std::string dma =
       " --set 'platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]'"
-      " --set platform.config_port.feed=dma --set platform.config_port.dma=dma";
+      " --set platform.config_port.feed=dma --set platform.config_port.dma=dma"
+      " --set 'energy.dmas={\"dma\":{\"pj_per_word\":100,\"idle_mw\":1}}'";
   Result r = rsoc(
       "crossover" + dma + " --param platform.buses.0.clock_mhz=5,25 -f aes128 --max-blocks 30 --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string table = slurp(dir / "x" / "sweep.csv");
   EXPECT_NE(table.find("point,status,error,platform.buses.0.clock_mhz,aes128.crossover_blocks,"
-                       "aes128.analytic_crossover_blocks,rsoc_version"),
+                       "aes128.analytic_crossover_blocks,aes128.energy_crossover_blocks,rsoc_version"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("\n0,ok,,5,23,23,"), std::string::npos) << table;
@@ -545,6 +547,10 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
   EXPECT_NE(csv.find("\nsoc,reconfiguration_ms,calibrated,150,149.769,-0.15\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\nsoc,software_throughput_kBps.aes128,predicted,,"), std::string::npos)
       << csv;  // a prediction
+  // The energy crossovers, with the scenario's energy model: where hardware costs less energy, predicted.
+  EXPECT_NE(csv.find("\nsoc,energy_crossover_blocks.aes128,predicted,,40.000,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsoc,energy_crossover_blocks.des,predicted,,80.000,\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nsoc,reconfiguration_mj,predicted,,"), std::string::npos) << csv;
   // The HSM: the calibrated single-client rate (its latency follows from it), then predictions for 1-8
   // clients and for every variant at 1, 2 and 4 clients.
   EXPECT_NE(csv.find("\nhsm,sigs_per_s.clients=1,calibrated,5.68,5.679,-0.02\n"), std::string::npos) << csv;

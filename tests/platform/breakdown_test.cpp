@@ -145,7 +145,7 @@ TEST(Breakdown, WithoutCachingOneSlotMakesRequestsWaitForIt) {
   // finds the only slot in use.
   const Outcome r = run(
       "os_aes_des.json",
-      {"runtime.policy=hardware", "runtime.caching=false",
+      {"runtime.policy=hardware", "runtime.caching=false", "energy=null",
        "platform.slots=[{\"name\":\"slot0\",\"bus\":\"plb\",\"base\":\"0x80000000\",\"capacity_kib\":600}]",
        "platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]",
        "platform.config_port.feed=dma", "platform.config_port.dma=dma"});
@@ -158,7 +158,7 @@ TEST(Breakdown, WithoutCachingOneSlotMakesRequestsWaitForIt) {
 TEST(Breakdown, DmaDataPathIsBusTransferAndCoreCompute) {
   const Outcome r = run(
       "os_aes_des.json",
-      {"platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]",
+      {"platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]", "energy=null",
        "runtime.driver.data_path=dma",
        "runtime.driver.dma={\"engine\":\"dma\",\"memory\":\"ddr\",\"address\":\"0x02000000\",\"size_kib\":4}",
        "runtime.driver.cycles_per_block=1000", "runtime.policy=hardware", "workload.background=[]",

@@ -140,6 +140,16 @@ const Case kCases[] = {
       "cipher blocks; expected a multiple of 16 bytes",
       "unit_not_whole_cipher_blocks.json: /runtime/unit_bytes/modexp1024: 200 is not a whole number of "
       "modexp1024 messages; expected a multiple of 128 bytes"}},
+    {"energy_incomplete.json",
+     {"energy_incomplete.json: /energy/cpus/cpu/active_mw: active_mw (50.0) is below idle_mw (60.0); "
+      "expected "
+      "at least idle_mw",
+      "energy_incomplete.json: /energy/slots/slot1: unknown slot \"slot1\"; did you mean \"slot0\"?",
+      "energy_incomplete.json: /energy/cores: no energy values for core \"aes_core\"; expected an entry for "
+      "every one of /platform/cores",
+      "energy_incomplete.json: /energy/config_port: the platform has a configuration port; expected its "
+      "energy "
+      "({\"nj_per_word\": ...})"}},
     {"several_errors.json",
      {"several_errors.json: /platform/cpus/0/clock_mhz: -5 is out of range; expected a number (MHz) >= 0.001 "
       "and <= 100000",
@@ -287,6 +297,35 @@ TEST(ScenarioUnits, TheExecutionUnitAndItsCostsAreCheckedAndResolved) {
   EXPECT_EQ(p.runtime.driver.cycles_per_block, 0u);
   EXPECT_EQ(p.runtime.driver.cycles_per_cipher_block, 2630u);
   EXPECT_EQ(p.runtime.driver.pio_timing, rsoc::runtime::PioTiming::kWord);
+}
+
+TEST(ScenarioEnergy, TheEnergyPoliciesNeedAnEnergyModelAndThePortItsEnergyOnlyWhenThereIsOne) {
+  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  EXPECT_EQ(
+      issues_with(smoke, {"runtime.policy=energy_delay"}),
+      (std::vector<std::string>{"/runtime/policy: policy energy_delay chooses by energy: it needs section "
+                                "energy (the power model); expected another policy, or an energy section"}));
+  // A platform without a port (the HSM: static slots) takes no port energy; a DMA engine it lacks is named.
+  const std::string hsm = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  EXPECT_EQ(issues_with(hsm, {"energy.config_port={\"nj_per_word\": 0.5}",
+                              "energy.dmas={\"dma0\": {\"pj_per_word\": 1}}"}),
+            (std::vector<std::string>{
+                "/energy/dmas/dma0: unknown DMA engine \"dma0\" (/platform/dmas is empty)",
+                "/energy/config_port: the platform has no configuration port; expected null"}));
+  // Resolved: the CPU's power scaled from the clock it was measured at, the floor power summed.
+  rsoc::platform::LoadOptions opt;
+  opt.overrides = {
+      R"(energy={"baseline_mw": 100, "cpus": {"cpu": {"active_mw": 150, "idle_mw": 60, "at_clock_mhz": 200}},
+                             "buses": {"plb": {"pj_per_word": 1}},
+                             "memories": {"ddr": {"read_nj_per_word": 1, "write_nj_per_word": 1}},
+                             "config_port": {"nj_per_word": 0.5}, "slots": {"slot0": {"static_mw": 15}},
+                             "cores": {"aes_core": {"pj_per_cycle": 1}}})"};
+  const auto p = rsoc::platform::load_scenario_file(smoke, opt).params;
+  ASSERT_TRUE(p.energy.has_value());
+  EXPECT_DOUBLE_EQ(p.energy->cpus.at("cpu").active_mw, 60 + 90 * 100.0 / 200);  // the CPU runs at 100 MHz
+  EXPECT_DOUBLE_EQ(p.energy->cpus.at("cpu").idle_mw, 60);
+  EXPECT_DOUBLE_EQ(p.energy->floor_mw(), 100 + 60 + 15);
+  EXPECT_DOUBLE_EQ(p.runtime.energy_floor_mw, 175);
 }
 
 TEST(ScenarioSlots, CountStandsForNamedSlotsInConsecutiveWindows) {

@@ -116,8 +116,10 @@ TEST(CustomCoreScenario, CoresServingOneFunctionalityAgreeOnIt) {
   const std::string bitstream =
       ",\"interface\":\"stream\"},\"bitstream\":{\"memory\":\"ddr\",\"address\":\"0x11000000\",\"size_kib\":"
       "200}}";
-  EXPECT_EQ(issues_with(kSha, {second + "1024" + bitstream}), Lines{});
-  EXPECT_EQ(issues_with(kSha, {second + "512" + bitstream}),
+  // The second core has its energy too (section energy names every core).
+  const std::string energy = "energy.cores.sha_b={\"pj_per_cycle\": 400}";
+  EXPECT_EQ(issues_with(kSha, {second + "1024" + bitstream, energy}), Lines{});
+  EXPECT_EQ(issues_with(kSha, {second + "512" + bitstream, energy}),
             (Lines{"/platform/cores/1/custom: another core serves \"sha256\" with other blocks, key or "
                    "computation; expected the same computes, input_bytes, output_bytes and key_bytes for one "
                    "functionality"}));

@@ -97,7 +97,9 @@ TEST(ScenarioDesrnd, SoftwareOnTheUnitRunsOnlyOnCpusThatHaveIt) {
       "200,"
       "\"mmio_cycles\":2,\"bus\":\"ahb\",\"extensions\":{\"desrnd\":{\"rounds_per_instruction\":2,"
       "\"cycles_per_instruction\":1}}}]",
-      "workload.background=[{\"name\":\"load\",\"busy_us\":100,\"idle_us\":100}]"};
+      "workload.background=[{\"name\":\"load\",\"busy_us\":100,\"idle_us\":100}]",
+      "energy.cpus={\"plain\": {\"active_mw\": 40, \"idle_mw\": 5}, \"arc\": {\"active_mw\": 50, "
+      "\"idle_mw\": 5}}"};
   const platform::Scenario scenario = load("desrnd_3des.json", two);
   for (const auto& a : scenario.params.apps)
     EXPECT_EQ(a.placement.cpus, std::vector<std::size_t>{1}) << a.name;

@@ -28,6 +28,7 @@ inline double stat(const std::vector<analysis::StatGroup>& groups, const std::st
 struct RunOutcome {
   std::vector<runtime::RequestRecord> records;
   std::vector<analysis::StatGroup> stats;
+  double end_ms = 0;  // simulated time at the end
 };
 
 // Runs `file` with `overrides` to its end (one simulation per test process: SystemC elaborates once).
@@ -41,7 +42,8 @@ inline RunOutcome run_scenario(const std::string& file, std::vector<std::string>
   sim.spawn_background();
   sim.spawn_apps();
   sim.run();
-  r.stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
+  r.end_ms = sc_core::sc_time_stamp().to_seconds() * 1e3;
+  r.stats = sim.stats(r.end_ms);
   return r;
 }
 

@@ -113,7 +113,7 @@ TEST(Reference, ADmaFedConfigurationPortMakesHardwareWinAlmostAtOnce) {
   // A DMA engine (1 cycle per word at 100 MHz) feeds the port: the bus (two crossings per word) becomes the
   // slowest stage, ~2.6 ms instead of ~150 ms.
   const auto r = platform::run_crossover(
-      reference({"platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]",
+      reference({"platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]", "energy=null",
                  "platform.config_port.feed=dma", "platform.config_port.dma=dma"}),
       platform::CrossoverOptions{{}, 100});
   for (auto f : {Functionality::kAes128, Functionality::kDes}) {
@@ -129,7 +129,7 @@ TEST(Reference, ADmaFedConfigurationPortMakesHardwareWinAlmostAtOnce) {
 TEST(Reference, DmaDataPathStreamsBlocksAndMatchesTheEstimate) {
   // The cores' data moved by a DMA engine through their FIFO windows instead of by CPU loads and stores.
   const auto scenario =
-      reference({"platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]",
+      reference({"platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]", "energy=null",
                  "runtime.driver.data_path=dma",
                  "runtime.driver.dma={\"engine\":\"dma\",\"memory\":\"ddr\",\"address\":"
                  "\"0x02000000\",\"size_kib\":4}",
