@@ -13,7 +13,10 @@ it): another python3 on PATH may not see Debian's packages.
       the core cached, and the crossover marked and labelled (the label placed where it covers no curve
       and not the legend). The y axes are logarithmic by default: latency spans about 0.04 ms to 800 ms
       and throughput 0.1 to 500 kB/s in the reference scenario, so on a linear axis the cached curve and
-      the crossover region would be flattened against zero; the block count is linear by default.
+      the crossover region would be flattened against zero; the block count is linear by default. When the
+      scenario has an energy model (crossover.csv's sw_uj, hw_cold_uj, hw_cached_uj hold values), also
+      crossover_F_energy.png/.svg: the energy of one request in each mode, with the energy crossover marked
+      (crossover_summary.csv's energy_crossover_blocks, or computed from the rows).
 
   plot.py coupling DIR_OR_CSV [--functionality NAME]... [--[no-]logx] [--[no-]logy] [--out OUTDIR]
       From coupling.csv (in DIR, or the CSV given): the same requests run in software (`software`), on a
@@ -759,11 +762,24 @@ MODES = (("sw", "software", "tab:blue"),
 # (figure, column suffix, y label, title)
 QUANTITIES = (("latency", "_ms", "Latency (ms)", "latency of one request"),
               ("throughput", "_kBps", "Throughput (kB/s)", "throughput of one request"))
+# With an energy model: the platform's energy serving one request alone.
+ENERGY = ("energy", "_uj", "Energy (µJ)", "energy of one request")
+
+
+def has_energy(table):
+    """Whether crossover.csv has energy columns with values (a scenario without an energy model leaves them
+    empty in every row; a file from before them has none)."""
+    columns = [prefix + ENERGY[1] for prefix, _, _ in MODES]
+    if any(c not in table.columns for c in columns):
+        return False
+    return any(row[c] != "" for _, row in table.rows for c in columns)
 
 
 def load_crossover(table):
-    """{functionality: {"blocks": [...], "sw_ms": [...], ...}} sorted by block count."""
-    value_columns = [prefix + suffix for suffix in ("_ms", "_kBps") for prefix, _, _ in MODES]
+    """{functionality: {"blocks": [...], "sw_ms": [...], ...}} sorted by block count (and "sw_uj", ... when
+    the file has energy)."""
+    suffixes = ("_ms", "_kBps") + ((ENERGY[1],) if has_energy(table) else ())
+    value_columns = [prefix + suffix for suffix in suffixes for prefix, _, _ in MODES]
     table.require("functionality", "blocks", *value_columns)
     data = {}
     for line, row in table.rows:
@@ -783,24 +799,29 @@ def load_crossover(table):
 
 
 def load_summary(path):
-    """{functionality: (simulated crossover, analytic estimate)}, either None when empty."""
+    """{functionality: (simulated crossover, analytic estimate, energy crossover)}, each None when empty (the
+    energy crossover also when the file has no such column)."""
     table = Table(path)
     table.require("functionality", "crossover_blocks", "analytic_crossover_blocks")
+    energy = "energy_crossover_blocks" in table.columns
     return {row["functionality"]: (table.number(line, row, "crossover_blocks"),
-                                   table.number(line, row, "analytic_crossover_blocks"))
+                                   table.number(line, row, "analytic_crossover_blocks"),
+                                   table.number(line, row, "energy_crossover_blocks") if energy else None)
             for line, row in table.rows}
 
 
-def simulated_crossover(s):
-    """The smallest block count at which hardware with reconfiguration is faster than software."""
-    return next((b for b, sw, hw in zip(s["blocks"], s["sw_ms"], s["hw_cold_ms"]) if hw < sw), None)
+def simulated_crossover(s, suffix="_ms"):
+    """The smallest block count at which hardware with reconfiguration is faster than software (with
+    suffix "_uj": costs less energy)."""
+    return next((b for b, sw, hw in zip(s["blocks"], s["sw" + suffix], s["hw_cold" + suffix]) if hw < sw),
+                None)
 
 
-def crossover_text(crossover, estimate, max_blocks):
+def crossover_text(crossover, estimate, max_blocks, what="crossover"):
     est = f" (estimate {format_number(estimate)})" if estimate is not None else ""
     if crossover is None:
-        return f"no crossover up to {count(max_blocks, 'block')}{est}"
-    return f"crossover: {count(crossover, 'block')}{est}"
+        return f"no {what} up to {count(max_blocks, 'block')}{est}"
+    return f"{what}: {count(crossover, 'block')}{est}"
 
 
 def crossover_label_offsets(right_half):
@@ -817,18 +838,28 @@ def crossover_label_offsets(right_half):
     return [offset(dx, dy) for dy in (-45, -90, -135, 45, 90, 135) for dx in (lean, -lean)]
 
 
+def energy_unit(values_uj):
+    """(divisor, unit) that keeps the largest of `values_uj` (µJ) below a thousand units."""
+    top = max(values_uj)
+    return next(((d, u) for d, u in ((1, "µJ"), (1e3, "mJ")) if top < 1000 * d), (1e6, "J"))
+
+
 def crossover_figure(functionality, s, crossover, estimate, quantity, footer, logx=False, logy=True):
-    _, suffix, ylabel, title = quantity
+    name, suffix, ylabel, title = quantity
+    scale = 1
+    if name == "energy":  # µJ in the file; drawn in the unit that suits its range
+        scale, unit = energy_unit([v for prefix, _, _ in MODES for v in s[prefix + suffix]])
+        ylabel = f"Energy ({unit})"
     fig, ax = plt.subplots(figsize=(8, 5))
     for prefix, label, colour in MODES:
-        ax.plot(s["blocks"], s[prefix + suffix], label=label, color=colour, linewidth=2)
+        ax.plot(s["blocks"], [v / scale for v in s[prefix + suffix]], label=label, color=colour, linewidth=2)
     blocks = s["blocks"]
-    text = crossover_text(crossover, estimate, blocks[-1])
+    text = crossover_text(crossover, estimate, blocks[-1], "energy crossover" if name == "energy" else "crossover")
     in_range = blocks[0] <= crossover <= blocks[-1] if crossover is not None else False
     label = None
     if in_range:
         ax.axvline(crossover, color="tab:red", linestyle="--", linewidth=1, zorder=1, gid=GUIDE)
-        y = float(np.interp(crossover, blocks, s["hw_cold" + suffix]))
+        y = float(np.interp(crossover, blocks, s["hw_cold" + suffix])) / scale
         ax.plot([crossover], [y], "o", color="tab:red", markersize=7, zorder=5)
         label = ax.annotate(text, xy=(crossover, y), xytext=(20, -45), textcoords="offset points",
                             ha="left", va="top", color="tab:red", fontweight="bold", zorder=6,
@@ -872,15 +903,21 @@ def cmd_crossover(args):
         raise UserError(path, f"no functionality {', '.join(unknown)} (has: {', '.join(series)})")
     summary_path = os.path.join(os.path.dirname(path), "crossover_summary.csv")
     summary = load_summary(summary_path) if os.path.exists(summary_path) else {}
+    energy = has_energy(table)
     for functionality in dict.fromkeys(wanted):
         s = series[functionality]
-        crossover, estimate = summary.get(functionality, (simulated_crossover(s), None))
+        crossover, estimate, energy_crossover = summary.get(functionality, (simulated_crossover(s), None, None))
+        if energy and energy_crossover is None and functionality not in summary:
+            energy_crossover = simulated_crossover(s, ENERGY[1])
         rows = [r for r in table.rows if r[1]["functionality"] == functionality]
         footer = table.provenance(rows)
         for quantity in QUANTITIES:
             fig = crossover_figure(functionality, s, crossover, estimate, quantity, footer,
                                    args.logx, args.logy)
             save(fig, outdir, figure_name("crossover", functionality, quantity[0]))
+        if energy:  # the energy crossover beside the latency's
+            fig = crossover_figure(functionality, s, energy_crossover, None, ENERGY, footer, args.logx, args.logy)
+            save(fig, outdir, figure_name("crossover", functionality, ENERGY[0]))
 
 
 # ----------------------------------------------------------------------------------------- coupling

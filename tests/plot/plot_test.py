@@ -256,6 +256,43 @@ class PlotTestCase(unittest.TestCase):
         self.assertEqual([plot.count(n, "block") for n in (0, 1, 1.0, 2, 2.5)],
                          ["0 blocks", "1 block", "1 block", "2 blocks", "2.5 blocks"])
 
+    def test_crossover_energy_figure_when_the_file_has_energy(self):
+        header = ("functionality,blocks,unit_bytes,sw_ms,hw_cold_ms,hw_cached_ms,sw_kBps,hw_cold_kBps,"
+                  "hw_cached_kBps,sw_uj,hw_cold_uj,hw_cached_uj\n")
+        rows = "".join(f"aes128,{b},4096,{13.2 * b},{150 + 9.4 * b},{9.4 * b},310,{4096 * b / (150 + 9.4 * b)},435,"
+                       f"{13300 * b},{140000 + 9500 * b},{9500 * b}\n" for b in range(1, 61))
+        energy = os.path.join(self.tmp, "energy")
+        os.mkdir(energy)
+        with open(os.path.join(energy, "crossover.csv"), "w") as f:
+            f.write(header + rows)
+        # Without a summary the energy crossover comes from the rows: 140 mJ + 9.5 mJ/block < 13.3 mJ/block
+        # from 37 blocks on; the latency's, 150 + 9.4 b < 13.2 b, from 40.
+        paths = self.plot("crossover", energy)
+        self.assertEqual(sorted(os.path.basename(p) for p in paths),
+                         sorted(f"crossover_aes128_{k}.{e}" for k in ("latency", "throughput", "energy")
+                                for e in ("png", "svg")))
+        texts = svg_texts(os.path.join(energy, "crossover_aes128_energy.svg"))
+        self.assertIn("energy crossover: 37 blocks", texts)
+        self.assertIn("Energy (mJ)", texts)  # up to 798 mJ: drawn in mJ
+        self.assertIn("aes128: energy of one request", texts)
+        self.assertIn("crossover: 40 blocks", svg_texts(os.path.join(energy, "crossover_aes128_latency.svg")))
+        # The summary's energy crossover is the one marked.
+        with open(os.path.join(energy, "crossover_summary.csv"), "w") as f:
+            f.write("functionality,crossover_blocks,analytic_crossover_blocks,energy_crossover_blocks\n"
+                    "aes128,40,40,38\n")
+        self.plot("crossover", energy)
+        self.assertIn("energy crossover: 38 blocks", svg_texts(os.path.join(energy, "crossover_aes128_energy.svg")))
+        # A scenario without an energy model leaves the columns empty: no energy figure.
+        off = os.path.join(self.tmp, "off")
+        os.mkdir(off)
+        with open(os.path.join(off, "crossover.csv"), "w") as f:
+            f.write(header + "".join(",".join(r.split(",")[:9]) + ",,,\n" for r in rows.splitlines()))
+        self.assertFalse(any("energy" in p for p in self.plot("crossover", off)))
+        # Energy in some rows only: the first empty cell is named.
+        with open(os.path.join(off, "crossover.csv"), "w") as f:
+            f.write(header + rows.splitlines()[0] + "\n" + ",".join(rows.splitlines()[1].split(",")[:9]) + ",,,\n")
+        self.expect_error(["crossover", off], f"plot.py: {os.path.join(off, 'crossover.csv')}: line 3: sw_uj is empty")
+
     def test_crossover_errors(self):
         missing = os.path.join(self.tmp, "nothing")
         self.expect_error(["crossover", missing], f"plot.py: {missing}: no such file")
