@@ -4,6 +4,15 @@
 
 namespace rsoc::analysis {
 
+std::optional<double> find_stat(const std::vector<StatGroup>& groups, const std::string& resource,
+                                const std::string& name) {
+  for (const StatGroup& g : groups)
+    if (g.resource == resource)
+      for (const Stat& s : g.stats)
+        if (s.name == name) return s.value;
+  return std::nullopt;
+}
+
 nlohmann::json stats_json(const std::vector<StatGroup>& groups, double simulated_ms,
                           const Provenance& provenance) {
   nlohmann::json doc;

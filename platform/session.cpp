@@ -136,13 +136,8 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
                          {{"reconfigurations", static_cast<double>(manager.cache_misses())},
                           {"reconfigurations_optimal", static_cast<double>(optimal.configurations)}});
   // Prefetches configure slots too, outside the requests' count.
-  double prefetches = -1, useful = 0;
-  for (const auto& g : stats)
-    if (g.resource == "manager")
-      for (const auto& st : g.stats) {
-        if (st.name == "prefetches") prefetches = st.value;
-        if (st.name == "prefetches_useful") useful = st.value;
-      }
+  const double prefetches = analysis::find_stat(stats, "manager", "prefetches").value_or(-1);
+  const double useful = analysis::find_stat(stats, "manager", "prefetches_useful").value_or(0);
   if (manager.cache_misses() > 0 || prefetches > 0) {
     std::ostringstream line;
     line << "reconfigurations: " << manager.cache_misses() << " ("
@@ -154,13 +149,8 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     summary.replacement = line.str();
   }
   if (p.energy) {
-    double total_mj = 0, floor_mj = 0;
-    for (const auto& g : stats)
-      if (g.resource == "energy")
-        for (const auto& st : g.stats) {
-          if (st.name == "total_mj") total_mj = st.value;
-          if (st.name == "floor_mj") floor_mj = st.value;
-        }
+    const double total_mj = analysis::find_stat(stats, "energy", "total_mj").value_or(0);
+    const double floor_mj = analysis::find_stat(stats, "energy", "floor_mj").value_or(0);
     const double requests_mj = log.energy_nj().value_or(0) * 1e-6;
     const double mean_mw = end_ms > 0 ? total_mj / end_ms * 1e3 : 0.0;
     char mean[64];

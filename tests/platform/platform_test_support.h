@@ -16,12 +16,9 @@ namespace rsoc::test {
 // The value of statistic `name` of `resource` in a run's stats (a test failure when there is none).
 inline double stat(const std::vector<analysis::StatGroup>& groups, const std::string& resource,
                    const std::string& name) {
-  for (const auto& g : groups)
-    if (g.resource == resource)
-      for (const auto& s : g.stats)
-        if (s.name == name) return s.value;
-  ADD_FAILURE() << resource << "." << name << " not found";
-  return 0;
+  const auto value = analysis::find_stat(groups, resource, name);
+  if (!value) ADD_FAILURE() << resource << "." << name << " not found";
+  return value.value_or(0);
 }
 
 // What a run of a scenario file gave: its request records and its statistics.
