@@ -312,6 +312,15 @@ TEST(ScenarioEnergy, TheEnergyPoliciesNeedAnEnergyModelAndThePortItsEnergyOnlyWh
             (std::vector<std::string>{
                 "/energy/dmas/dma0: unknown DMA engine \"dma0\" (/platform/dmas is empty)",
                 "/energy/config_port: the platform has no configuration port; expected null"}));
+  // An entry with a count is priced by its name for all its slots, so a sweep of the count keeps the section
+  // valid; a slot priced by its own name besides is priced twice.
+  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  EXPECT_EQ(issues_with(reference, {"platform.slots.0.count=1"}), std::vector<std::string>{});
+  EXPECT_EQ(issues_with(reference, {"platform.slots.0.count=3"}), std::vector<std::string>{});
+  EXPECT_EQ(
+      issues_with(reference, {R"(energy.slots={"slot0": {"static_mw": 1}, "slot": {"static_mw": 2}})"}),
+      (std::vector<std::string>{"/energy/slots/slot0: slot \"slot0\" has energy values twice (by its name "
+                                "and its entry's); expected one"}));
   // Resolved: the CPU's power scaled from the clock it was measured at, the floor power summed.
   rsoc::platform::LoadOptions opt;
   opt.overrides = {
