@@ -135,9 +135,15 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   summary.metrics.insert(summary.metrics.end(),
                          {{"reconfigurations", static_cast<double>(manager.cache_misses())},
                           {"reconfigurations_optimal", static_cast<double>(optimal.configurations)}});
-  // Prefetches configure slots too, outside the requests' count.
+  // Prefetches configure slots too, outside the requests' count (none without a predictor).
   const double prefetches = analysis::find_stat(stats, "manager", "prefetches").value_or(-1);
   const double useful = analysis::find_stat(stats, "manager", "prefetches_useful").value_or(0);
+  summary.metrics.insert(
+      summary.metrics.end(),
+      {{"prefetches", std::max(prefetches, 0.0)},
+       {"prefetches_useful", useful},
+       {"reconfiguration_hidden_ms",
+        analysis::find_stat(stats, "manager", "reconfiguration_hidden_ms").value_or(0)}});
   if (manager.cache_misses() > 0 || prefetches > 0) {
     std::ostringstream line;
     line << "reconfigurations: " << manager.cache_misses() << " ("

@@ -996,7 +996,7 @@ TEST(Cli, SensitivityUnknownMetricIsReportedAfterTheBasePointWithoutATable) {
                  "aes128.hardware.latency_p50_ms, aes128.hardware.latency_p99_ms, "
                  "aes128.hardware.latency_mean_ms\n"
                  "--metric requests_per_second: not a metric of the base point; nearest: requests_per_s, "
-                 "requests, reconfigurations\n"),
+                 "requests, prefetches_useful\n"),
       std::string::npos)
       << r.err;
   EXPECT_EQ(r.out, "");
@@ -1075,8 +1075,9 @@ TEST(Cli, SensitivityThroughGnuParallelAndMergeGivesTheSameTable) {
                            "simulated_ms,154.753860,154.753860,8.880000,-94.26\n" + thresholds +
                            "requests_per_s,25.847497,25.847497,450.450450,1642.72\n" + thresholds +
                            "reconfigurations,1,1,0,-100.00\n" + thresholds +
-                           "reconfigurations_optimal,1,1,0,-100.00\n" + thresholds +
-                           "aes128.hardware.count,4,4,,\n",
+                           "reconfigurations_optimal,1,1,0,-100.00\n" + thresholds + "prefetches,0,0,0,\n" +
+                           thresholds + "prefetches_useful,0,0,0,\n" + thresholds +
+                           "reconfiguration_hidden_ms,0,0,0,\n" + thresholds + "aes128.hardware.count,4,4,,\n",
                        0),
             0u)
       << rows;
