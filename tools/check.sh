@@ -3,12 +3,16 @@
 #   tools/check.sh sanitize       # the whole project built with AddressSanitizer and UndefinedBehaviorSanitizer
 #                                 # (gcc) in build-sanitize/, and the whole test suite run there
 #   tools/check.sh fuzz SECONDS   # tools/fuzz.sh SECONDS: the libFuzzer targets, SECONDS each
+#   tools/check.sh perf [--update]  # instructions (callgrind) of the perf cases against
+#                                 # tests/bench/perf_baselines.txt: fails when one grows more than 3 %; --update
+#                                 # writes the file anew (a deliberate commit that says why). Uses ./build
+#                                 # (BUILD_DIR), built by tools/setup.sh.
 # Exits non-zero when a check fails or finds something.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo "usage: tools/check.sh sanitize | fuzz SECONDS" >&2
+  echo "usage: tools/check.sh sanitize | fuzz SECONDS | perf [--update]" >&2
   exit 2
 }
 
@@ -51,6 +55,61 @@ sanitize() {
   return "$rc"
 }
 
+# The perf cases: name, then the command (deterministic: fixed scenarios and seeds, no child processes).
+perf_cases() {
+  local build="$1" out="$2"
+  printf '%s\n' \
+    "crossover|$build/tools/rsoc crossover --max-blocks 20 --out $out/crossover -q" \
+    "cached_aes|$build/tests/bench_cached --no-kernel-rate - aes128 20 16" \
+    "cached_aes_16b_blocks|$build/tests/bench_cached --no-kernel-rate scenarios/smoke_aes.json aes128 50 64" \
+    "hsm_signature|$build/tools/rsoc run scenarios/hsm_rsa2048.json --set workload.hsm.clients=1 --set workload.hsm.signatures_per_client=1 --out $out/hsm -q"
+}
+
+perf() {
+  local update=0
+  if [ "${1:-}" = --update ]; then update=1; fi
+  tools/install_missing.sh valgrind
+  BUILD_DIR="${BUILD_DIR:-build}" tools/setup.sh >/dev/null
+  local build="${BUILD_DIR:-build}" baselines=tests/bench/perf_baselines.txt out rc=0 fresh=""
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' RETURN
+  export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+  while IFS='|' read -r name command; do
+    # shellcheck disable=SC2086  # the command is split into words on purpose
+    if ! valgrind --tool=callgrind --callgrind-out-file="$out/$name.callgrind" $command >"$out/$name.log" 2>&1; then
+      echo "perf: $name failed:" >&2
+      tail -20 "$out/$name.log" >&2
+      return 1
+    fi
+    local count baseline
+    count=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/$name.log")
+    fresh+="$name $count"$'\n'
+    baseline=$(awk -v n="$name" '$1 == n { print $2 }' "$baselines" 2>/dev/null || true)
+    if [ -z "$baseline" ]; then
+      echo "perf: $name: $count instructions (no baseline)" >&2
+      ((update)) || rc=1
+      continue
+    fi
+    local verdict
+    verdict=$(awk -v c="$count" -v b="$baseline" 'BEGIN {
+      r = c / b; printf "%.4f %s", r, (r > 1.03 ? "over" : "ok") }')
+    echo "perf: $name: $count instructions, ${verdict% *} of the baseline $baseline: ${verdict#* }" >&2
+    if [ "${verdict#* }" = over ] && ((!update)); then rc=1; fi
+  done < <(perf_cases "$build" "$out")
+  if ((update)); then
+    {
+      echo "# Instructions (callgrind, the whole process) of each case of tools/check.sh perf, which fails when one"
+      echo "# grows more than 3 % over its line. Rewritten by tools/check.sh perf --update: a deliberate commit"
+      echo "# that says why."
+      printf '%s' "$fresh"
+    } >"$baselines"
+    echo "perf: baselines written to $baselines" >&2
+    return 0
+  fi
+  ((rc == 0)) && echo "perf: every case within 3 % of its baseline" >&2
+  return "$rc"
+}
+
 case "${1:-}" in
   sanitize)
     (($# == 1)) || usage
@@ -59,6 +118,11 @@ case "${1:-}" in
   fuzz)
     (($# == 2)) || usage
     exec tools/fuzz.sh "$2"
+    ;;
+  perf)
+    (($# <= 2)) || usage
+    shift
+    perf "$@"
     ;;
   *) usage ;;
 esac

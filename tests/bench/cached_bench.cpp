@@ -4,8 +4,9 @@
 // (the cached requests only) and what a cipher block costs in raw SystemC timed waits, the kernel's rate
 // measured by this program in a child process (SystemC elaborates once per process). Asserts nothing (speed
 // is not a unit test).
-//   build/tests/bench_cached [SCENARIO] [FUNCTIONALITY] [REQUESTS] [BLOCKS]
-//   (default: the reference scenario, aes128, 200 requests of 16 blocks)
+//   build/tests/bench_cached [--no-kernel-rate] [SCENARIO|-] [FUNCTIONALITY] [REQUESTS] [BLOCKS]
+//   (default: the reference scenario, aes128, 200 requests of 16 blocks; --no-kernel-rate: no child process,
+//   for an instruction count under callgrind, tools/check.sh perf)
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <unistd.h>
 
@@ -61,6 +62,11 @@ int sc_main(int argc, char* argv[]) {
     std::printf("%.0f\n", kernel_waits_per_s());
     return 0;
   }
+  const bool kernel_rate = !(argc > 1 && std::string(argv[1]) == "--no-kernel-rate");
+  if (!kernel_rate) {
+    --argc;
+    ++argv;
+  }
   const platform::Scenario scenario =
       argc > 1 && std::string(argv[1]) != "-"
           ? platform::load_scenario_file(argv[1])
@@ -100,7 +106,7 @@ int sc_main(int argc, char* argv[]) {
   sim.run();
   const double wall = t1 - t0;
   const double cipher_blocks = static_cast<double>(requests * blocks * (unit / fi.block_bytes));
-  const double waits_per_s = kernel_rate_of_child();
+  const double waits_per_s = kernel_rate ? kernel_rate_of_child() : 0.0;
   std::printf("scenario                 %s\n", scenario.file.c_str());
   std::printf("functionality            %s, %llu requests of %llu blocks of %llu bytes, core resident\n",
               fi.name, static_cast<unsigned long long>(requests), static_cast<unsigned long long>(blocks),
