@@ -10,6 +10,8 @@
 // Injected configuration errors (models/faults.h) corrupt the words the port passes to the slot: the slot's
 // bitstream check finds them (a payload error at the end of loading, a header error at once) and the port
 // reports ERROR, as a real port's CRC check does. They cost no time of their own.
+// Energy (models/energy.h): each word the DATA stage takes costs nj_per_word, paid by the feeder's payload's
+// account (scrubbing's words: by nobody).
 
 #include <tlm_utils/simple_target_socket.h>
 

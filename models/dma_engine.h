@@ -8,7 +8,9 @@
 // the transfer where it is: the engine stays BUSY, with no timed event, until CTRL.ABORT, which ends it at
 // once with ERROR (the driver's watchdog does that); a transfer still moving when ABORT comes ends as it
 // would have. Timelines: each transfer, from START to its last word
-// (or its abort), is reported to an attached ActivitySink when it ends.
+// (or its abort), is reported to an attached ActivitySink when it ends. Energy (models/energy.h): each word
+// moved costs pj_per_word of the engine's own; the transfer's payloads carry the account of the register
+// write that started it, which pays what the buses, memories and cores spend for it too.
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>

@@ -8,7 +8,8 @@
 // Software byte swapping adds byteswap_cycles CPU cycles per word. Synchronous mode: sync_latency_cycles +
 // NWAIT, no polling. Timelines: every word's booked bus interval (phases and NWAIT, not the CPU's polls)
 // goes to an attached ActivitySink. PIO recordings (models/pio_replay.h) through this bus are refused: the
-// CPU's NWAIT polling is per word.
+// CPU's NWAIT polling is per word. Energy (models/energy.h): each bus cycle (a double read is two) costs
+// pj_per_word, paid by the payload's account.
 
 #include <systemc>
 

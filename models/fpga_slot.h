@@ -5,7 +5,8 @@
 // clock); accesses while the slot holds no ready core fail with TLM_GENERIC_ERROR_RESPONSE after one core
 // cycle. Configuration itself is timed by the ConfigPort that feeds the slot.
 // Timelines: an attached ActivitySink hears when a configuration begins and ends (at the times the port
-// gives) and the work of the hosted cores.
+// gives) and the work of the hosted cores. Energy (models/energy.h): the region's static power over the whole
+// run, configured or not; its cores spend per cycle computed (IpCore::set_energy).
 // Configuration upsets (inject_upsets(), models/faults.h): upsets of a configured core arrive as a Poisson
 // process whose rate is per bit of its bitstream, from the moment its configuration completes, plus the
 // upsets of fault windows. An upset core computes wrong results (IpCore::corrupt_from) until the slot is

@@ -29,6 +29,8 @@
 // write, a read of results it will never give) is never answered: it ends with TLM_INCOMPLETE_RESPONSE and
 // no time, which a DMA engine takes as a stall (models/dma_engine.h). A PIO replay during which it hangs ends
 // likewise, with the recorded time. Only a new configuration (reset()) ends a hang.
+// Energy (models/energy.h): each cycle of an operation costs pj_per_cycle, paid by the account of the access
+// that started it (a CTRL write, a stream write, a replay).
 
 #include <cstdint>
 #include <deque>

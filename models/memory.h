@@ -2,6 +2,7 @@
 // Memory: RAM/flash holding bitstreams and data buffers; sparse 64 KiB pages, zero until written.
 // Timing contract: an access of w 32-bit words costs (latency_cycles + w * cycles_per_word) memory clock
 // cycles added to the annotated delay; a streamed chunk reports w * cycles_per_word as its memory stage.
+// Energy (models/energy.h): each word read or written costs its energy, paid by the payload's account.
 
 #include <tlm_utils/simple_target_socket.h>
 

@@ -5,6 +5,8 @@
 // costs the waiting time); the target's own latency follows. Streamed chunks report the occupancy as their
 // bus stage. Timelines: every transaction's booked interval goes to an attached ActivitySink. PIO replays
 // (models/pio_replay.h): the bookings this bus made for the recorded accesses, made again shifted, counted.
+// Energy (models/energy.h): each word carried (replayed ones too) costs pj_per_word, paid by the payload's
+// account.
 
 #include <string>
 

@@ -9,6 +9,8 @@
 // time is set by how many threads are active when it starts (a thread is active while the OS runs a process
 // on it: set_active()). Extension units (attach_extension) add instructions with exact semantics and no
 // timing of their own: software charges their cycles through compute() (models/extension_unit.h).
+// Energy (models/energy.h): idle power over the run, and each busy thread adds active - idle while busy; the
+// thread's payloads (accesses, copy loops, replays) carry the account of the process the OS runs on it.
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
