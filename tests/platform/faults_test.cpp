@@ -158,16 +158,8 @@ TEST(Faults, ABitErrorRateFailsConfigurationsAtItsRate) {
 }
 
 TEST(Faults, AMistakeInTheFaultsSectionIsReportedAtItsPointer) {
-  auto issues_with = [](const std::vector<std::string>& overrides) {
-    platform::LoadOptions options;
-    options.overrides = overrides;
-    std::vector<std::string> out;
-    try {
-      platform::load_scenario_file(kSmoke, options);
-    } catch (const platform::ScenarioError& e) {
-      for (const auto& i : e.issues()) out.push_back(i.pointer + ": " + i.message);
-    }
-    return out;
+  auto issues_with = [](std::vector<std::string> overrides) {
+    return test::load_issues(kSmoke, std::move(overrides));
   };
   using Lines = std::vector<std::string>;
   EXPECT_EQ(issues_with({R"(faults={"at": [{"time_us": 5, "fault": "configuration", "slot": "slot9"}]})"}),

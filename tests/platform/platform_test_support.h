@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/stats.h"
@@ -19,6 +20,19 @@ inline double stat(const std::vector<analysis::StatGroup>& groups, const std::st
   const auto value = analysis::find_stat(groups, resource, name);
   if (!value) ADD_FAILURE() << resource << "." << name << " not found";
   return value.value_or(0);
+}
+
+// "pointer: message" of every issue loading `file` with `overrides` gives (none when it loads).
+inline std::vector<std::string> load_issues(const std::string& file, std::vector<std::string> overrides) {
+  platform::LoadOptions options;
+  options.overrides = std::move(overrides);
+  std::vector<std::string> out;
+  try {
+    platform::load_scenario_file(file, options);
+  } catch (const platform::ScenarioError& e) {
+    for (const auto& i : e.issues()) out.push_back(i.pointer + ": " + i.message);
+  }
+  return out;
 }
 
 // What a run of a scenario file gave: its request records and its statistics.
