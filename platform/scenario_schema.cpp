@@ -339,8 +339,8 @@ Schema build() {
        Schema::enumeration(runtime::kPioTimingNames.names())
            .default_value("burst")
            .doc("pio: word puts every cipher block's words through the bus models; burst the first of each "
-                "block, and replays it for the others (the same times and counts unless something else uses "
-                "the path meanwhile; through an FMC bus always word by word)")},
+                "request, and replays it for the others across its blocks (the same times and counts unless "
+                "something else uses the path meanwhile; through an FMC bus always word by word)")},
       {"data_path", Schema::enumeration({"pio", "dma"})
                         .default_value("pio")
                         .doc("how blocks reach the cores: the CPU writes and reads the core's registers "

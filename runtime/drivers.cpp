@@ -136,24 +136,25 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
     run_dma(p, base, fi, core, data, out, core_model, unit);
     return out;
   }
+  PioReplay replay;
   for (std::size_t off = 0, out_off = 0; off < data.size(); off += unit, out_off += unit_out) {
     if (off > 0) p.preemption_point();
     p.cpu().compute(costs_.cycles_per_block);
-    run_pio_block(p, base, core, &data[off], &out[out_off], unit);
+    run_pio_block(p, base, core, &data[off], &out[out_off], unit, replay, off + unit < data.size());
   }
   return out;
 }
 
 void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core,
-                               const std::uint8_t* in, std::uint8_t* out, std::uint64_t bytes) {
+                               const std::uint8_t* in, std::uint8_t* out, std::uint64_t bytes,
+                               PioReplay& replay, bool more) {
   const unsigned cipher_block_bytes = core.block.bytes, result_bytes = core.result.bytes;
-  // This block's own (other processes may run blocks between its cipher blocks).
-  models::PioRecording recording;
-  models::CpuThread* recorder = nullptr;  // the thread the recording began on (the process may move)
-  std::vector<std::uint32_t> words;       // a replayed cipher block in, its result out
-  bool replaying = false;
-  sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
-  std::uint64_t polls = 0;                            // and its status reads
+  models::PioRecording& recording = replay.recording;
+  models::CpuThread*& recorder = replay.recorder;
+  std::vector<std::uint32_t>& words = replay.words;
+  bool& replaying = replay.replaying;
+  sc_core::sc_time& core_wait = replay.core_wait;
+  std::uint64_t& polls = replay.polls;
   for (std::uint64_t off = 0, out_off = 0; off < bytes; off += cipher_block_bytes, out_off += result_bytes) {
     if (off > 0) p.preemption_point();
     models::CpuThread& cpu = p.cpu();
@@ -177,16 +178,18 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
         store_be32(out + out_off + byte_of_word(core.result, i), words[i]);
       if (core_wait != sc_core::SC_ZERO_TIME) p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, core_wait);
       polls_ += polls;
+      ++replays_;
       continue;
     }
-    // In burst timing, a cipher block that others follow is recorded, to replay them from it.
-    const bool record = costs_.pio_timing == PioTiming::kBurst && off + cipher_block_bytes < bytes;
+    // In burst timing, a cipher block that others of the request follow is recorded, to replay them from it.
+    const bool record = costs_.pio_timing == PioTiming::kBurst && (off + cipher_block_bytes < bytes || more);
     Process::Ledger before{};
     const std::uint64_t polls_before = polls_;
     if (record) {
       before = p.spent();
       recorder = &cpu;
       cpu.begin_recording(recording);
+      ++recordings_;
     }
     try {
       if (costs_.cycles_per_cipher_block) cpu.compute(costs_.cycles_per_cipher_block);

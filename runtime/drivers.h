@@ -19,11 +19,11 @@
 
 namespace rsoc::runtime {
 
-// How the PIO loop over the cipher blocks of a block is simulated: kWord puts every cipher block's words
-// through the bus models; kBurst the first of each block, recorded, and replays it for the others
-// (models/pio_replay.h: the same times, counters and bus bookings when nothing else uses the path meanwhile
-// and the recorded cipher block was not interrupted; otherwise that one is re-recorded, and contention the
-// replayed accesses would have met is not felt).
+// How the PIO loop over the cipher blocks of a request is simulated: kWord puts every cipher block's words
+// through the bus models; kBurst the first one, recorded, and replays it for the others, across the request's
+// blocks (models/pio_replay.h: the same times, counters and bus bookings when nothing else uses the path
+// meanwhile and the recorded cipher block was not interrupted; otherwise that one is re-recorded, and
+// contention the replayed accesses would have met is not felt).
 enum class PioTiming { kBurst, kWord };
 inline constexpr models::NameTable<PioTiming, 2> kPioTimingNames{
     {{{PioTiming::kBurst, "burst"}, {PioTiming::kWord, "word"}}}};
@@ -134,6 +134,9 @@ class CoreDriver {
              const std::vector<std::uint8_t>& block, bool encrypt);
   std::vector<std::uint8_t> finish(Process& p, std::uint64_t base, Functionality f);
   std::uint64_t polls() const { return polls_; }
+  // PIO in burst timing: cipher blocks recorded word by word, and cipher blocks replayed from a recording.
+  std::uint64_t recordings() const { return recordings_; }
+  std::uint64_t replays() const { return replays_; }
   const DriverCosts& costs() const { return costs_; }
   // Polls STATUS of the core at `base` until every bit of `mask` is set (poll_loop_cycles around each read,
   // the scheduler may run another process between polls); at most max_polls reads, then DriverError; with
@@ -153,16 +156,27 @@ class CoreDriver {
   // Loads the key, the set-up registers and runs INIT when the core holds another key or direction.
   void load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
             bool encrypt);
+  // What a request's PIO loop keeps from one cipher block to the next, across its blocks: the recording of a
+  // cipher block (burst timing) and what a replay of it stands for. The request's own: other processes may
+  // run requests between its cipher blocks.
+  struct PioReplay {
+    models::PioRecording recording;
+    models::CpuThread* recorder = nullptr;  // the thread the recording began on (the process may move)
+    std::vector<std::uint32_t> words;       // a replayed cipher block in, its result out
+    bool replaying = false;
+    sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
+    std::uint64_t polls = 0;                            // and its status reads
+  };
   // The cipher blocks (core.block.bytes each) of one block of `bytes` bytes at `in`, their results
-  // (core.result.bytes each) to `out`, by PIO.
+  // (core.result.bytes each) to `out`, by PIO; `more`: blocks of the request follow this one.
   void run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
-                     std::uint8_t* out, std::uint64_t bytes);
+                     std::uint8_t* out, std::uint64_t bytes, PioReplay& replay, bool more);
   void run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi, const CoreInterface& core,
                const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out,
                const models::IpCore* core_model, std::uint64_t unit_bytes);
   DriverCosts costs_;
   DataPath path_;
-  std::uint64_t polls_ = 0;
+  std::uint64_t polls_ = 0, recordings_ = 0, replays_ = 0;
   // What each core holds: the driver loads the key, the direction and runs INIT only when they change.
   std::map<std::uint64_t, Loaded> loaded_;
 };

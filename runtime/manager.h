@@ -122,6 +122,8 @@ class Manager final : public models::StatisticsSource {
                          std::optional<bool> force_hardware = std::nullopt);
   // Forgets every idle configured core: the next hardware request reconfigures (crossover experiments).
   void unload_idle();
+  // The driver of the cores (its counters: polls, recordings, replays).
+  const CoreDriver& driver() const { return driver_; }
   // The body of the prefetcher process (runtime.prefetch): waits for a prediction it can act on, configures
   // its core, and so on; never returns. A prefetch goes through the port in pieces and is cancelled (aborted)
   // when a request needs the port for another core; a request for the core being prefetched waits for it.
