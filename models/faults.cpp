@@ -5,15 +5,11 @@
 #include <limits>
 #include <stdexcept>
 
+#include "models/splitmix.h"
+
 namespace rsoc::models {
 
 namespace {
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 constexpr std::uint64_t kNever = ~std::uint64_t{0};
 }  // namespace
 

@@ -323,10 +323,9 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager, runtime:
             }
             if (r == 0) first_issued = issued;
             if (app.duration && issued > first_issued + *app.duration) break;
-            std::mt19937_64 rng((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r);
             std::vector<std::uint8_t> data(blocks_of(app.blocks, r, sizes) *
                                            runtime::unit_bytes(p.runtime.unit_bytes, app.functionality));
-            for (auto& b : data) b = static_cast<std::uint8_t>(rng());
+            runtime::draw_data((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r, data);
             runtime::shape_data(app.functionality, data);
             manager.request(proc, app.name, app.functionality, (*keys)[a], data, app.encrypt, issued);
             if (!app.poisson && app.think != sc_core::SC_ZERO_TIME) proc.sleep(app.think);

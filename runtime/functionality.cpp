@@ -1,6 +1,8 @@
 #include "runtime/functionality.h"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 
@@ -9,6 +11,7 @@
 #include "models/crypto/des.h"
 #include "models/crypto/modexp.h"
 #include "models/modexp_core.h"
+#include "models/splitmix.h"
 #include "runtime/rsa_key.h"
 
 namespace rsoc::runtime {
@@ -223,6 +226,13 @@ std::vector<std::uint8_t> draw_key(Functionality f, std::uint64_t seed) {
   for (auto& b : key) b = static_cast<std::uint8_t>(rng());
   shape_key(f, key);
   return key;
+}
+
+void draw_data(std::uint64_t seed, std::vector<std::uint8_t>& data) {
+  for (std::size_t i = 0; i < data.size(); i += 8) {
+    const std::uint64_t z = models::splitmix64(seed + (i / 8) * models::kSplitMixGamma);
+    std::memcpy(&data[i], &z, std::min<std::size_t>(8, data.size() - i));
+  }
 }
 
 void shape_data(Functionality f, std::vector<std::uint8_t>& data) {

@@ -175,6 +175,9 @@ std::vector<std::uint8_t> draw_key(Functionality f, std::uint64_t seed);
 // Makes random bytes usable input blocks of `f` (modexp: clears each message's top byte, so it is below the
 // modulus).
 void shape_data(Functionality f, std::vector<std::uint8_t>& data);
+// Fills `data` with bytes drawn from `seed` (SplitMix64, eight bytes a draw): the workload's request inputs,
+// cheap to seed per request, whatever their size.
+void draw_data(std::uint64_t seed, std::vector<std::uint8_t>& data);
 
 // Reference output of whole blocks with the plain-C++ implementations (models/crypto); `encrypt` is ignored
 // by modexp.
