@@ -10,13 +10,53 @@ namespace {
 double kbps(std::uint64_t bytes, std::uint64_t ps) {
   return ps == 0 ? 0.0 : static_cast<double>(bytes) / (static_cast<double>(ps) * 1e-12) / 1000.0;
 }
-std::uint64_t percentile(std::vector<std::uint64_t> v, double p) {  // nearest rank
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
-  return v[std::max<std::size_t>(rank, 1) - 1];
-}
 }  // namespace
+
+void LatencyCounts::add(std::uint64_t ps) {
+  ++count_;
+  pending_.push_back(ps);
+  if (pending_.size() >= kBuffer) merge();
+}
+
+void LatencyCounts::merge() const {
+  if (pending_.empty()) return;
+  std::sort(pending_.begin(), pending_.end());
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> merged;
+  merged.reserve(counts_.size() + pending_.size());
+  auto held = counts_.begin();
+  auto put = [&](std::uint64_t value, std::uint64_t n) {
+    if (!merged.empty() && merged.back().first == value)
+      merged.back().second += n;
+    else
+      merged.emplace_back(value, n);
+  };
+  for (const std::uint64_t v : pending_) {
+    for (; held != counts_.end() && held->first <= v; ++held) put(held->first, held->second);
+    put(v, 1);
+  }
+  for (; held != counts_.end(); ++held) put(held->first, held->second);
+  merged.shrink_to_fit();
+  counts_.swap(merged);
+  pending_.clear();
+}
+
+std::size_t LatencyCounts::distinct() const {
+  merge();
+  return counts_.size();
+}
+
+std::uint64_t LatencyCounts::percentile(double p) const {
+  if (count_ == 0) return 0;
+  merge();
+  const auto rank = std::max<std::uint64_t>(
+      1, static_cast<std::uint64_t>(std::ceil(p / 100.0 * static_cast<double>(count_))));
+  std::uint64_t seen = 0;
+  for (const auto& [value, n] : counts_) {
+    seen += n;
+    if (seen >= rank) return value;
+  }
+  return counts_.back().first;
+}
 
 void RequestLog::open_csv(const std::string& path) {
   file_ = std::make_unique<OutputFile>(path);
@@ -82,7 +122,7 @@ void RequestLog::add(const runtime::RequestRecord& r) {
   g.blocks += r.blocks;
   g.bytes += r.bytes;
   g.reconfigurations += r.reconfigured ? 1 : 0;
-  g.latency_ps.push_back(latency);
+  g.latency_ps.add(latency);
   g.latency_total_ps += latency;
   if (r.energy) {
     g.energy_total_nj = g.energy_total_nj.value_or(0) + r.energy->total_nj();
@@ -104,8 +144,8 @@ std::vector<RequestLog::SummaryRow> RequestLog::summary() const {
     SummaryRow r{key.first,          key.second, g.count, g.failed, g.blocks, g.bytes,
                  g.reconfigurations, 0,          0,       0,        0,        {}};
     r.latency_mean_ms = ps_to_ms(g.latency_total_ps) / static_cast<double>(g.count);
-    r.latency_p50_ms = ps_to_ms(percentile(g.latency_ps, 50));
-    r.latency_p99_ms = ps_to_ms(percentile(g.latency_ps, 99));
+    r.latency_p50_ms = ps_to_ms(g.latency_ps.percentile(50));
+    r.latency_p99_ms = ps_to_ms(g.latency_ps.percentile(99));
     r.throughput_kBps = kbps(g.bytes, g.latency_total_ps);
     if (g.energy_total_nj) r.energy_mean_uj = *g.energy_total_nj * 1e-3 / static_cast<double>(g.count);
     rows.push_back(r);

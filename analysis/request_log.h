@@ -1,6 +1,7 @@
 #pragma once
 // Request results: requests.csv streamed as requests complete (one row each), and the per-functionality and
-// per-decision summary (summary.csv), which keeps only the latencies it needs for percentiles.
+// per-decision summary (summary.csv), which keeps each distinct latency once, with its count, for exact
+// percentiles.
 
 #include <map>
 #include <memory>
@@ -18,6 +19,25 @@ namespace rsoc::analysis {
 inline double ps_to_ms(std::uint64_t ps) {
   return static_cast<double>(ps) * 1e-9;
 }
+
+// Latencies as sorted (value, count) pairs: exact nearest-rank percentiles in memory that grows with the
+// distinct values, not with the requests (simulated latencies repeat: the reference workload's million
+// requests have a few dozen per group). New values wait in a small buffer, merged when it fills.
+class LatencyCounts {
+ public:
+  void add(std::uint64_t ps);
+  std::uint64_t count() const { return count_; }
+  // Nearest rank: the smallest latency with at least p % of the requests at or below it (0 when empty).
+  std::uint64_t percentile(double p) const;
+  std::size_t distinct() const;  // values held (after a merge)
+
+ private:
+  static constexpr std::size_t kBuffer = 4096;
+  void merge() const;
+  mutable std::vector<std::pair<std::uint64_t, std::uint64_t>> counts_;  // sorted by value
+  mutable std::vector<std::uint64_t> pending_;
+  std::uint64_t count_ = 0;
+};
 
 class RequestLog {
  public:
@@ -37,7 +57,7 @@ class RequestLog {
 
   struct Group {
     std::uint64_t count = 0, failed = 0, blocks = 0, bytes = 0, reconfigurations = 0;
-    std::vector<std::uint64_t> latency_ps;
+    LatencyCounts latency_ps;
     std::uint64_t latency_total_ps = 0;
     std::optional<double> energy_total_nj;  // with an energy model
   };
