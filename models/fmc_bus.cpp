@@ -10,18 +10,23 @@ namespace rsoc::models {
 using sc_core::sc_time;
 
 FmcBus::FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params)
-    : RoutingBus(name), params_(params) {}
+    : RoutingBus(name),
+      params_(params),
+      phase_cycles_(params.mode == FmcMode::kAsync ? params.addr_setup_cycles + params.data_cycles + params.hold_cycles
+                                                   : params.sync_latency_cycles),
+      phase_time_(params.clock_period * phase_cycles_),
+      poll_time_each_(periods(params.cpu_clock_period, params.poll_cycles, "an NWAIT poll")),
+      swap_time_each_(periods(params.cpu_clock_period, params.byteswap_cycles, "a byte swap")) {}
 
 bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& range, sc_time& delay) {
   const sc_time now = kernel_time();
   const sc_time bus_clk = params_.clock_period;
   const bool async = params_.mode == FmcMode::kAsync;
-  const unsigned phase_cycles = async ? params_.addr_setup_cycles + params_.data_cycles + params_.hold_cycles
-                                      : params_.sync_latency_cycles;
+  const unsigned phase_cycles = phase_cycles_;
 
   // The target sees the access at the end of the address/data phases and annotates its NWAIT time.
   const sc_time arrival = now + delay;
-  sc_time target_delay = arrival - now + bus_clk * phase_cycles;
+  sc_time target_delay = arrival - now + phase_time_;
   const sc_time before = target_delay;
   word.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   forward(word, range, target_delay);
@@ -33,7 +38,7 @@ bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& ran
   if (!async) return true;
 
   // The CPU polls NWAIT as a GPIO: one poll right after the access, then until it reads released.
-  const sc_time poll = periods(params_.cpu_clock_period, params_.poll_cycles, "an NWAIT poll");
+  const sc_time& poll = poll_time_each_;
   const sc_time nwait = bus_clk * nwait_cycles;
   std::uint64_t polls = 1;
   if (nwait_cycles > 0) polls += static_cast<std::uint64_t>(std::ceil(nwait / poll - 1e-9));
@@ -65,7 +70,7 @@ void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& rang
   unsigned char* data = trans.get_data_ptr();
   const unsigned length = trans.get_data_length();
   const unsigned streaming_width = trans.get_streaming_width();
-  const sc_time swap = periods(params_.cpu_clock_period, params_.byteswap_cycles, "a byte swap");
+  const sc_time& swap = swap_time_each_;
   const int reads_per_word = (read && params_.double_read && params_.mode == FmcMode::kAsync) ? 2 : 1;
 
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;

@@ -69,6 +69,9 @@ class FmcBus : public RoutingBus, public StatisticsSource {
   bool access_word(tlm::tlm_generic_payload& word, const AddressRange& range, sc_core::sc_time& delay);
 
   FmcBusParams params_;
+  // Fixed per word, from the parameters: the address/data phases (cycles, time), one NWAIT poll, a swap.
+  unsigned phase_cycles_;
+  sc_core::sc_time phase_time_, poll_time_each_, swap_time_each_;
   ResourceCalendar calendar_;
   std::uint64_t words_read_ = 0, words_written_ = 0, bus_reads_ = 0, polls_ = 0, failed_ = 0;
   sc_core::sc_time poll_time_{sc_core::SC_ZERO_TIME};
