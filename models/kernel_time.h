@@ -29,15 +29,17 @@ inline double to_ms(const sc_core::sc_time& t) {
 // `count` periods of `period`: a clock's cycles as a time. Simulated time is counted in 64-bit picoseconds;
 // a duration of 2^57 ps (about 40 hours) or more in one piece is refused (std::overflow_error naming
 // `what`) rather than left to wrap, leaving room for the runtime's sums and for slower shared cores.
+[[noreturn, gnu::cold, gnu::noinline]] inline void too_long(const sc_core::sc_time& period, double count,
+                                                          const char* what) {
+  char cycles[32];
+  std::snprintf(cycles, sizeof cycles, "%.0f", count);
+  throw std::overflow_error(std::string(what) + ": " + cycles + " cycles of " + period.to_string() +
+                            " would last 2^57 ps (about 40 hours) or more in one piece");
+}
 inline sc_core::sc_time periods(const sc_core::sc_time& period, double count, const char* what) {
   constexpr double kLongestPs = 144115188075855872.0;  // 2^57
-  if (static_cast<double>(period.value()) * count >= kLongestPs) {
-    char cycles[32];
-    std::snprintf(cycles, sizeof cycles, "%.0f", count);
-    throw std::overflow_error(std::string(what) + ": " + cycles + " cycles of " + period.to_string() +
-                              " would last 2^57 ps (about 40 hours) or more in one piece");
-  }
-  return period * count;
+  if (static_cast<double>(period.value()) * count >= kLongestPs) too_long(period, count, what);
+  return period * count;  // the cold path apart, this inlines into the models' hot loops
 }
 
 // `s` seconds as a time (a duration computed in seconds), refused as periods() refuses one: 2^57 ps or more.
