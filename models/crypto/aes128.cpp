@@ -1,6 +1,14 @@
 // AES-128 (FIPS-197): compile-time generated T-tables, key expansion once per key.
 #include "models/crypto/aes128.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+#define RSOC_AES_NI 1
+#else
+#define RSOC_AES_NI 0
+#endif
+
 namespace rsoc::crypto {
 namespace {
 
@@ -120,7 +128,43 @@ inline std::uint32_t sub_word(std::uint32_t w) {
 
 }  // namespace
 
-Aes128::Aes128(const Key& key) {
+#if RSOC_AES_NI
+namespace {
+// AESENC/AESDEC apply one round (FIPS-197's, and the equivalent inverse cipher's) to the state in memory byte
+// order; the round keys are the schedules' words stored big-endian.
+__attribute__((target("aes,sse2"))) void encrypt_ni(const std::uint8_t* keys, const std::uint8_t* in,
+                                                    std::uint8_t* out) {
+  const auto* k = reinterpret_cast<const __m128i*>(keys);
+  __m128i s = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)), _mm_load_si128(k));
+  for (int r = 1; r < Aes128::kRounds; ++r) s = _mm_aesenc_si128(s, _mm_load_si128(k + r));
+  s = _mm_aesenclast_si128(s, _mm_load_si128(k + Aes128::kRounds));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), s);
+}
+__attribute__((target("aes,sse2"))) void decrypt_ni(const std::uint8_t* keys, const std::uint8_t* in,
+                                                    std::uint8_t* out) {
+  const auto* k = reinterpret_cast<const __m128i*>(keys);
+  __m128i s = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)), _mm_load_si128(k));
+  for (int r = 1; r < Aes128::kRounds; ++r) s = _mm_aesdec_si128(s, _mm_load_si128(k + r));
+  s = _mm_aesdeclast_si128(s, _mm_load_si128(k + Aes128::kRounds));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), s);
+}
+bool cpu_has_aes() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_AES) != 0 && (d & bit_SSE2) != 0;
+}
+}  // namespace
+#endif
+
+bool Aes128::host_has_aes_instructions() {
+#if RSOC_AES_NI
+  static const bool has = cpu_has_aes();
+  return has;
+#else
+  return false;
+#endif
+}
+
+Aes128::Aes128(const Key& key, Implementation implementation) {
   // Key expansion, FIPS-197 Figure 11 (Nk = 4).
   for (std::size_t i = 0; i < 4; ++i) enc_[i] = load_be32(&key[4 * i]);
   std::uint8_t rcon = 0x01;
@@ -142,9 +186,17 @@ Aes128::Aes128(const Key& key) {
                             : kTd0[kS[b0(w)]] ^ kTd1[kS[b1(w)]] ^ kTd2[kS[b2(w)]] ^ kTd3[kS[b3(w)]];
     }
   }
+  for (std::size_t i = 0; i < enc_.size(); ++i) {
+    store_be32(&enc_bytes_[4 * i], enc_[i]);
+    store_be32(&dec_bytes_[4 * i], dec_[i]);
+  }
+  use_ni_ = implementation == Implementation::kFastest && host_has_aes_instructions();
 }
 
 void Aes128::encrypt(const std::uint8_t* in, std::uint8_t* out) const {
+#if RSOC_AES_NI
+  if (use_ni_) return encrypt_ni(enc_bytes_.data(), in, out);
+#endif
   const std::uint32_t* rk = enc_.data();
   std::uint32_t s0 = load_be32(in) ^ rk[0];
   std::uint32_t s1 = load_be32(in + 4) ^ rk[1];
@@ -169,6 +221,9 @@ void Aes128::encrypt(const std::uint8_t* in, std::uint8_t* out) const {
 }
 
 void Aes128::decrypt(const std::uint8_t* in, std::uint8_t* out) const {
+#if RSOC_AES_NI
+  if (use_ni_) return decrypt_ni(dec_bytes_.data(), in, out);
+#endif
   const std::uint32_t* rk = dec_.data();
   std::uint32_t s0 = load_be32(in) ^ rk[0];
   std::uint32_t s1 = load_be32(in + 4) ^ rk[1];

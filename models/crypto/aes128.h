@@ -9,6 +9,11 @@
 //
 // Not constant-time: table lookups are indexed by secret data. This library models the values computed by
 // hardware cores and software routines inside a simulator; it is not meant to protect real secrets.
+//
+// Speed: on an x86-64 host whose CPU has the AES instructions (AES-NI, checked once at run time with CPUID),
+// encrypt and decrypt run on them instead of the tables, from the same round keys (the tables' schedule in
+// FIPS-197 byte order): the same bytes, several times faster. Implementation::kTables forces the tables
+// (the tests compare both).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +31,13 @@ class Aes128 {
   // Expanded key: 4 * (kRounds + 1) 32-bit words w[i], w[i] = (byte0 << 24) | ... | byte3 as in FIPS-197.
   using Schedule = std::array<std::uint32_t, 4 * (kRounds + 1)>;
 
-  explicit Aes128(const Key& key);
+  enum class Implementation { kFastest, kTables };
+
+  explicit Aes128(const Key& key, Implementation implementation = Implementation::kFastest);
+  // Whether this host's CPU has the AES instructions (and this build can use them).
+  static bool host_has_aes_instructions();
+  // Whether this object runs on them.
+  bool uses_aes_instructions() const { return use_ni_; }
 
   Block encrypt(const Block& in) const;
   Block decrypt(const Block& in) const;
@@ -44,6 +55,10 @@ class Aes128 {
  private:
   Schedule enc_{};  // encryption round keys, FIPS-197 order
   Schedule dec_{};  // equivalent-inverse-cipher round keys, in the order decryption consumes them
+  // The same two schedules as bytes (each word big-endian), as the AES instructions take them.
+  alignas(16) std::array<std::uint8_t, 16 * (kRounds + 1)> enc_bytes_{};
+  alignas(16) std::array<std::uint8_t, 16 * (kRounds + 1)> dec_bytes_{};
+  bool use_ni_ = false;
 };
 
 }  // namespace rsoc::crypto

@@ -47,6 +47,41 @@ TEST(CryptoAes, Fips197KnownAnswersDecrypt) {
   }
 }
 
+TEST(CryptoAes, Fips197KnownAnswersOnTheTables) {
+  for (const auto& v : kFips197Vectors) {
+    const Aes128 aes(arr<16>(v.key), Aes128::Implementation::kTables);
+    EXPECT_FALSE(aes.uses_aes_instructions());
+    EXPECT_EQ(aes.encrypt(arr<16>(v.plaintext)), arr<16>(v.ciphertext)) << "key " << v.key;
+    EXPECT_EQ(aes.decrypt(arr<16>(v.ciphertext)), arr<16>(v.plaintext)) << "key " << v.key;
+  }
+}
+
+// The AES instructions, where the host has them, give the tables' bytes for any key and block, both ways and
+// in place (on a host without them both objects run the tables and the test still checks the round trip).
+TEST(CryptoAes, TheAesInstructionsAgreeWithTheTables) {
+  std::mt19937_64 rng(197);
+  auto draw = [&] {
+    std::array<std::uint8_t, 16> a{};
+    for (auto& b : a) b = static_cast<std::uint8_t>(rng());
+    return a;
+  };
+  for (int k = 0; k < 200; ++k) {
+    const auto key = draw();
+    const Aes128 fast(key), tables(key, Aes128::Implementation::kTables);
+    EXPECT_EQ(fast.uses_aes_instructions(), Aes128::host_has_aes_instructions());
+    for (int b = 0; b < 20; ++b) {
+      const auto block = draw();
+      const auto c = tables.encrypt(block);
+      ASSERT_EQ(fast.encrypt(block), c);
+      ASSERT_EQ(fast.decrypt(c), block);
+      ASSERT_EQ(fast.decrypt(block), tables.decrypt(block));
+      auto buf = block;
+      fast.encrypt(buf.data(), buf.data());
+      ASSERT_EQ(buf, c);
+    }
+  }
+}
+
 TEST(CryptoAes, RawPointerFormsMatchAndAllowInPlace) {
   const Aes128 aes(arr<16>(kFips197Vectors[0].key));
   auto buf = arr<16>(kFips197Vectors[0].plaintext);
