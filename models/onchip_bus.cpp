@@ -54,12 +54,16 @@ void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& r
 void OnChipBus::replay(tlm::tlm_generic_payload& trans, const AddressRange& range,
                        const PioReplayExtension& pio, sc_core::sc_time& delay) {
   const sc_core::sc_time now = kernel_time();
-  const auto [first, last] = pio.recording->entries_of(this);
-  std::uint64_t words = 0;
-  for (const PioRecording::Entry* e = first; e != last; ++e) {
-    const sc_core::sc_time start = calendar_.reserve(e->at + pio.shift, e->length, now);
-    words += e->words;
-    if (observed()) report_transfer(trans, start, start + e->length, e->words, now);
+  const PioRecording::Bookings b = pio.recording->bookings_of(this);
+  const PioRecording::Entry *first = b.first, *last = b.last;
+  const std::uint64_t words = b.words;
+  // In bulk when nothing booked stands in the way (the common case: this initiator's own earlier work only);
+  // else, or when observed, one by one.
+  if (observed() || !b.ordered || !calendar_.reserve_after_all(first, last, pio.shift, b.busy, now)) {
+    for (const PioRecording::Entry* e = first; e != last; ++e) {
+      const sc_core::sc_time start = calendar_.reserve(e->at + pio.shift, e->length, now);
+      if (observed()) report_transfer(trans, start, start + e->length, e->words, now);
+    }
   }
   transactions_ += static_cast<std::uint64_t>(last - first);
   words_ += words;

@@ -80,6 +80,21 @@ class PioRecording {
       if (o.owner == owner) return {entries_.data() + o.first, entries_.data() + o.last};
     return {nullptr, nullptr};
   }
+  // What a bus noted, after end(), with what a replay books in bulk: each of its bookings ends at or before
+  // the next one starts (`ordered`), their total length and their words.
+  struct Bookings {
+    const Entry* first = nullptr;
+    const Entry* last = nullptr;
+    bool ordered = true;
+    sc_core::sc_time busy{sc_core::SC_ZERO_TIME};
+    std::uint64_t words = 0;
+  };
+  Bookings bookings_of(const void* owner) const {
+    for (const auto& o : owners_)
+      if (o.owner == owner)
+        return {entries_.data() + o.first, entries_.data() + o.last, o.ordered, o.busy, o.words};
+    return {};
+  }
   const sc_core::sc_time& start() const { return start_; }
 
   InitiatorCost initiator;
@@ -88,6 +103,9 @@ class PioRecording {
   struct Owner {
     const void* owner;
     std::size_t first, last;
+    bool ordered;
+    sc_core::sc_time busy;
+    std::uint64_t words;
   };
   std::vector<Entry> entries_;
   std::vector<Owner> owners_;

@@ -35,6 +35,27 @@ class ResourceCalendar {
     ++count_;
     return start;
   }
+  // Books a sequence of reservations (members `at` and `length`), each at its `at` plus `shift`, in one go
+  // when every one of them falls after everything booked: the sequence must be ordered (each reservation of
+  // non-zero length ends at or before the next one starts) and `total` the sum of its lengths. Then it does
+  // exactly what reserve() on each would do (no wait, no gap search) and returns true; otherwise it books
+  // nothing and returns false, for the caller to reserve them one by one.
+  template <typename It>
+  bool reserve_after_all(It first, It last, const sc_core::sc_time& shift, const sc_core::sc_time& total,
+                         const sc_core::sc_time& now) {
+    if (!intervals_.empty() && intervals_.front().end <= now) forget(now);
+    It e = first;
+    while (e != last && e->length == sc_core::SC_ZERO_TIME) ++e;
+    if (e != last && !intervals_.empty() && intervals_.back().end > e->at + shift) return false;
+    for (; e != last; ++e) {
+      if (e->length == sc_core::SC_ZERO_TIME) continue;
+      const sc_core::sc_time start = e->at + shift;
+      intervals_.push_back(Interval{start, start + e->length});
+    }
+    busy_ += total;
+    count_ += static_cast<std::uint64_t>(last - first);
+    return true;
+  }
   // Same, with now = the kernel's time.
   sc_core::sc_time reserve(const sc_core::sc_time& arrival, const sc_core::sc_time& duration) {
     return reserve(arrival, duration, kernel_time());

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "tests/models/model_test_support.h"
 
 namespace rsoc::models {
@@ -83,6 +85,42 @@ TEST(ModelResourceCalendar, ReservationsEndedBeforeNowAreForgotten) {
   EXPECT_EQ(cal.wait_time(), ns(3));
   EXPECT_EQ(cal.reservations(), 3u);
   EXPECT_EQ(cal.contended(), 1u);
+}
+
+
+
+struct Booking {
+  sc_core::sc_time at, length;
+};
+
+// Probes both calendars with the same reservations: the same starts and the same accounting.
+void expect_same(ResourceCalendar& a, ResourceCalendar& b) {
+  EXPECT_EQ(a.busy_time(), b.busy_time());
+  EXPECT_EQ(a.reservations(), b.reservations());
+  EXPECT_EQ(a.wait_time(), b.wait_time());
+  EXPECT_EQ(a.contended(), b.contended());
+  for (int t : {0, 95, 100, 104, 111, 125, 131, 150, 199, 260})
+    EXPECT_EQ(a.reserve(ns(t), ns(4), ns(90)), b.reserve(ns(t), ns(4), ns(90))) << t;
+}
+
+// A replay's bookings, ordered, after everything booked: in one go exactly what one by one does.
+TEST(ModelResourceCalendar, ABulkBookingIsTheSameAsOneByOne) {
+  const std::vector<Booking> seq{{ns(0), ns(3)}, {ns(5), ns(3)}, {ns(6), kZero}, {ns(10), ns(3)},
+                                 {ns(13), ns(2)}};
+  ResourceCalendar bulk, single;
+  for (ResourceCalendar* c : {&bulk, &single}) c->reserve(ns(20), ns(50), kZero);  // [20, 70)
+  ASSERT_TRUE(bulk.reserve_after_all(seq.begin(), seq.end(), ns(100), ns(11), ns(90)));
+  for (const Booking& b : seq) EXPECT_EQ(single.reserve(b.at + ns(100), b.length, ns(90)), b.at + ns(100));
+  expect_same(bulk, single);
+}
+
+// Something booked after the first start: nothing is booked, for the caller to book one by one.
+TEST(ModelResourceCalendar, ABulkBookingInTheWayOfAnotherBooksNothing) {
+  const std::vector<Booking> seq{{ns(0), ns(3)}, {ns(5), ns(3)}};
+  ResourceCalendar bulk, untouched;
+  for (ResourceCalendar* c : {&bulk, &untouched}) c->reserve(ns(101), ns(2), kZero);  // [101, 103)
+  EXPECT_FALSE(bulk.reserve_after_all(seq.begin(), seq.end(), ns(100), ns(6), ns(90)));
+  expect_same(bulk, untouched);
 }
 
 }  // namespace
