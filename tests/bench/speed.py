@@ -29,16 +29,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def run(cmd, out=subprocess.DEVNULL):
     """Runs cmd; returns (wall seconds, peak resident MiB of that process). Fails loudly on a non-zero exit."""
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.monotonic() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    proc.returncode = code
-    if code != 0:
-        sys.exit(f"speed: {' '.join(cmd)} exited {code}:\n{err}")
+    with tempfile.TemporaryFile() as err:  # a file, not a pipe: a chatty child cannot block on it
+        start = time.monotonic()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)  # this child's own peak memory
+        wall = time.monotonic() - start
+        proc.returncode = code = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        if code != 0:
+            err.seek(0)
+            sys.exit(f"speed: {' '.join(cmd)} exited {code}:\n{err.read().decode(errors='replace')}")
     return wall, usage.ru_maxrss / 1024.0
 
 
