@@ -309,4 +309,38 @@ std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<st
   return out;
 }
 
+OutputCheck::OutputCheck(Functionality f, const std::vector<std::uint8_t>& key) : f_(f), key_(key) {
+  const FunctionalityInfo& fi = info(f);
+  if (!fi.crt || key.size() != fi.key_bytes) return;
+  using crypto::BigInt;
+  const std::size_t h = fi.block_bytes / 2;
+  auto part = [&](std::size_t i) { return BigInt::from_bytes_be(&key[i * h], h); };
+  const BigInt p = part(0), q = part(1), dp = part(2), dq = part(3), qinv = part(4);
+  const BigInt one(1);
+  if (p <= one || q <= one || p == q) return;
+  if (crypto::mod(qinv * q, p) != one) return;  // Garner's recombination would not give the CRT's number
+  if (mpz_probab_prime_p(p.get(), 25) == 0 || mpz_probab_prime_p(q.get(), 25) == 0) return;
+  const BigInt p1 = p - one, q1 = q - one;
+  BigInt e;
+  if (mpz_invert(e.get(), dp.get(), p1.get()) == 0) return;  // dP has no inverse: no public exponent
+  if (e.bit_length() > 64 || crypto::mod(e * dq, q1) != one) return;
+  n_ = p * q;
+  e_ = e;
+}
+
+bool OutputCheck::matches(const std::vector<std::uint8_t>& data, bool encrypt,
+                          const std::vector<std::uint8_t>& output) const {
+  if (!e_) return output == reference_output(f_, key_, data, encrypt);
+  const std::size_t n = info(f_).block_bytes;
+  if (data.size() % n != 0) throw std::invalid_argument("OutputCheck: data is not whole blocks");
+  if (output.size() != data.size()) return false;
+  for (std::size_t i = 0; i < data.size(); i += n) {
+    const crypto::BigInt s = crypto::BigInt::from_bytes_be(&output[i], n);
+    if (s >= *n_) return false;  // the reference is below n
+    if (crypto::modexp_public(s, *e_, *n_) != crypto::mod(crypto::BigInt::from_bytes_be(&data[i], n), *n_))
+      return false;
+  }
+  return true;
+}
+
 }  // namespace rsoc::runtime

@@ -26,6 +26,7 @@
 
 #include "models/core_kinds.h"
 #include "models/crypto/block_function.h"
+#include "models/crypto/modexp.h"
 #include "models/ip_core.h"
 
 namespace rsoc::runtime {
@@ -183,5 +184,29 @@ void draw_data(std::uint64_t seed, std::vector<std::uint8_t>& data);
 // by modexp.
 std::vector<std::uint8_t> reference_output(Functionality f, const std::vector<std::uint8_t>& key,
                                            const std::vector<std::uint8_t>& data, bool encrypt);
+
+// Checks outputs of one key against reference_output() exactly, and cheaply where the key allows: an RSA
+// private key with CRT parameters (p, q, dP, dQ, qInv) whose p and q are distinct primes, with qInv * q = 1
+// mod p and a public exponent e of at most 64 bits (e * dP = 1 mod p-1, e * dQ = 1 mod q-1) has for every
+// input block m exactly one output s below n = p*q with s^e = m mod n, the one the CRT computes; so a
+// candidate block is the reference one when it is below n and its e-th power is m mod n: a public operation
+// (17 squarings for e = 65537) instead of a private one. Any other key or functionality is checked by
+// computing the reference. Building the check of an RSA key tests its primes (a few exponentiations), so a
+// caller keeps it for the key's requests.
+class OutputCheck {
+ public:
+  OutputCheck(Functionality f, const std::vector<std::uint8_t>& key);
+  // Whether `output` equals reference_output(f, key, data, encrypt).
+  bool matches(const std::vector<std::uint8_t>& data, bool encrypt, const std::vector<std::uint8_t>& output) const;
+  // True when matches() uses the public operation rather than the reference.
+  bool by_public_operation() const { return e_.has_value(); }
+  Functionality functionality() const { return f_; }
+  const std::vector<std::uint8_t>& key() const { return key_; }
+
+ private:
+  Functionality f_;
+  std::vector<std::uint8_t> key_;
+  std::optional<crypto::BigInt> n_, e_;
+};
 
 }  // namespace rsoc::runtime

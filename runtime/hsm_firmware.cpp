@@ -209,7 +209,7 @@ void HsmFirmware::client(unsigned index) {
 void HsmFirmware::rpc_task(Process& p) {
   const std::size_t modulus_bytes = (key_.bits() + 7) / 8;
   const Functionality crt = key_.bits() > 2048 ? Functionality::kRsaCrt4096 : Functionality::kRsaCrt2048;
-  const std::vector<std::uint8_t> crt_key = crt_key_bytes(key_, modulus_bytes / 2);
+  const OutputCheck check(crt, crt_key_bytes(key_, modulus_bytes / 2));  // by the public operation
   for (;;) {
     while (queue_.empty()) p.wait_for(queued_);  // task_sleep until the tick wakes it
     const Request request = queue_.front();
@@ -228,9 +228,9 @@ void HsmFirmware::rpc_task(Process& p) {
     std::string reason = "hsm firmware (" + p.name() + ")";
     try {
       signature.signature = sign(p, request, reason, r.slot);
-      // The model's check, as for every request: the reference RSA operation on the same encoded digest.
-      scope.verify(signature.signature,
-                   reference_output(crt, crt_key, pkcs1_sha256_encoding(request.digest, modulus_bytes), true),
+      // The model's check, as for every request: the reference RSA operation on the same encoded digest
+      // (OutputCheck: by the public operation).
+      scope.verify(check.matches(pkcs1_sha256_encoding(request.digest, modulus_bytes), true, signature.signature),
                    "signature differs from the reference RSA signature");
     } catch (const std::exception& e) {
       scope.fail(e.what());

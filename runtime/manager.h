@@ -164,20 +164,31 @@ class Manager final : public models::StatisticsSource {
   void statistics(double end_ms, std::vector<models::StatGroup>& out) const override;
 
  private:
-  // The output of reference_output() for its inputs.
+  // The reference of a request's inputs: checks a candidate output against reference_output() (by the key's
+  // OutputCheck: an RSA signature by the public operation) and computes that output only when asked for it
+  // (the software implementation's output).
   struct Reference {
+    Reference(Functionality of, bool encrypting, std::vector<std::uint8_t> input,
+              std::shared_ptr<const OutputCheck> key_check)
+        : f(of), encrypt(encrypting), data(std::move(input)), check(std::move(key_check)) {}
     Functionality f;
     bool encrypt;
-    std::vector<std::uint8_t> key, data, output;
+    std::vector<std::uint8_t> data;
+    std::shared_ptr<const OutputCheck> check;  // of the key (shared by the key's references)
+    bool matches(const std::vector<std::uint8_t>& candidate) const;
+    const std::vector<std::uint8_t>& output() const;
+
+   private:
+    mutable std::optional<std::vector<std::uint8_t>> output_;
   };
 
   const CoreDesign* design_for(Functionality f) const;
   bool hostable(const CoreDesign& d) const;  // some slot holds it or could be configured with it
   int index_of(const CoreDesign* d) const { return d ? static_cast<int>(d - designs_.data()) : -1; }
   RequestView view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d) const;
-  // The reference for these inputs, computed again only when they differ from the previous request's
-  // (experiments repeat one request in software and in hardware). Shared: a request keeps its own while
-  // another process's request replaces the manager's.
+  // The reference for these inputs, made again only when they differ from the previous request's
+  // (experiments repeat one request in software and in hardware), with the key's check made again only when
+  // the key differs. Shared: a request keeps its own while another process's request replaces the manager's.
   std::shared_ptr<const Reference> reference(Functionality f, const std::vector<std::uint8_t>& key,
                                              const std::vector<std::uint8_t>& data, bool encrypt);
 

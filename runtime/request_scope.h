@@ -25,9 +25,9 @@ class RequestScope {
 
   // The implementation starts now (start_ps).
   void start();
-  // The request's output against the reference implementation's: verified, or failed with `mismatch`.
-  void verify(const std::vector<std::uint8_t>& output, const std::vector<std::uint8_t>& expected,
-              const std::string& mismatch);
+  // Whether the request's output matched the reference implementation's (OutputCheck): verified, or failed
+  // with `mismatch`.
+  void verify(bool matched, const std::string& mismatch);
   void fail(const std::string& error);
   // Closes the record at `end_ps` (the process's time when not given): end_ps and the breakdown, whose parts
   // sum exactly to end_ps - issue_ps. Time after the process's time up to `end_ps` counts as `after` (what
