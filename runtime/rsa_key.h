@@ -17,4 +17,9 @@ struct RsaKey {
 // `seed`.
 RsaKey generate_rsa_key(unsigned bits, std::uint64_t seed);
 
+// The smallest prime above `from`, the number mpz_nextprime answers, found several times faster for large
+// numbers: the candidates with a factor below 2^20 are struck out, `window` odd numbers at a time (the mean
+// gap between primes of 2048 bits is ~710 of them), before any is tested.
+crypto::BigInt next_prime(const crypto::BigInt& from, std::uint32_t window = 1u << 13);
+
 }  // namespace rsoc::runtime
