@@ -1,7 +1,5 @@
 #include "models/fmc_bus.h"
 
-#include <cmath>
-
 #include "models/kernel_time.h"
 #include "models/pio_replay.h"
 
@@ -20,18 +18,19 @@ FmcBus::FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params)
 
 bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& range, sc_time& delay) {
   const sc_time now = kernel_time();
-  const sc_time bus_clk = params_.clock_period;
+  const sc_time& bus_clk = params_.clock_period;
   const bool async = params_.mode == FmcMode::kAsync;
-  const unsigned phase_cycles = phase_cycles_;
 
-  // The target sees the access at the end of the address/data phases and annotates its NWAIT time.
+  // The target sees the access at the end of the address/data phases and annotates its NWAIT time, rounded up
+  // to bus cycles. Integer arithmetic throughout: every access of every word comes here.
   const sc_time arrival = now + delay;
-  sc_time target_delay = arrival - now + phase_time_;
+  sc_time target_delay = delay + phase_time_;
   const sc_time before = target_delay;
   word.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   forward(word, range, target_delay);
-  const double nwait_cycles = std::ceil((target_delay - before) / bus_clk - 1e-9);
-  const sc_time bus_time = periods(bus_clk, phase_cycles + nwait_cycles, "an FMC access");
+  const std::uint64_t nwait_cycles =
+      target_delay > before ? periods_covering(target_delay - before, bus_clk) : 0;
+  const sc_time bus_time = whole_periods(bus_clk, phase_cycles_ + nwait_cycles, "an FMC access");
   const sc_time start = calendar_.reserve(arrival, bus_time, now);
   delay = start + bus_time - now;
   if (observed()) report_transfer(word, start, start + bus_time, 1, now);
@@ -39,14 +38,14 @@ bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& ran
 
   // The CPU polls NWAIT as a GPIO: one poll right after the access, then until it reads released.
   const sc_time& poll = poll_time_each_;
-  const sc_time nwait = bus_clk * nwait_cycles;
   std::uint64_t polls = 1;
-  if (nwait_cycles > 0) polls += static_cast<std::uint64_t>(std::ceil(nwait / poll - 1e-9));
+  if (nwait_cycles > 0 && poll != sc_core::SC_ZERO_TIME)
+    polls += periods_covering(whole_periods(bus_clk, nwait_cycles, "an FMC NWAIT"), poll);
   if (faulty() && fault(start)) polls = params_.max_polls + 1;  // NWAIT never clears
   const bool ok = polls <= params_.max_polls;
   if (!ok) polls = params_.max_polls;
   polls_ += polls;
-  const sc_time polling = periods(poll, static_cast<double>(polls), "NWAIT polling");
+  const sc_time polling = whole_periods(poll, polls, "NWAIT polling");
   poll_time_ += polling;
   delay += polling;
   return ok;

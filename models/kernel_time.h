@@ -42,6 +42,19 @@ inline sc_core::sc_time periods(const sc_core::sc_time& period, double count, co
   return period * count;  // the cold path apart, this inlines into the models' hot loops
 }
 
+// The same for a whole number of periods, in integer arithmetic (no conversion to and from double): equal to
+// periods() wherever the product is exact in a double (below 2^53 ps, about 2.5 hours), exact beyond.
+inline sc_core::sc_time whole_periods(const sc_core::sc_time& period, std::uint64_t count, const char* what) {
+  constexpr std::uint64_t kLongestPs = std::uint64_t{1} << 57;
+  if (count != 0 && period.value() >= kLongestPs / count + (kLongestPs % count != 0 ? 1 : 0))
+    too_long(period, static_cast<double>(count), what);
+  return sc_core::sc_time::from_value(period.value() * count);
+}
+// The whole periods of `period` that cover `t` (the ceiling of t / period; period > 0).
+inline std::uint64_t periods_covering(const sc_core::sc_time& t, const sc_core::sc_time& period) {
+  return t.value() / period.value() + (t.value() % period.value() != 0 ? 1 : 0);
+}
+
 // `s` seconds as a time (a duration computed in seconds), refused as periods() refuses one: 2^57 ps or more.
 inline sc_core::sc_time seconds(double s, const char* what) {
   constexpr double kLongestPs = 144115188075855872.0;  // 2^57

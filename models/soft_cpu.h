@@ -210,7 +210,7 @@ class SoftCpu : public sc_core::sc_module, public StatisticsSource {
   void attach_extension(const ExtensionUnit& prototype);
   // The time of n cycles (models/kernel_time.h periods(): std::overflow_error rather than a wrapped time).
   sc_core::sc_time cycles(std::uint64_t n) const {
-    return periods(params_.clock_period, static_cast<double>(n), "a computation on the CPU");
+    return whole_periods(params_.clock_period, n, "a computation on the CPU");
   }
   CpuThread& thread(unsigned i) { return *threads_.at(i); }
   unsigned thread_count() const { return static_cast<unsigned>(threads_.size()); }
