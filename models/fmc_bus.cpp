@@ -1,5 +1,7 @@
 #include "models/fmc_bus.h"
 
+#include <algorithm>
+
 #include "models/kernel_time.h"
 #include "models/pio_replay.h"
 
@@ -16,11 +18,22 @@ FmcBus::FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params)
       poll_time_each_(periods(params.cpu_clock_period, params.poll_cycles, "an NWAIT poll")),
       swap_time_each_(periods(params.cpu_clock_period, params.byteswap_cycles, "a byte swap")) {}
 
+const FmcBus::NwaitCost& FmcBus::nwait_cost(std::uint64_t cycles) {
+  if (cycles == nwait_.cycles) return nwait_;
+  NwaitCost c;
+  c.cycles = cycles;
+  c.bus_time = whole_periods(params_.clock_period, phase_cycles_ + cycles, "an FMC access");
+  // The CPU polls NWAIT as a GPIO: one poll right after the access, then until it reads released.
+  c.polls = 1;
+  if (cycles > 0 && poll_time_each_ != sc_core::SC_ZERO_TIME)
+    c.polls += periods_covering(whole_periods(params_.clock_period, cycles, "an FMC NWAIT"), poll_time_each_);
+  c.polling = whole_periods(poll_time_each_, std::min<std::uint64_t>(c.polls, params_.max_polls), "NWAIT polling");
+  nwait_ = c;
+  return nwait_;
+}
+
 bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& range, sc_time& delay) {
   const sc_time now = kernel_time();
-  const sc_time& bus_clk = params_.clock_period;
-  const bool async = params_.mode == FmcMode::kAsync;
-
   // The target sees the access at the end of the address/data phases and annotates its NWAIT time, rounded up
   // to bus cycles. Integer arithmetic throughout: every access of every word comes here.
   const sc_time arrival = now + delay;
@@ -28,24 +41,22 @@ bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& ran
   const sc_time before = target_delay;
   word.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   forward(word, range, target_delay);
-  const std::uint64_t nwait_cycles =
-      target_delay > before ? periods_covering(target_delay - before, bus_clk) : 0;
-  const sc_time bus_time = whole_periods(bus_clk, phase_cycles_ + nwait_cycles, "an FMC access");
+  const NwaitCost& cost = nwait_cost(
+      target_delay > before ? periods_covering(target_delay - before, params_.clock_period) : 0);
+  const sc_time bus_time = cost.bus_time;
   const sc_time start = calendar_.reserve(arrival, bus_time, now);
   delay = start + bus_time - now;
   if (observed()) report_transfer(word, start, start + bus_time, 1, now);
-  if (!async) return true;
+  if (params_.mode != FmcMode::kAsync) return true;
 
-  // The CPU polls NWAIT as a GPIO: one poll right after the access, then until it reads released.
-  const sc_time& poll = poll_time_each_;
-  std::uint64_t polls = 1;
-  if (nwait_cycles > 0 && poll != sc_core::SC_ZERO_TIME)
-    polls += periods_covering(whole_periods(bus_clk, nwait_cycles, "an FMC NWAIT"), poll);
-  if (faulty() && fault(start)) polls = params_.max_polls + 1;  // NWAIT never clears
+  std::uint64_t polls = cost.polls;
+  sc_time polling = cost.polling;
+  if (faulty() && fault(start)) {  // NWAIT never clears
+    polls = params_.max_polls + 1;
+    polling = whole_periods(poll_time_each_, params_.max_polls, "NWAIT polling");
+  }
   const bool ok = polls <= params_.max_polls;
-  if (!ok) polls = params_.max_polls;
-  polls_ += polls;
-  const sc_time polling = whole_periods(poll, polls, "NWAIT polling");
+  polls_ += std::min<std::uint64_t>(polls, params_.max_polls);
   poll_time_ += polling;
   delay += polling;
   return ok;

@@ -72,6 +72,13 @@ class FmcBus : public RoutingBus, public StatisticsSource {
   // Fixed per word, from the parameters: the address/data phases (cycles, time), one NWAIT poll, a swap.
   unsigned phase_cycles_;
   sc_core::sc_time phase_time_, poll_time_each_, swap_time_each_;
+  // What an NWAIT of `cycles` bus cycles costs a word (the last one seen: polling a register repeats it).
+  struct NwaitCost {
+    std::uint64_t cycles = ~std::uint64_t{0};
+    sc_core::sc_time bus_time{sc_core::SC_ZERO_TIME}, polling{sc_core::SC_ZERO_TIME};
+    std::uint64_t polls = 0;
+  } nwait_;
+  const NwaitCost& nwait_cost(std::uint64_t cycles);
   ResourceCalendar calendar_;
   std::uint64_t words_read_ = 0, words_written_ = 0, bus_reads_ = 0, polls_ = 0, failed_ = 0;
   sc_core::sc_time poll_time_{sc_core::SC_ZERO_TIME};

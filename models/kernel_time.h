@@ -46,9 +46,10 @@ inline sc_core::sc_time periods(const sc_core::sc_time& period, double count, co
 // periods() wherever the product is exact in a double (below 2^53 ps, about 2.5 hours), exact beyond.
 inline sc_core::sc_time whole_periods(const sc_core::sc_time& period, std::uint64_t count, const char* what) {
   constexpr std::uint64_t kLongestPs = std::uint64_t{1} << 57;
-  if (count != 0 && period.value() >= kLongestPs / count + (kLongestPs % count != 0 ? 1 : 0))
+  std::uint64_t ps = 0;  // a multiplication checked for overflow (no division on the models' hot paths)
+  if (__builtin_mul_overflow(period.value(), count, &ps) || ps >= kLongestPs)
     too_long(period, static_cast<double>(count), what);
-  return sc_core::sc_time::from_value(period.value() * count);
+  return sc_core::sc_time::from_value(ps);
 }
 // The whole periods of `period` that cover `t` (the ceiling of t / period; period > 0).
 inline std::uint64_t periods_covering(const sc_core::sc_time& t, const sc_core::sc_time& period) {
