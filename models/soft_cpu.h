@@ -156,7 +156,13 @@ class CpuThread {
     const sc_core::sc_time& next_sync_point() const { return m_next_sync_point; }
     void reset() override {
       m_local_time = sc_core::SC_ZERO_TIME;
-      m_next_sync_point = kernel_time() + compute_local_quantum();
+      // The next synchronisation point is the end of the global quantum the kernel time is in: while the time
+      // is still before the one computed last (with the same quantum), it is that one (no division).
+      const sc_core::sc_time now = kernel_time();
+      const sc_core::sc_time& quantum = global_->get();
+      if (now < m_next_sync_point && quantum == quantum_) return;
+      quantum_ = quantum;
+      m_next_sync_point = now + compute_local_quantum();
     }
 
    protected:
@@ -164,6 +170,7 @@ class CpuThread {
 
    private:
     tlm::tlm_global_quantum* global_ = &tlm::tlm_global_quantum::instance();
+    sc_core::sc_time quantum_{sc_core::SC_ZERO_TIME};  // the quantum m_next_sync_point was computed with
   };
 
   tlm::tlm_response_status transport(tlm::tlm_command command, std::uint64_t address, unsigned char* data,
