@@ -234,6 +234,52 @@ void Des::decrypt_rounds(std::uint32_t& left, std::uint32_t& right) const {
   right = r;
 }
 
+template <std::size_t N>
+void Des::rounds(bool decrypting, std::uint32_t (&left)[N], std::uint32_t (&right)[N]) const {
+  constexpr std::size_t kLast = kRounds - 1;
+  for (std::size_t i = 0; i < keys_.size(); i += 2) {
+    const RoundKey& a = keys_[decrypting ? kLast - i : i];
+    const RoundKey& b = keys_[decrypting ? kLast - i - 1 : i + 1];
+    for (std::size_t j = 0; j < N; ++j) left[j] ^= f_packed(right[j], a.even, a.odd);
+    for (std::size_t j = 0; j < N; ++j) right[j] ^= f_packed(left[j], b.even, b.odd);
+  }
+}
+
+namespace {
+constexpr std::size_t kLanes = 4;  // blocks interleaved
+
+// `n` blocks through `stages` (the rounds on kLanes blocks' halves after IP), kLanes at a time; the blocks
+// left over one by one through `one`.
+template <typename Stages, typename One>
+void interleaved(const std::uint64_t* in, std::uint64_t* out, std::size_t n, const Stages& stages,
+                 const One& one) {
+  std::size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    std::uint32_t l[kLanes], r[kLanes];
+    for (std::size_t j = 0; j < kLanes; ++j) {
+      const std::uint64_t x = ip(in[i + j]);
+      l[j] = hi32(x);
+      r[j] = lo32(x);
+    }
+    stages(l, r);
+    for (std::size_t j = 0; j < kLanes; ++j) out[i + j] = fp(join(r[j], l[j]));  // preoutput R16 L16
+  }
+  for (; i < n; ++i) out[i] = one(in[i]);
+}
+}  // namespace
+
+void Des::encrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const {
+  interleaved(
+      in, out, n, [this](auto& l, auto& r) { rounds(false, l, r); },
+      [this](std::uint64_t b) { return encrypt(b); });
+}
+
+void Des::decrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const {
+  interleaved(
+      in, out, n, [this](auto& l, auto& r) { rounds(true, l, r); },
+      [this](std::uint64_t b) { return decrypt(b); });
+}
+
 std::uint64_t Des::encrypt(std::uint64_t block) const {
   const std::uint64_t x = ip(block);
   std::uint32_t l = hi32(x);
@@ -283,6 +329,28 @@ std::uint64_t TripleDes::decrypt(std::uint64_t block) const {
   d2_.encrypt_rounds(r, l);
   d1_.decrypt_rounds(l, r);
   return fp(join(r, l));
+}
+
+void TripleDes::encrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const {
+  interleaved(
+      in, out, n,
+      [this](auto& l, auto& r) {
+        d1_.rounds(false, l, r);
+        d2_.rounds(true, r, l);
+        d3_.rounds(false, l, r);
+      },
+      [this](std::uint64_t b) { return encrypt(b); });
+}
+
+void TripleDes::decrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const {
+  interleaved(
+      in, out, n,
+      [this](auto& l, auto& r) {
+        d3_.rounds(true, l, r);
+        d2_.rounds(false, r, l);
+        d1_.rounds(true, l, r);
+      },
+      [this](std::uint64_t b) { return decrypt(b); });
 }
 
 void TripleDes::encrypt(const std::uint8_t* in8, std::uint8_t* out8) const {

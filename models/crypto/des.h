@@ -16,6 +16,7 @@
 // simulator and is not meant to protect real secrets.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace rsoc::crypto {
@@ -35,6 +36,11 @@ class Des {
   // Byte-array forms: `in8` and `out8` each point to 8 bytes and may alias.
   void encrypt(const std::uint8_t* in8, std::uint8_t* out8) const;
   void decrypt(const std::uint8_t* in8, std::uint8_t* out8) const;
+  // `n` independent blocks (ECB), `in` and `out` possibly the same array: what encrypt()/decrypt() give each,
+  // four blocks at a time interleaved so that their rounds overlap in the processor (one block's 16 rounds
+  // are a single chain of dependent table lookups).
+  void encrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const;
+  void decrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const;
 
   // --- round-level building blocks (FIPS 46-3 notation) ----------------------------------------------------
   // IP: permuted input; the result's high 32 bits are L0, the low 32 bits R0.
@@ -67,6 +73,9 @@ class Des {
   // 16 rounds on the halves after IP; on return left = L16, right = R16.
   void encrypt_rounds(std::uint32_t& left, std::uint32_t& right) const;
   void decrypt_rounds(std::uint32_t& left, std::uint32_t& right) const;
+  // The same on N blocks' halves at once, round by round.
+  template <std::size_t N>
+  void rounds(bool decrypting, std::uint32_t (&left)[N], std::uint32_t (&right)[N]) const;
 
   std::array<RoundKey, kRounds> keys_{};
 };
@@ -81,6 +90,9 @@ class TripleDes {
   std::uint64_t decrypt(std::uint64_t block) const;
   void encrypt(const std::uint8_t* in8, std::uint8_t* out8) const;
   void decrypt(const std::uint8_t* in8, std::uint8_t* out8) const;
+  // `n` independent blocks, interleaved as Des does them.
+  void encrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const;
+  void decrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const;
 
  private:
   Des d1_;

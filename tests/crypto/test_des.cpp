@@ -226,5 +226,28 @@ TEST(CryptoDes, ComplementationProperty) {
   }
 }
 
+TEST(CryptoDes, ManyBlocksAtOnceAreEachBlockAlone) {
+  // Every count from none to 13 (whole groups of four and the blocks left over), both directions, in place
+  // and into another array; single DES and 3DES.
+  std::mt19937_64 rng(46);
+  const Des des(rng());
+  const TripleDes tdes(rng(), rng(), rng());
+  for (std::size_t n = 0; n <= 13; ++n) {
+    std::vector<std::uint64_t> in(n);
+    for (auto& b : in) b = rng();
+    std::vector<std::uint64_t> out(n), in_place = in;
+    des.encrypt(in.data(), out.data(), n);
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(out[i], des.encrypt(in[i])) << n << " blocks, #" << i;
+    des.decrypt(out.data(), out.data(), n);
+    EXPECT_EQ(out, in) << n;
+    tdes.encrypt(in_place.data(), in_place.data(), n);
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(in_place[i], tdes.encrypt(in[i])) << n << " blocks, #" << i;
+    std::vector<std::uint64_t> back(n);
+    tdes.decrypt(in_place.data(), back.data(), n);
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(back[i], tdes.decrypt(in_place[i]));
+    EXPECT_EQ(back, in) << n;
+  }
+}
+
 }  // namespace
 }  // namespace rsoc::crypto
