@@ -102,6 +102,13 @@ void CpuThread::busy_wait(const sc_time& until) {
 }
 
 void CpuThread::sync() {
+  // At no offset a synchronisation is a zero-time wait: one delta cycle, in which whatever else is due at this
+  // instant runs first. With nothing due (no runnable process, no delta notification, no pending update) the
+  // wait would resume this thread at once with nothing having happened: it is skipped.
+  if (qk_.get_local_time() == sc_core::SC_ZERO_TIME && !sc_core::sc_pending_activity_at_current_time()) {
+    qk_.reset();
+    return;
+  }
   qk_.sync();
 }
 

@@ -123,7 +123,8 @@ class CpuThread {
     replay_tag_->account = account;
   }
 
-  // Brings the kernel to this thread's local time.
+  // Brings the kernel to this thread's local time (at no offset, lets whatever else is due at this instant run
+  // first; with nothing due, returns at once).
   void sync();
   // Local time: kernel time plus the thread's offset.
   sc_core::sc_time now() const { return kernel_time() + qk_.get_local_time(); }

@@ -112,6 +112,35 @@ TEST(ModelSoftCpu, KernelTimeLagsWithinTheQuantum) {
   EXPECT_EQ(kernel[4], ns(3550));
 }
 
+TEST(ModelSoftCpu, ASyncAtNoOffsetLetsWhatIsDueNowRunFirstAndCostsNothingAlone) {
+  test::set_quantum(ns(1000));
+  LoneCpu lone(CpuParams{ns(10), 1, 1, 1024});
+  SoftCpu& cpu = lone.cpu;
+  sc_core::sc_event go;
+  std::vector<std::string> order;
+  std::uint64_t deltas_alone = ~0ull;
+  test::TestThread other("other", [&] {
+    sc_core::wait(go);
+    order.push_back("other");
+  });
+  test::TestThread th("th", [&] {
+    CpuThread& c = cpu.thread(0);
+    c.compute(100);
+    c.sync();  // at 1 us, the other thread waiting for `go`
+    const std::uint64_t before = sc_core::sc_delta_count();
+    for (int i = 0; i < 5; ++i) c.sync();  // nothing else due at this instant: no delta cycle
+    deltas_alone = sc_core::sc_delta_count() - before;
+    go.notify();  // the other thread is due at this instant now
+    c.sync();     // and runs before this one goes on
+    order.push_back("th");
+    EXPECT_EQ(sc_core::sc_time_stamp(), ns(1000));
+  });
+  sc_core::sc_start();
+  ASSERT_TRUE(th.finished());
+  EXPECT_EQ(deltas_alone, 0u);
+  EXPECT_EQ(order, (std::vector<std::string>{"other", "th"}));
+}
+
 TEST(ModelSoftCpu, NonIntegralClockUsesTheRoundedPeriod) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
   // 180 MHz: 1 / 180e6 s = 5555.56 ps, rounded to 5556 ps.
