@@ -354,12 +354,19 @@ std::shared_ptr<const Manager::Reference> Manager::reference(Functionality f,
   if (reference_ && reference_->f == f && reference_->encrypt == encrypt && reference_->check->key() == key &&
       reference_->data == data)
     return reference_;
-  std::shared_ptr<const OutputCheck> check =
-      reference_ && reference_->f == f && reference_->check->key() == key
-          ? reference_->check
-          : std::make_shared<const OutputCheck>(f, key);
-  reference_ = std::make_shared<const Reference>(f, encrypt, data, std::move(check));
+  reference_ = std::make_shared<const Reference>(f, encrypt, data, check_of(f, key));
   return reference_;
+}
+
+std::shared_ptr<const OutputCheck> Manager::check_of(Functionality f, const std::vector<std::uint8_t>& key) {
+  for (auto it = checks_.begin(); it != checks_.end(); ++it) {
+    if ((*it)->functionality() != f || (*it)->key() != key) continue;
+    std::rotate(checks_.begin(), it, it + 1);  // the most recently used first
+    return checks_.front();
+  }
+  if (checks_.size() == kChecksKept) checks_.pop_back();
+  checks_.insert(checks_.begin(), std::make_shared<const OutputCheck>(f, key));
+  return checks_.front();
 }
 
 bool Manager::Reference::matches(const std::vector<std::uint8_t>& candidate) const {

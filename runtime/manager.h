@@ -187,8 +187,8 @@ class Manager final : public models::StatisticsSource {
   int index_of(const CoreDesign* d) const { return d ? static_cast<int>(d - designs_.data()) : -1; }
   RequestView view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d) const;
   // The reference for these inputs, made again only when they differ from the previous request's
-  // (experiments repeat one request in software and in hardware), with the key's check made again only when
-  // the key differs. Shared: a request keeps its own while another process's request replaces the manager's.
+  // (experiments repeat one request in software and in hardware), with the check of one of the last keys
+  // used (check_of). Shared: a request keeps its own while another process's request replaces the manager's.
   std::shared_ptr<const Reference> reference(Functionality f, const std::vector<std::uint8_t>& key,
                                              const std::vector<std::uint8_t>& data, bool encrypt);
 
@@ -202,6 +202,10 @@ class Manager final : public models::StatisticsSource {
   std::unique_ptr<SelectionPolicy> policy_;
   CoreDriver driver_;
   std::shared_ptr<const Reference> reference_;  // the last one computed
+  // The output checks of the keys used last (building one tests an RSA key's primes), most recent first.
+  static constexpr std::size_t kChecksKept = 16;
+  std::vector<std::shared_ptr<const OutputCheck>> checks_;
+  std::shared_ptr<const OutputCheck> check_of(Functionality f, const std::vector<std::uint8_t>& key);
   Sink sink_;
   sc_core::sc_event slot_released_, port_released_;
   bool port_busy_ = false;
