@@ -126,6 +126,21 @@ class CpuThread {
   // Brings the kernel to this thread's local time (at no offset, lets whatever else is due at this instant run
   // first; with nothing due, returns at once).
   void sync();
+  // Whether no other process of the kernel can run before this thread's local time: no activity is due in the
+  // kernel up to and including it (so a synchronisation would only advance the kernel's time).
+  bool nothing_due_by_now() const { return sc_core::sc_time_to_pending_activity() > qk_.get_local_time(); }
+  // What the OS needs before it looks at its run queue: the kernel's work up to this thread's local time done,
+  // so that what became ready by then is seen. Synchronises unless nothing_due_by_now().
+  void catch_up() {
+    if (!nothing_due_by_now()) sync();
+  }
+  // The thread's local offset, given up (zero after) without synchronising: the OS passes it to the process it
+  // runs next (woken that much later) when nothing_due_by_now(), in place of a synchronisation.
+  sc_core::sc_time hand_over() {
+    const sc_core::sc_time lead = qk_.get_local_time();
+    qk_.reset_at(kernel_time() + lead);
+    return lead;
+  }
   // Local time: kernel time plus the thread's offset.
   sc_core::sc_time now() const { return kernel_time() + qk_.get_local_time(); }
   unsigned index() const { return index_; }
@@ -155,15 +170,16 @@ class CpuThread {
       return kernel_now + m_local_time >= m_next_sync_point;
     }
     const sc_core::sc_time& next_sync_point() const { return m_next_sync_point; }
-    void reset() override {
+    void reset() override { reset_at(kernel_time()); }
+    // No local offset, the kernel's time being `now` (now or once the thread's time is handed over).
+    void reset_at(const sc_core::sc_time& now) {
       m_local_time = sc_core::SC_ZERO_TIME;
-      // The next synchronisation point is the end of the global quantum the kernel time is in: while the time
-      // is still before the one computed last (with the same quantum), it is that one (no division).
-      const sc_core::sc_time now = kernel_time();
+      // The next synchronisation point is the end of the global quantum `now` is in: while it is still before
+      // the one computed last (with the same quantum), it is that one (no division).
       const sc_core::sc_time& quantum = global_->get();
       if (now < m_next_sync_point && quantum == quantum_) return;
       quantum_ = quantum;
-      m_next_sync_point = now + compute_local_quantum();
+      m_next_sync_point = now + (quantum == sc_core::SC_ZERO_TIME ? quantum : quantum - now % quantum);
     }
 
    protected:

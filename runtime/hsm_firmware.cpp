@@ -253,7 +253,7 @@ void HsmFirmware::rpc_task(Process& p) {
     ++signatures_;
     manager_.record(r);
     if (on_signature_) on_signature_(signature);
-    request.answered->notify(sc_core::SC_ZERO_TIME);
+    p.notify(*request.answered);
   }
 }
 
@@ -269,7 +269,7 @@ std::vector<std::uint8_t> HsmFirmware::sign(Process& p, const Request& request, 
   p.compute(c.keystore_fetch);
   const auto status = cpu.read(params_.blob_address, blob.data(), static_cast<unsigned>(blob.size()));
   p.compute(c.copy_per_word * (blob.size() / 4));
-  keystore_.unlock();
+  keystore_.unlock(p);
   if (status != tlm::TLM_OK_RESPONSE)
     throw DriverError("keystore read failed at " + models::hex(params_.blob_address));
   p.compute(c.kek);
@@ -352,7 +352,7 @@ std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey
       ++blinding_hits_;
       reason += "; blinding factors cached";
       const auto out = std::make_pair(it->bf, it->ubf);
-      blinding_lock_.unlock();
+      blinding_lock_.unlock(p);
       return out;
     }
     // A miss: a fresh r, bf = r^e mod n on a modexp core (hal_modexp; the core derives its Montgomery
@@ -389,10 +389,10 @@ std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey
       if (blinding_cache_.size() >= params_.blinding_cache) blinding_cache_.pop_back();
       blinding_cache_.push_front(Blinding{key.n, bf, ubf});
     }
-    blinding_lock_.unlock();
+    blinding_lock_.unlock(p);
     return {bf, ubf};
   } catch (...) {
-    blinding_lock_.unlock();
+    blinding_lock_.unlock(p);
     throw;
   }
 }
@@ -464,7 +464,7 @@ std::pair<CoreLease, CoreLease> HsmFirmware::alloc2(Process& p, models::CoreKind
 }
 
 void HsmFirmware::free(Process& p, const CoreLease& core) {
-  manager_.give_back(core);
+  manager_.give_back(p, core);
   p.yield();
 }
 

@@ -141,11 +141,10 @@ void Manager::run_prefetcher(Process& p) {
         ++(error == "cancelled" ? prefetch_cancelled_ : prefetch_failed_);
       }
       table_.finish(job->slot, true);
-      p.cpu().sync();  // released at the prefetcher's time, not earlier
       prefetching_.reset();
       port_busy_ = false;
-      port_released_.notify(sc_core::SC_ZERO_TIME);
-      slot_released_.notify(sc_core::SC_ZERO_TIME);
+      p.notify(port_released_);  // released at the prefetcher's time, not earlier
+      p.notify(slot_released_);
     }
   }
 }
@@ -247,7 +246,7 @@ bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const 
                                                design.bitstream_bytes, &error);
     } catch (...) {  // the configuration stopped half way (a duration past 2^57 ps): the slot holds nothing
       port_busy_ = false;
-      port_released_.notify(sc_core::SC_ZERO_TIME);
+      p.notify(port_released_);
       driver_.forget(view.base);
       table_.configuration_failed(s);
       throw;
@@ -269,7 +268,7 @@ bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const 
     ++configuration_retries_;
   }
   port_busy_ = false;
-  port_released_.notify(sc_core::SC_ZERO_TIME);
+  p.notify(port_released_);
   wake_prefetcher();
   return configured;
 }
@@ -319,7 +318,8 @@ void Manager::unload_idle() {
   for (auto& prefetched : prefetched_) prefetched.reset();
 }
 
-RequestView Manager::view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d) const {
+RequestView Manager::view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d,
+                             const sc_time& now) const {
   RequestView v;
   v.functionality = f;
   v.blocks = blocks;
@@ -331,7 +331,6 @@ RequestView Manager::view_of(Functionality f, std::uint64_t blocks, const CoreDe
   v.resident_idle = table_.resident_idle(id);
   bool usable = false, any = false;
   sc_time wait = sc_core::SC_ZERO_TIME;
-  const sc_time now = models::kernel_time();
   for (std::size_t i = 0; i < table_.size(); ++i) {
     if (!table_.could_host(i, id, d->bitstream_bytes, reconfiguration_ != nullptr)) continue;
     if (!table_[i].in_use) usable = true;
@@ -410,7 +409,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
 
   const Decision decision =
       force_hardware ? Decision{*force_hardware, *force_hardware ? "forced hardware" : "forced software"}
-                     : policy_->decide(view_of(f, r.blocks, design));
+                     : policy_->decide(view_of(f, r.blocks, design, p.cpu().now()));
   bool hardware = decision.hardware && design;
   std::string reason = decision.reason;
   int slot = -1;
@@ -609,7 +608,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   }
   if (slot >= 0 && hardware) {
     table_.finish(static_cast<std::size_t>(slot), params_.caching);  // no module caching: the core leaves
-    slot_released_.notify(sc_core::SC_ZERO_TIME);
+    p.notify(slot_released_);
   }
   if (params_.prefetch.predictor != Predictor::kNone) predict(app, f);
   r.reason = reason;
@@ -655,9 +654,9 @@ void Manager::stamp(const CoreLease& lease) {
   table_.stamp(lease.slot);
 }
 
-void Manager::give_back(const CoreLease& lease) {
+void Manager::give_back(Process& p, const CoreLease& lease) {
   table_.finish(lease.slot, true);
-  slot_released_.notify(sc_core::SC_ZERO_TIME);
+  p.notify(slot_released_);
 }
 
 std::size_t Manager::cores_of(models::CoreKind kind) const {

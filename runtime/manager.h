@@ -136,7 +136,7 @@ class Manager final : public models::StatisticsSource {
   // used (libhal updates the order only once every core it asked for was taken).
   std::optional<CoreLease> take_core(models::CoreKind kind);
   void stamp(const CoreLease& lease);
-  void give_back(const CoreLease& lease);
+  void give_back(Process& p, const CoreLease& lease);
   // How many cores of `kind` are configured in slots.
   std::size_t cores_of(models::CoreKind kind) const;
 
@@ -185,7 +185,9 @@ class Manager final : public models::StatisticsSource {
   const CoreDesign* design_for(Functionality f) const;
   bool hostable(const CoreDesign& d) const;  // some slot holds it or could be configured with it
   int index_of(const CoreDesign* d) const { return d ? static_cast<int>(d - designs_.data()) : -1; }
-  RequestView view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d) const;
+  // What the policy sees of a request at `now` (the requesting process's time).
+  RequestView view_of(Functionality f, std::uint64_t blocks, const CoreDesign* d,
+                      const sc_core::sc_time& now) const;
   // The reference for these inputs, made again only when they differ from the previous request's
   // (experiments repeat one request in software and in hardware), with the check of one of the last keys
   // used (check_of). Shared: a request keeps its own while another process's request replaces the manager's.

@@ -16,15 +16,15 @@ class Mutex {
  public:
   void lock(Process& p) {
     if (holder_) ++contended_;
-    const sc_core::sc_time asked = sc_core::sc_time_stamp();
+    const sc_core::sc_time asked = p.cpu().now();
     while (holder_) p.wait_for(released_, TimeUse::kSlotWait);
-    waited_ += sc_core::sc_time_stamp() - asked;
+    waited_ += p.cpu().now() - asked;
     holder_ = &p;
     ++locks_;
   }
   void spin_lock(Process& p) {
     if (holder_) ++contended_;
-    const sc_core::sc_time asked = sc_core::sc_time_stamp();
+    const sc_core::sc_time asked = p.cpu().now();
     while (holder_) {
       const Process::Ledger before = p.spent();
       p.yield();
@@ -37,13 +37,14 @@ class Mutex {
         p.recount(use, TimeUse::kSlotWait, sc_core::sc_time::from_value(after[i] - before[i]));
       }
     }
-    waited_ += sc_core::sc_time_stamp() - asked;
+    waited_ += p.cpu().now() - asked;
     holder_ = &p;
     ++locks_;
   }
-  void unlock() {
+  // By the holder `p`: the waiters learn it at p's time.
+  void unlock(Process& p) {
     holder_ = nullptr;
-    released_.notify(sc_core::SC_ZERO_TIME);
+    p.notify(released_);
   }
   bool locked() const { return holder_ != nullptr; }
   std::uint64_t locks() const { return locks_; }

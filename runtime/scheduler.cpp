@@ -228,11 +228,11 @@ void Scheduler::on_acquired(Process& p) {
   if (th.last && th.last != &p) {
     ++th.switches;
     th.cpu->compute(params_.context_switch_cycles);
-    th.cpu->sync();
+    loose_switches(th) ? th.cpu->catch_up() : th.cpu->sync();
   }
   th.last = &p;
   th.cpu->set_active(true);
-  p.slice_start_ = models::kernel_time();
+  p.slice_start_ = th.cpu->now();
   p.mark(Process::Activity::kHolding, p.slice_start_.value());
 }
 
@@ -247,20 +247,40 @@ void Scheduler::release(Process& p, Process::Activity next) {
   if (th.activity)
     th.activity->process_ran(th.lane, p.name_, models::to_ps(p.slice_start_), models::to_ps(now));
   p.mark(next, now.value());
-  th.cpu->sync();
+  const sc_time lead = next == Process::Activity::kQueued && hands_over(p) ? th.cpu->hand_over()
+                                                                           : (th.cpu->sync(), SC_ZERO_TIME);
   th.cpu->set_active(false);
   th.running = nullptr;
   th.claimed_by = nullptr;
-  dispatch(t);
+  dispatch(t, lead);
 }
 
-void Scheduler::dispatch(unsigned t) {
+bool Scheduler::loose_switches(const Thread& th) const {
+  // Preemptive mode computes in timed waits from the kernel's time (and claims threads with notifications);
+  // a shared core slows its other threads from the moment a process becomes active (a notification).
+  return params_.mode == SchedulingMode::kCooperative && th.cpu->cpu().params().smt_throughput <= 0;
+}
+
+bool Scheduler::hands_over(const Process& p) const {
+  // The thread's time passes from p to the process queued next, woken at p's local time, in place of p
+  // synchronising first, when that is all a synchronisation would do: switches are loosely timed, someone
+  // waits for the thread, p has no other free thread to take, and nothing else of the kernel can run before
+  // that time.
+  const unsigned t = p.thread_;
+  const Thread& th = threads_[t];
+  if (!loose_switches(th) || !next_for(t)) return false;
+  for (unsigned o = 0; o < threads_.size(); ++o)
+    if (o != t && !threads_[o].running && p.may_run_on(o)) return false;
+  return th.cpu->nothing_due_by_now();
+}
+
+void Scheduler::dispatch(unsigned t, const sc_time& lead) {
   for (auto it = ready_.begin(); it != ready_.end(); ++it) {
     Process& q = **it;
     if (!q.may_run_on(t)) continue;
     ready_.erase(it);
     run_on(q, t);
-    q.wake_.notify(SC_ZERO_TIME);
+    q.wake_.notify(lead);
     break;
   }
   claim_for_waiting();
@@ -371,7 +391,7 @@ void Process::yield() {
   Scheduler::Thread& th = sched_.thread_of(*this);
   ++th.yields;
   if (sched_.params_.yield_cycles) th.cpu->compute(sched_.params_.yield_cycles);
-  th.cpu->sync();
+  th.cpu->catch_up();  // what became ready by now
   const Process* next = sched_.next_for(thread_);
   if (!next || next->priority_ < priority_) return;
   switch_away(false);
@@ -406,6 +426,11 @@ bool Process::wait_for(const sc_core::sc_event& event, const sc_core::sc_time& t
   const bool fired = !sc_core::timed_out();
   sched_.acquire(*this);
   return fired;
+}
+
+void Process::notify(sc_core::sc_event& event) {
+  cpu().sync();
+  event.notify(SC_ZERO_TIME);
 }
 
 std::uint64_t Process::now_ps() const {

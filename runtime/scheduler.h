@@ -10,7 +10,11 @@
 // process that may run on it (highest priority first, first come first served within a priority). A process
 // migrates between threads only when it gives its thread away and takes another (preempted, yielding,
 // sleeping, waiting): its time continues on the new thread from the kernel's time, since every release
-// synchronises the thread it leaves (no time skipped, none run twice).
+// synchronises the thread it leaves (no time skipped, none run twice) — or, for a cooperative switch on a
+// thread no other thread's speed depends on, when nothing else in the kernel is due before the yielding
+// process's time, hands that time to the process it switches to (woken then: one kernel event a switch).
+// A yield looks at the run queue as the kernel stands at the process's time (it synchronises only when
+// something is due by then), and a process notifies its waiters at its own time (Process::notify).
 // Timing contract: a process computes at the clock of the CPU it runs on, and its device accesses go through
 // that CPU's hardware thread (Process::cpu()). A process that no other live process may ever displace (the
 // only one that may run on its thread, or every live process may run anywhere and there are no more of them
@@ -115,6 +119,9 @@ class Process {
   void wait_for(const sc_core::sc_event& event, TimeUse use = TimeUse::kAsleep);
   // The same, for at most `timeout` (a watchdog); returns false when it ran out before `event`.
   bool wait_for(const sc_core::sc_event& event, const sc_core::sc_time& timeout, TimeUse use);
+  // Notifies `event` at the process's time: its thread synchronises first, since a notification made at the
+  // kernel's time would reach the processes waiting for it before this process got there.
+  void notify(sc_core::sc_event& event);
 
   // The ledger up to now (the open segment included).
   Ledger spent() const;
@@ -240,7 +247,11 @@ class Scheduler final : public models::StatisticsSource {
   Process* next_for(unsigned t) const;        // the first queued process that may run on thread t
   bool should_yield(const Process& p) const;  // someone must run instead of p now
   bool contended(const Process& p) const;     // another process could ever displace p from its thread
-  void dispatch(unsigned t);
+  // Thread t (free) runs the first queued process that may run on it, woken `lead` from now.
+  void dispatch(unsigned t, const sc_core::sc_time& lead = sc_core::SC_ZERO_TIME);
+  bool hands_over(const Process& p) const;  // release(p, kQueued) passes the thread's time on (no sync)
+  // Whether a process may take thread `th` ahead of the kernel's time (its context switch not synchronised).
+  bool loose_switches(const Thread& th) const;
   sc_core::sc_time slice_left(const Process& p) const;
   Thread& thread_of(const Process& p) { return threads_[p.thread_]; }
   const Thread& thread_of(const Process& p) const { return threads_[p.thread_]; }

@@ -419,17 +419,17 @@ TEST(RuntimeManager, TakeCoreHandsOutTheLeastRecentlyUsedIdleCoreAndRequestsWait
     EXPECT_FALSE(m->take_core(models::CoreKind::kDes));     // none configured
     p.sleep(sc_time(50, sc_core::SC_US));                   // the request below waits meanwhile
     given_back = sc_core::sc_time_stamp();
-    m->give_back(*b);
-    m->give_back(*a);
+    m->give_back(p, *b);
+    m->give_back(p, *a);
     p.sleep(sc_time(50, sc_core::SC_US));  // the request ran on slot0 (least recently used) meanwhile
     const auto c = m->take_core(models::CoreKind::kAes128);
     ASSERT_TRUE(c);
     EXPECT_EQ(c->slot_name, "slot1");  // slot0 was used by the request since
-    m->give_back(*c);                  // not stamped: its place in the order is unchanged
+    m->give_back(p, *c);                  // not stamped: its place in the order is unchanged
     const auto d = m->take_core(models::CoreKind::kAes128);
     ASSERT_TRUE(d);
     EXPECT_EQ(d->slot_name, "slot1");
-    m->give_back(*d);
+    m->give_back(p, *d);
   });
   bench.sched1.spawn(
       "app", 10, [&](runtime::Process& p) { ask(*m, p, Functionality::kAes128, 1); },

@@ -2,6 +2,7 @@
 #include "runtime/mutex.h"
 
 #include <gtest/gtest.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <systemc>
 
@@ -24,13 +25,13 @@ TEST(RuntimeMutex, WaiterSleepsUntilTheHolderUnlocks) {
     keystore.lock(p);
     p.compute(100000);           // 1 ms holding the lock
     p.sleep(sc_time(4, SC_MS));  // 4 ms off the CPU, still holding it
-    keystore.unlock();
+    keystore.unlock(p);
     a_unlocked = sc_core::sc_time_stamp();
   });
   sched.spawn("b", 0, [&](runtime::Process& p) {
     keystore.lock(p);  // taken: waits without using the CPU
     b_locked = sc_core::sc_time_stamp();
-    keystore.unlock();
+    keystore.unlock(p);
   });
   sched.spawn("c", 0, [&](runtime::Process& p) {
     p.compute(200000);  // runs while a sleeps and b waits
@@ -62,14 +63,14 @@ TEST(RuntimeMutex, SpinningWaiterYieldsEveryTurnUntilTheHolderUnlocks) {
   sched.spawn("a", 0, [&](runtime::Process& p) {
     lock.spin_lock(p);
     p.sleep(sc_time(4, SC_MS));
-    lock.unlock();
+    lock.unlock(p);
   });
   sched.spawn("b", 0, [&](runtime::Process& p) {
     b_before = p.spent();
     lock.spin_lock(p);
     b_after = p.spent();
     b_locked = sc_core::sc_time_stamp();
-    lock.unlock();
+    lock.unlock(p);
   });
   sc_core::sc_start();
   // b asks at 0 and spins in turns of 10 cycles (100 ns) until the first turn at or after 4 ms.
@@ -79,4 +80,38 @@ TEST(RuntimeMutex, SpinningWaiterYieldsEveryTurnUntilTheHolderUnlocks) {
   constexpr auto kSlotWait = static_cast<std::size_t>(runtime::TimeUse::kSlotWait);
   EXPECT_EQ(b_after[kSlotWait] - b_before[kSlotWait], (b_locked - sc_time(0, SC_MS)).value());
   EXPECT_EQ(lock.contended(), 1u);
+}
+
+TEST(RuntimeMutex, TheWaiterLearnsOfTheUnlockAtTheHoldersTime) {
+  // Cooperative, quantum 1 s: a holds the lock, sleeps 1 ms (b asks for it and waits), then computes 3 ms
+  // loosely timed, ahead of the kernel, and unlocks at 4 ms. b waits for the lock until 4 ms, not until the
+  // kernel time a's thread stood at (1 ms): its ledger has 4 ms waiting for a shared resource and none for
+  // the CPU (a ends at once).
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  models::SoftCpu cpu{"cpu", models::CpuParams{}};  // 100 MHz
+  models::Memory mem{"mem", models::MemoryParams{}};
+  cpu.initiator.bind(mem.target);
+  runtime::SchedulerParams params;
+  params.mode = runtime::SchedulingMode::kCooperative;
+  runtime::Scheduler sched(cpu.thread(0), params);
+  runtime::Mutex lock;
+  runtime::Process::Ledger b_ledger{};
+  sc_time b_locked;
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    lock.lock(p);
+    p.sleep(sc_time(1, SC_MS));
+    p.compute(300000);
+    lock.unlock(p);
+  });
+  sched.spawn("b", 0, [&](runtime::Process& p) {
+    lock.lock(p);
+    b_locked = p.cpu().now();
+    b_ledger = p.spent();
+    lock.unlock(p);
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(b_locked, sc_time(4, SC_MS));
+  EXPECT_EQ(b_ledger[static_cast<std::size_t>(runtime::TimeUse::kSlotWait)], sc_time(4, SC_MS).value());
+  EXPECT_EQ(b_ledger[static_cast<std::size_t>(runtime::TimeUse::kCpuWait)], 0u);
+  EXPECT_EQ(lock.wait_time(), sc_time(4, SC_MS));
 }

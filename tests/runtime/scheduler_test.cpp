@@ -409,3 +409,105 @@ TEST(RuntimeScheduler, CooperativeProcessesKeepTheirThreadUntilTheyYieldOnEveryC
   EXPECT_EQ(pc.migrations(), 1u);
   EXPECT_EQ(sched.processes()[0]->migrations(), 0u);
 }
+
+TEST(RuntimeScheduler, AYieldWithNothingDueLeavesTheKernelWhereItIs) {
+  // Cooperative, one process alone, quantum 1 s: a yield that finds nothing due in the kernel up to the
+  // process's time has nothing to see, so it does not synchronise: 1000 turns of 100 cycles (1 ms) cost no
+  // kernel event, and the kernel's time is still 0 after them.
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  Cpu c;
+  runtime::SchedulerParams params;
+  params.mode = runtime::SchedulingMode::kCooperative;
+  params.yield_cycles = 10;
+  runtime::Scheduler sched(c.cpu.thread(0), params);
+  sc_time kernel_after, local_after;
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    for (int k = 0; k < 1000; ++k) {
+      p.compute(90);
+      p.yield();
+    }
+    kernel_after = sc_core::sc_time_stamp();
+    local_after = p.cpu().now();
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(kernel_after, sc_core::SC_ZERO_TIME);
+  EXPECT_EQ(local_after, sc_time(1, SC_MS));
+  EXPECT_EQ(sched.yields(), 1000u);
+  EXPECT_EQ(sched.context_switches(), 0u);
+  EXPECT_LT(sc_core::sc_delta_count(), 10u);
+}
+
+TEST(RuntimeScheduler, AYieldSeesWhatBecameReadyByItsTime) {
+  // The same process, and b, which asks for the CPU at 0.5 ms: the first yield at or after 0.5 ms (the one
+  // at 0.5 ms exactly) finds b due, synchronises, and gives b the CPU after a context switch of 50 cycles.
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  Cpu c;
+  runtime::SchedulerParams params;
+  params.mode = runtime::SchedulingMode::kCooperative;
+  params.yield_cycles = 10;
+  params.context_switch_cycles = 50;
+  runtime::Scheduler sched(c.cpu.thread(0), params);
+  sc_time b_start, a_end;
+  int a_turns_before_b = -1;
+  int turns = 0;
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    for (; turns < 1000; ++turns) {
+      p.compute(90);
+      p.yield();
+    }
+    a_end = p.cpu().now();
+  });
+  sched.spawn(
+      "b", 0,
+      [&](runtime::Process& p) {
+        b_start = p.cpu().now();
+        a_turns_before_b = turns;
+      },
+      sc_time(500, SC_US));
+  sc_core::sc_start();
+  EXPECT_EQ(a_turns_before_b, 499);  // in its 500th turn, which ended at 0.5 ms
+  EXPECT_EQ(b_start, sc_time(500, SC_US) + sc_time(500, sc_core::SC_NS));
+  // a: 1 ms of turns, and the two switches (to b, and back when b ends at once).
+  EXPECT_EQ(a_end, sc_time(1, SC_MS) + sc_time(1, SC_US));
+  EXPECT_EQ(sched.context_switches(), 2u);
+}
+
+TEST(RuntimeScheduler, CooperativeSwitchesPassTheThreadsTimeOnWithOneKernelEventEach) {
+  // Two cooperative processes taking turns of 100 cycles (90 computing, a 10-cycle yield), 100 turns each,
+  // quantum 1 s, 50-cycle context switches. Every yield switches (200), and a's end gives b the thread (one
+  // more): 20,000 cycles of turns and 201 switches end b at 30,050 cycles, a one switch before. The yielding
+  // process does not synchronise before the switch: the next one is woken at its time, one kernel event a
+  // switch.
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  Cpu c;
+  runtime::SchedulerParams params;
+  params.mode = runtime::SchedulingMode::kCooperative;
+  params.yield_cycles = 10;
+  params.context_switch_cycles = 50;
+  runtime::Scheduler sched(c.cpu.thread(0), params);
+  std::map<std::string, sc_time> end;
+  std::map<std::string, runtime::Process::Ledger> ledger;
+  for (const char* name : {"a", "b"})
+    sched.spawn(name, 0, [&](runtime::Process& p) {
+      for (int k = 0; k < 100; ++k) {
+        p.compute(90);
+        p.yield();
+      }
+      end[p.name()] = p.cpu().now();
+      ledger[p.name()] = p.spent();
+    });
+  sc_core::sc_start();
+  EXPECT_EQ(end["b"], sc_time(300500, sc_core::SC_NS));
+  EXPECT_EQ(end["a"], sc_time(300000, sc_core::SC_NS));
+  EXPECT_EQ(sched.context_switches(), 201u);
+  // Each process: its own 100 turns computing (10 us), the rest queued (the other's turns and the switches).
+  for (const char* name : {"a", "b"}) {
+    const auto& l = ledger[name];
+    EXPECT_EQ(l[static_cast<std::size_t>(runtime::TimeUse::kCpuCompute)], sc_time(100, SC_US).value()) << name;
+    EXPECT_EQ(l[static_cast<std::size_t>(runtime::TimeUse::kCpuCompute)] +
+                  l[static_cast<std::size_t>(runtime::TimeUse::kCpuWait)],
+              end[name].value())
+        << name;
+  }
+  EXPECT_LE(sc_core::sc_delta_count(), 201u + 10u);
+}
