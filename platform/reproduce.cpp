@@ -358,6 +358,17 @@ std::vector<std::string> reproduction_experiments(const std::string& system) {
   throw std::invalid_argument("unknown reference system \"" + system + "\"");
 }
 
+double reproduction_cost(const std::string& system, const std::string& experiment) {
+  if (system == "soc") return 4.6;  // 1,200 crossover points
+  if (system == "cell") return experiment == "engine=on.procs=15" ? 2.8 : 1.0;
+  if (system == "hsm") {  // from 0.5 s (one client) to 1.6 s (four or more, the synchronous FMC slowest)
+    const bool sync_fmc = experiment.find("sync_fmc") != std::string::npos;
+    const bool one = experiment.rfind("clients=1.", 0) == 0 || experiment == "clients=1";
+    return (one ? 0.6 : 1.3) + (sync_fmc ? 0.3 : 0.0);
+  }
+  return 0.01;  // desrnd: analytic
+}
+
 std::vector<std::string> hsm_variant(const std::string& name) {
   // The build with half the cores: 2 AES cores and 4 modexp cores instead of 4 and 8.
   if (name == "half_cores") return {"platform.slots.0.count=2", "platform.slots.1.count=4"};

@@ -34,6 +34,9 @@ struct ReproducedFigure {
 std::vector<std::string> reproduction_systems();
 // The experiments of a system, each one simulation (one process): names like "crossover" or "clients=4".
 std::vector<std::string> reproduction_experiments(const std::string& system);
+// Roughly how many seconds of one core an experiment takes (measured on a 2-core reference machine), for
+// starting the longest first when they run in parallel; it decides no result.
+double reproduction_cost(const std::string& system, const std::string& experiment);
 // The folder holding the shipped scenarios (the source tree's scenarios/ unless `override_dir` is given).
 std::filesystem::path scenario_dir(const std::optional<std::filesystem::path>& override_dir);
 

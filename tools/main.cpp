@@ -805,14 +805,20 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
   std::vector<std::pair<std::string, std::string>> experiments;
   for (const auto& s : systems)
     for (const auto& e : rsoc::platform::reproduction_experiments(s)) experiments.emplace_back(s, e);
+  // Started longest first (the pool stays busy to the end); the figures are gathered in report order below.
+  std::vector<std::pair<std::string, std::string>> start_order = experiments;
+  std::stable_sort(start_order.begin(), start_order.end(), [](const auto& a, const auto& b) {
+    return rsoc::platform::reproduction_cost(a.first, a.second) >
+           rsoc::platform::reproduction_cost(b.first, b.second);
+  });
   rsoc::tools::TaskProgress progress(experiments.size(), "experiments", "reproducing");
   rsoc::tools::ChildPool pool(jobs);
   std::string failures;
   int code = kOk;
   std::size_t next = 0;
-  while (next < experiments.size() || !pool.empty()) {
-    while (next < experiments.size() && pool.has_room()) {
-      const auto& [s, e] = experiments[next];
+  while (next < start_order.size() || !pool.empty()) {
+    while (next < start_order.size() && pool.has_room()) {
+      const auto& [s, e] = start_order[next];
       std::error_code ec;
       fs::create_directories(work / s, ec);
       if (ec) throw rsoc::analysis::write_error(work / s, ec.message());
@@ -824,9 +830,9 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
     }
     const auto [index, status] = pool.wait();
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    progress.ended(experiments[index].first + " " + experiments[index].second, ok);
+    progress.ended(start_order[index].first + " " + start_order[index].second, ok);
     if (ok) continue;
-    const auto& [s, e] = experiments[index];
+    const auto& [s, e] = start_order[index];
     std::ifstream log(work / s / (e + ".log"));
     std::stringstream text;
     text << log.rdbuf();

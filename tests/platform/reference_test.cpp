@@ -8,6 +8,7 @@
 
 #include "platform/crossover.h"
 #include "platform/estimate.h"
+#include "platform/reproduce.h"
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
@@ -294,4 +295,25 @@ TEST(Reference, BurstTimingIsWordTimingAlone) {
 
 TEST(Reference, BurstTimingCountsEveryReplayedAccess) {
   expect_exact_quiet_counts(quiet_reference("burst"));
+}
+
+TEST(Reproduction, TheLongestExperimentsAreExpectedLongest) {
+  // reproduce starts experiments longest first: the 1,200-point crossover, then Cell's 15 processes with the
+  // engine, the HSM's runs with several clients before those with one, desrnd's analytic ones last.
+  using platform::reproduction_cost;
+  double longest = 0, shortest = 1e9;
+  std::string longest_name, shortest_system;
+  for (const std::string& s : platform::reproduction_systems())
+    for (const std::string& e : platform::reproduction_experiments(s)) {
+      const double c = reproduction_cost(s, e);
+      EXPECT_GT(c, 0) << s << " " << e;
+      if (c > longest) longest = c, longest_name = s + "/" + e;
+      if (c < shortest) shortest = c, shortest_system = s;
+    }
+  EXPECT_EQ(longest_name, "soc/crossover");
+  EXPECT_EQ(shortest_system, "desrnd");
+  EXPECT_GT(reproduction_cost("cell", "engine=on.procs=15"), reproduction_cost("hsm", "clients=4.sync_fmc"));
+  EXPECT_GT(reproduction_cost("hsm", "clients=4"), reproduction_cost("hsm", "clients=1"));
+  EXPECT_GT(reproduction_cost("hsm", "clients=2.sync_fmc"), reproduction_cost("hsm", "clients=2"));
+  EXPECT_LT(reproduction_cost("hsm", "clients=1.aes_2x"), reproduction_cost("hsm", "clients=2.aes_2x"));
 }
