@@ -12,13 +12,20 @@ using namespace rsoc;
 using sc_core::SC_MS;
 using sc_core::sc_time;
 
-TEST(RuntimeMutex, WaiterSleepsUntilTheHolderUnlocks) {
-  models::SoftCpu cpu{"cpu", models::CpuParams{}};  // 100 MHz
+namespace {
+// A 100 MHz CPU whose port is bound to a memory (the processes only compute).
+struct Cpu {
+  models::SoftCpu cpu{"cpu", models::CpuParams{}};
   models::Memory mem{"mem", models::MemoryParams{}};
-  cpu.initiator.bind(mem.target);
+  Cpu() { cpu.initiator.bind(mem.target); }
+};
+}  // namespace
+
+TEST(RuntimeMutex, WaiterSleepsUntilTheHolderUnlocks) {
+  Cpu c;
   runtime::SchedulerParams params;
   params.mode = runtime::SchedulingMode::kCooperative;
-  runtime::Scheduler sched(cpu.thread(0), params);
+  runtime::Scheduler sched(c.cpu.thread(0), params);
   runtime::Mutex keystore;
   sc_time a_unlocked, b_locked, c_done;
   sched.spawn("a", 0, [&](runtime::Process& p) {
@@ -50,13 +57,11 @@ TEST(RuntimeMutex, SpinningWaiterYieldsEveryTurnUntilTheHolderUnlocks) {
   // task_mutex_lock of a cooperative tasker: the waiter stays ready and yields while the lock is taken. Here
   // the holder sleeps 4 ms with it and nobody else runs: the waiter spins alone, one cycle a turn (it never
   // spins in zero time), its whole wait counted as waiting for a shared resource.
-  models::SoftCpu cpu{"cpu", models::CpuParams{}};  // 100 MHz
-  models::Memory mem{"mem", models::MemoryParams{}};
-  cpu.initiator.bind(mem.target);
+  Cpu c;
   runtime::SchedulerParams params;
   params.mode = runtime::SchedulingMode::kCooperative;
   params.yield_cycles = 10;
-  runtime::Scheduler sched(cpu.thread(0), params);
+  runtime::Scheduler sched(c.cpu.thread(0), params);
   runtime::Mutex lock;
   sc_time b_locked;
   runtime::Process::Ledger b_before{}, b_after{};
@@ -88,12 +93,10 @@ TEST(RuntimeMutex, TheWaiterLearnsOfTheUnlockAtTheHoldersTime) {
   // kernel time a's thread stood at (1 ms): its ledger has 4 ms waiting for a shared resource and none for
   // the CPU (a ends at once).
   tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
-  models::SoftCpu cpu{"cpu", models::CpuParams{}};  // 100 MHz
-  models::Memory mem{"mem", models::MemoryParams{}};
-  cpu.initiator.bind(mem.target);
+  Cpu c;
   runtime::SchedulerParams params;
   params.mode = runtime::SchedulingMode::kCooperative;
-  runtime::Scheduler sched(cpu.thread(0), params);
+  runtime::Scheduler sched(c.cpu.thread(0), params);
   runtime::Mutex lock;
   runtime::Process::Ledger b_ledger{};
   sc_time b_locked;

@@ -410,15 +410,24 @@ TEST(RuntimeScheduler, CooperativeProcessesKeepTheirThreadUntilTheyYieldOnEveryC
   EXPECT_EQ(sched.processes()[0]->migrations(), 0u);
 }
 
+namespace {
+// Cooperative scheduling with yields of 10 cycles and context switches of `switch_cycles`, quantum 1 s.
+runtime::SchedulerParams cooperative_turns(std::uint64_t switch_cycles) {
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  runtime::SchedulerParams params;
+  params.mode = runtime::SchedulingMode::kCooperative;
+  params.yield_cycles = 10;
+  params.context_switch_cycles = switch_cycles;
+  return params;
+}
+}  // namespace
+
 TEST(RuntimeScheduler, AYieldWithNothingDueLeavesTheKernelWhereItIs) {
   // Cooperative, one process alone, quantum 1 s: a yield that finds nothing due in the kernel up to the
   // process's time has nothing to see, so it does not synchronise: 1000 turns of 100 cycles (1 ms) cost no
   // kernel event, and the kernel's time is still 0 after them.
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  const runtime::SchedulerParams params = cooperative_turns(0);  // the quantum first: the CPU starts with it
   Cpu c;
-  runtime::SchedulerParams params;
-  params.mode = runtime::SchedulingMode::kCooperative;
-  params.yield_cycles = 10;
   runtime::Scheduler sched(c.cpu.thread(0), params);
   sc_time kernel_after, local_after;
   sched.spawn("a", 0, [&](runtime::Process& p) {
@@ -440,12 +449,8 @@ TEST(RuntimeScheduler, AYieldWithNothingDueLeavesTheKernelWhereItIs) {
 TEST(RuntimeScheduler, AYieldSeesWhatBecameReadyByItsTime) {
   // The same process, and b, which asks for the CPU at 0.5 ms: the first yield at or after 0.5 ms (the one
   // at 0.5 ms exactly) finds b due, synchronises, and gives b the CPU after a context switch of 50 cycles.
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  const runtime::SchedulerParams params = cooperative_turns(50);  // the quantum first: the CPU starts with it
   Cpu c;
-  runtime::SchedulerParams params;
-  params.mode = runtime::SchedulingMode::kCooperative;
-  params.yield_cycles = 10;
-  params.context_switch_cycles = 50;
   runtime::Scheduler sched(c.cpu.thread(0), params);
   sc_time b_start, a_end;
   int a_turns_before_b = -1;
@@ -478,12 +483,8 @@ TEST(RuntimeScheduler, CooperativeSwitchesPassTheThreadsTimeOnWithOneKernelEvent
   // more): 20,000 cycles of turns and 201 switches end b at 30,050 cycles, a one switch before. The yielding
   // process does not synchronise before the switch: the next one is woken at its time, one kernel event a
   // switch.
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  const runtime::SchedulerParams params = cooperative_turns(50);  // the quantum first: the CPU starts with it
   Cpu c;
-  runtime::SchedulerParams params;
-  params.mode = runtime::SchedulingMode::kCooperative;
-  params.yield_cycles = 10;
-  params.context_switch_cycles = 50;
   runtime::Scheduler sched(c.cpu.thread(0), params);
   std::map<std::string, sc_time> end;
   std::map<std::string, runtime::Process::Ledger> ledger;
