@@ -179,11 +179,9 @@ class CpuThread {
       const sc_core::sc_time& quantum = global_->get();
       if (now < m_next_sync_point && quantum == quantum_) return;
       quantum_ = quantum;
+      // tlm_global_quantum::compute_local_quantum() from `now` rather than from the kernel's time.
       m_next_sync_point = now + (quantum == sc_core::SC_ZERO_TIME ? quantum : quantum - now % quantum);
     }
-
-   protected:
-    sc_core::sc_time compute_local_quantum() override { return global_->compute_local_quantum(); }
 
    private:
     tlm::tlm_global_quantum* global_ = &tlm::tlm_global_quantum::instance();

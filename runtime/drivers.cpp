@@ -1,7 +1,6 @@
 #include "runtime/drivers.h"
 
 #include <algorithm>
-#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -271,11 +270,7 @@ DmaChannel::Lease::Lease(DmaChannel& channel, Process& p) : channel_(channel), p
 
 DmaChannel::Lease::~Lease() {
   channel_.busy_ = false;
-  if (std::uncaught_exceptions() > 0) {  // unwinding: no synchronisation (a wait) here
-    channel_.released_.notify(sc_core::SC_ZERO_TIME);
-  } else {
-    p_.notify(channel_.released_);
-  }
+  p_.notify(channel_.released_);
 }
 
 bool DmaChannel::Lease::transfer(std::uint64_t src, bool src_fixed, std::uint64_t dst, bool dst_fixed,

@@ -2,6 +2,7 @@
 #include "runtime/scheduler.h"
 
 #include <algorithm>
+#include <exception>
 #include <stdexcept>
 
 #include "models/kernel_time.h"
@@ -429,7 +430,15 @@ bool Process::wait_for(const sc_core::sc_event& event, const sc_core::sc_time& t
 }
 
 void Process::notify(sc_core::sc_event& event) {
-  cpu().sync();
+  models::CpuThread& thread = cpu();
+  if (std::uncaught_exceptions() > 0 || std::current_exception()) {
+    // No synchronisation (a switch to other SystemC processes) while an exception is handled or unwinds: the
+    // host thread's exception state is shared by every process, and a `throw;` after another process caught
+    // something of its own would rethrow that. A timed notification at the process's time instead.
+    event.notify(thread.now() - models::kernel_time());
+    return;
+  }
+  thread.sync();
   event.notify(SC_ZERO_TIME);
 }
 

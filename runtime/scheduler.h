@@ -120,7 +120,8 @@ class Process {
   // The same, for at most `timeout` (a watchdog); returns false when it ran out before `event`.
   bool wait_for(const sc_core::sc_event& event, const sc_core::sc_time& timeout, TimeUse use);
   // Notifies `event` at the process's time: its thread synchronises first, since a notification made at the
-  // kernel's time would reach the processes waiting for it before this process got there.
+  // kernel's time would reach the processes waiting for it before this process got there. While an exception
+  // is handled or unwinds, a timed notification at that time instead (no switch to other processes there).
   void notify(sc_core::sc_event& event);
 
   // The ledger up to now (the open segment included).

@@ -1,9 +1,12 @@
 // The OS mutex: a second process waits (off the CPU) until the holder unlocks.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "runtime/mutex.h"
 
 #include <gtest/gtest.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include <stdexcept>
+#include <string>
 #include <systemc>
 
 #include "models/memory.h"
@@ -117,4 +120,51 @@ TEST(RuntimeMutex, TheWaiterLearnsOfTheUnlockAtTheHoldersTime) {
   EXPECT_EQ(b_ledger[static_cast<std::size_t>(runtime::TimeUse::kSlotWait)], sc_time(4, SC_MS).value());
   EXPECT_EQ(b_ledger[static_cast<std::size_t>(runtime::TimeUse::kCpuWait)], 0u);
   EXPECT_EQ(lock.wait_time(), sc_time(4, SC_MS));
+}
+
+TEST(RuntimeMutex, AnUnlockWhileAnExceptionIsHandledSwitchesToNoOtherProcess) {
+  // a holds the lock 1 us ahead of the kernel and unlocks it in a catch handler, then rethrows. Another
+  // SystemC thread catches an exception of its own at 0.5 us and waits inside its handler. Had the unlock
+  // synchronised (a switch while a's exception is being handled), a's `throw;` could rethrow the other
+  // thread's exception; the unlock notifies at a's time instead, without a switch: a rethrows its own, and b,
+  // waiting for the lock, still gets it at 1 us.
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
+  Cpu c;
+  runtime::SchedulerParams params;
+  params.mode = runtime::SchedulingMode::kCooperative;
+  runtime::Scheduler sched(c.cpu.thread(0), params);
+  runtime::Mutex lock;
+  std::string a_rethrew;
+  sc_time b_locked;
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    lock.lock(p);
+    p.sleep(sc_time(10, sc_core::SC_NS));  // b asks for the lock meanwhile
+    try {
+      try {
+        throw std::runtime_error("a's own");
+      } catch (...) {
+        p.compute(99);  // 0.99 us ahead of the kernel: the unlock at 1 us
+        lock.unlock(p);
+        throw;
+      }
+    } catch (const std::exception& e) {
+      a_rethrew = e.what();
+    }
+  });
+  sched.spawn("b", 0, [&](runtime::Process& p) {
+    lock.lock(p);
+    b_locked = p.cpu().now();
+    lock.unlock(p);
+  });
+  sc_core::sc_spawn([] {
+    sc_core::wait(sc_time(500, sc_core::SC_NS));
+    try {
+      throw std::runtime_error("the other thread's");
+    } catch (...) {
+      sc_core::wait(sc_time(1, SC_MS));
+    }
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(a_rethrew, "a's own");
+  EXPECT_EQ(b_locked, sc_time(1, sc_core::SC_US));
 }
