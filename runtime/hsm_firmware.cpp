@@ -1,6 +1,7 @@
 #include "runtime/hsm_firmware.h"
 
 #include <algorithm>
+#include <exception>
 #include <random>
 #include <stdexcept>
 
@@ -86,6 +87,21 @@ std::vector<std::uint8_t> pkcs1_sha256_encoding(const std::array<std::uint8_t, 3
 
 namespace {
 namespace reg = models::reg;
+
+// Runs `work`, then `release` whether or not it threw, and rethrows what it threw. The release (freeing a
+// core yields) runs outside any exception handler: a switch to another task while an exception is handled
+// would let a `throw;` rethrow the exception that task caught meanwhile.
+template <typename Work, typename Release>
+void then_release(Work&& work, Release&& release) {
+  std::exception_ptr failed;
+  try {
+    work();
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  release();
+  if (failed) std::rethrow_exception(failed);
+}
 
 // Time a process spent from `before` until now on computing and waiting for the CPU, counted instead as
 // waiting for a shared resource (a core, a lock): spinning for it.
@@ -310,7 +326,7 @@ std::vector<std::uint8_t> HsmFirmware::unwrap_key(Process& p, const std::vector<
   reason += "; key unwrapped on " + aes.slot_name;
   models::CpuThread& cpu = p.cpu();
   std::optional<std::vector<std::uint8_t>> record;
-  try {
+  then_release([&] {
     // load_kek: the KEK, CONFIG (decrypting) and CTRL.INIT, on every unwrap (the core may have held another
     // key).
     for (std::size_t i = 0; i < kek_.size(); i += 4)
@@ -329,11 +345,7 @@ std::vector<std::uint8_t> HsmFirmware::unwrap_key(Process& p, const std::vector<
       ++aes_operations_;
     };
     record = crypto::key_unwrap_pad(do_block, blob);
-  } catch (...) {
-    free(p, aes);
-    throw;
-  }
-  free(p, aes);
+  }, [&] { free(p, aes); });
   if (!record) throw DriverError("key blob does not unwrap (wrong KEK or damaged keystore)");
   return *record;
 }
@@ -367,7 +379,7 @@ std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey
     const BigInt r = crypto::mod(BigInt::from_bytes_be(r_bytes), key.n);
     const CoreLease core = alloc(p, models::CoreKind::kModexp);
     BigInt bf;
-    try {
+    then_release([&] {
       models::CpuThread& cpu = p.cpu();
       setup_modulus(cpu, core.base, key.n, words, 32 * words);
       cpu.write32(core.base + reg::kConfig, 0);
@@ -379,11 +391,7 @@ std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey
       cpu.write32(core.base + reg::kCtrl, reg::kCtrlNext);
       io_wait(p, {core.base}, reg::kStatusReady | reg::kStatusValid);
       bf = read_result(cpu, core.base, words);
-    } catch (...) {
-      free(p, core);
-      throw;
-    }
-    free(p, core);
+    }, [&] { free(p, core); });
     const BigInt ubf = crypto::mod_inverse(r, key.n);
     if (params_.blinding_cache > 0) {
       if (blinding_cache_.size() >= params_.blinding_cache) blinding_cache_.pop_back();
@@ -410,20 +418,17 @@ std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& 
   const ModexpHalf half_q{second.base, key.q, key.dq, record.q_coeff, record.q_factor};
   models::CpuThread& cpu = p.cpu();
   std::vector<std::uint8_t> out;
-  try {
+  then_release([&] {
     for (const ModexpHalf* a : {&half_p, &half_q}) setup_modulus(cpu, a->base, a->prime, h, 64 * h);
     for (const ModexpHalf* a : {&half_p, &half_q}) setup_calculation(cpu, *a, h, blinded);
     io_wait(p, {half_p.base, half_q.base}, reg::kStatusReady | reg::kStatusValid);
     out = read_result(cpu, half_p.base, h).to_bytes_be(4 * h);
     const auto q_part = read_result(cpu, half_q.base, h).to_bytes_be(4 * h);
     out.insert(out.end(), q_part.begin(), q_part.end());
-  } catch (...) {
+  }, [&] {
     free(p, first);
     free(p, second);
-    throw;
-  }
-  free(p, first);
-  free(p, second);
+  });
   return out;
 }
 

@@ -390,3 +390,27 @@ TEST(Hsm, TimelinesShowEveryClientsSignatures) {
   EXPECT_GT(spans["arm.thread0"], 4);
   std::filesystem::remove_all(dir);
 }
+
+TEST(Hsm, EachFailedSignatureReportsTheCoreItsOwnTaskWaitedFor) {
+  // Cores that hang (one operation in 2,000) and a firmware that gives up after 2,000 status polls, with 4
+  // tasks: failures meet while other tasks fail too. A task frees its core (which yields) outside the handler
+  // of its exception, so each failed request reports its own core: an AES core's failure names the core the
+  // request unwrapped its key on.
+  const auto r = run(hsm({"faults.hangs.probability=0.0005", "runtime.recovery.watchdog_cycles=1000000",
+                          "runtime.driver.max_polls=2000", "workload.hsm.clients=4",
+                          "workload.hsm.signatures_per_client=5"}));
+  ASSERT_EQ(r->records.size(), 20u);
+  int aes_failures = 0;
+  for (const auto& rec : r->records) {
+    if (rec.ok) continue;
+    const std::string prefix = "core at 0x600", aes = "key unwrapped on aes";
+    ASSERT_EQ(rec.error.rfind(prefix, 0), 0u) << rec.error;
+    const char window = rec.error[prefix.size()];  // 64 KiB windows: aes0-3 at 0x6000-0x6003, modexp above
+    if (window > '3') continue;
+    const std::size_t at = rec.reason.find(aes);
+    ASSERT_NE(at, std::string::npos) << rec.reason;
+    EXPECT_EQ(window, rec.reason[at + aes.size()]) << rec.reason << " -> " << rec.error;
+    ++aes_failures;
+  }
+  EXPECT_GE(aes_failures, 5);
+}
