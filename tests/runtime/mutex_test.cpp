@@ -22,6 +22,19 @@ struct Cpu {
   models::Memory mem{"mem", models::MemoryParams{}};
   Cpu() { cpu.initiator.bind(mem.target); }
 };
+
+// Cooperative scheduling on such a CPU, loosely timed: a quantum of 1 s, set before the CPU starts.
+struct LooselyTimed {
+  struct Quantum {
+    Quantum() { tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC)); }
+  } quantum;  // the first member: set before the CPU below is built
+  Cpu c;
+  runtime::Scheduler sched{c.cpu.thread(0), [] {
+                             runtime::SchedulerParams params;
+                             params.mode = runtime::SchedulingMode::kCooperative;
+                             return params;
+                           }()};
+};
 }  // namespace
 
 TEST(RuntimeMutex, WaiterSleepsUntilTheHolderUnlocks) {
@@ -95,21 +108,17 @@ TEST(RuntimeMutex, TheWaiterLearnsOfTheUnlockAtTheHoldersTime) {
   // loosely timed, ahead of the kernel, and unlocks at 4 ms. b waits for the lock until 4 ms, not until the
   // kernel time a's thread stood at (1 ms): its ledger has 4 ms waiting for a shared resource and none for
   // the CPU (a ends at once).
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
-  Cpu c;
-  runtime::SchedulerParams params;
-  params.mode = runtime::SchedulingMode::kCooperative;
-  runtime::Scheduler sched(c.cpu.thread(0), params);
+  LooselyTimed t;
   runtime::Mutex lock;
   runtime::Process::Ledger b_ledger{};
   sc_time b_locked;
-  sched.spawn("a", 0, [&](runtime::Process& p) {
+  t.sched.spawn("a", 0, [&](runtime::Process& p) {
     lock.lock(p);
     p.sleep(sc_time(1, SC_MS));
     p.compute(300000);
     lock.unlock(p);
   });
-  sched.spawn("b", 0, [&](runtime::Process& p) {
+  t.sched.spawn("b", 0, [&](runtime::Process& p) {
     lock.lock(p);
     b_locked = p.cpu().now();
     b_ledger = p.spent();
@@ -128,15 +137,11 @@ TEST(RuntimeMutex, AnUnlockWhileAnExceptionIsHandledSwitchesToNoOtherProcess) {
   // synchronised (a switch while a's exception is being handled), a's `throw;` could rethrow the other
   // thread's exception; the unlock notifies at a's time instead, without a switch: a rethrows its own, and b,
   // waiting for the lock, still gets it at 1 us.
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC));
-  Cpu c;
-  runtime::SchedulerParams params;
-  params.mode = runtime::SchedulingMode::kCooperative;
-  runtime::Scheduler sched(c.cpu.thread(0), params);
+  LooselyTimed t;
   runtime::Mutex lock;
   std::string a_rethrew;
   sc_time b_locked;
-  sched.spawn("a", 0, [&](runtime::Process& p) {
+  t.sched.spawn("a", 0, [&](runtime::Process& p) {
     lock.lock(p);
     p.sleep(sc_time(10, sc_core::SC_NS));  // b asks for the lock meanwhile
     try {
@@ -151,7 +156,7 @@ TEST(RuntimeMutex, AnUnlockWhileAnExceptionIsHandledSwitchesToNoOtherProcess) {
       a_rethrew = e.what();
     }
   });
-  sched.spawn("b", 0, [&](runtime::Process& p) {
+  t.sched.spawn("b", 0, [&](runtime::Process& p) {
     lock.lock(p);
     b_locked = p.cpu().now();
     lock.unlock(p);
