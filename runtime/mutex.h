@@ -3,7 +3,8 @@
 // lock(), a process that finds it taken sleeps until the holder unlocks; waiters take it in the order they
 // woke. With spin_lock(), it stays ready and yields until the lock is free, as a cooperative tasker's simple
 // lock does (task_mutex_lock: while locked, yield), paying a context switch per turn. Timing contract: lock
-// and unlock take no simulated time of their own; waiting is the holder's time (counted as kSlotWait).
+// and unlock take no simulated time of their own, the waiters learn of an unlock at the holder's time
+// (Process::notify); waiting is the holder's time (counted as kSlotWait).
 
 #include <cstdint>
 #include <systemc>
