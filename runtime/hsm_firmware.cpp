@@ -411,7 +411,8 @@ std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& 
                                                    std::string& reason, std::string& slot) {
   const RsaKey& key = record.key;
   const std::size_t h = prime_words(key);
-  const auto [first, second] = alloc2(p, models::CoreKind::kModexp);
+  const std::pair<CoreLease, CoreLease> pair = alloc2(p, models::CoreKind::kModexp);
+  const CoreLease &first = pair.first, &second = pair.second;  // named (not bindings): the lambdas below use them
   slot = first.slot_name;
   reason += "; CRT halves on " + first.slot_name + " and " + second.slot_name;
   const ModexpHalf half_p{first.base, key.p, key.dp, record.p_coeff, record.p_factor};
