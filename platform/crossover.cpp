@@ -1,7 +1,6 @@
 #include "platform/crossover.h"
 
 #include <chrono>
-#include <cstring>
 #include <random>
 #include <sstream>
 
@@ -87,11 +86,8 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
           for (auto& b : key) b = static_cast<std::uint8_t>(rng());
           runtime::shape_key(f, key);
           for (std::uint64_t n = 1; n <= options.max_blocks && failure.empty(); ++n) {
-            std::vector<std::uint8_t> data(n * unit);  // whole cipher blocks: a multiple of 8 bytes
-            for (std::size_t i = 0; i < data.size(); i += 8) {
-              const std::uint64_t r = rng();
-              std::memcpy(&data[i], &r, 8);
-            }
+            std::vector<std::uint8_t> data(n * unit);
+            runtime::draw_data(rng(), data);
             runtime::shape_data(f, data);
             CrossoverRow row{f, n, unit, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt};
             auto measure = [&](bool hardware, const char* mode, double& s, std::optional<double>& j) {
