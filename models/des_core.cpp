@@ -2,9 +2,11 @@
 // Registers (models/ip_core.h): KEY[0..1] = K1, KEY[2..3] = K2, KEY[4..5] = K3; BLOCK[0..1] -> RESULT[0..1];
 // CONFIG.ENCRYPT chooses the direction, CONFIG.TRIPLE selects 3DES EDE.
 // Timing contract: CTRL.INIT keeps the core busy for key_setup_cycles, CTRL.NEXT for block_cycles per DES
-// pass (three passes for 3DES); a streamed block costs the same.
+// pass (three passes for 3DES); a streamed block costs the same. A PIO replay of many cipher blocks has them
+// computed together (compute_many: crypto::Des on many blocks, interleaved), the same results and cycles.
 #include <array>
 #include <memory>
+#include <vector>
 
 #include "models/core_kinds.h"
 #include "models/crypto/des.h"
@@ -40,16 +42,29 @@ class DesCore : public IpCore {
   }
   std::uint64_t compute(const std::uint32_t* in_words, std::uint32_t* out_words) override {
     const std::uint64_t in = u64_of(in_words, 0);
-    const std::uint32_t config = regs_.at(config_);
-    const bool encrypt = config & reg::kConfigEncrypt;
-    const bool triple = config & reg::kConfigTriple;
-    if (!des_) schedule();
-    if (triple && !tdes_) tdes_ = std::make_unique<crypto::TripleDes>(keys_[0], keys_[1], keys_[2]);
-    const std::uint64_t out = triple ? (encrypt ? tdes_->encrypt(in) : tdes_->decrypt(in))
-                                     : (encrypt ? des_->encrypt(in) : des_->decrypt(in));
+    const Setup s = set_up();
+    const std::uint64_t out = s.triple ? (s.encrypt ? tdes_->encrypt(in) : tdes_->decrypt(in))
+                                       : (s.encrypt ? des_->encrypt(in) : des_->decrypt(in));
     out_words[0] = static_cast<std::uint32_t>(out >> 32);
     out_words[1] = static_cast<std::uint32_t>(out);
-    return static_cast<std::uint64_t>(params().block_cycles) * (triple ? 3 : 1);
+    return s.cycles;
+  }
+  bool compute_many(const std::uint32_t* in_words, std::uint32_t* out_words, std::size_t n,
+                    std::uint64_t& cycles) override {
+    const Setup s = set_up();
+    blocks_.resize(n);
+    std::uint64_t* b = blocks_.data();
+    for (std::size_t i = 0; i < n; ++i) b[i] = u64_of(in_words, 2 * i);
+    if (s.triple)
+      s.encrypt ? tdes_->encrypt(b, b, n) : tdes_->decrypt(b, b, n);
+    else
+      s.encrypt ? des_->encrypt(b, b, n) : des_->decrypt(b, b, n);
+    for (std::size_t i = 0; i < n; ++i) {
+      out_words[2 * i] = static_cast<std::uint32_t>(b[i] >> 32);
+      out_words[2 * i + 1] = static_cast<std::uint32_t>(b[i]);
+    }
+    cycles = s.cycles;
+    return true;
   }
   void on_reset() override {
     des_.reset();
@@ -57,6 +72,19 @@ class DesCore : public IpCore {
   }
 
  private:
+  // The direction and passes CONFIG selects, their key schedules ready, and a block's cycles.
+  struct Setup {
+    bool encrypt, triple;
+    std::uint64_t cycles;
+  };
+  Setup set_up() {
+    const std::uint32_t config = regs_.at(config_);
+    const bool triple = config & reg::kConfigTriple;
+    if (!des_) schedule();
+    if (triple && !tdes_) tdes_ = std::make_unique<crypto::TripleDes>(keys_[0], keys_[1], keys_[2]);
+    return {(config & reg::kConfigEncrypt) != 0, triple,
+            static_cast<std::uint64_t>(params().block_cycles) * (triple ? 3 : 1)};
+  }
   void schedule() {
     const std::uint32_t* key = regs_.bank(key_).data();
     keys_ = {u64_of(key, 0), u64_of(key, 2), u64_of(key, 4)};
@@ -67,6 +95,7 @@ class DesCore : public IpCore {
   std::array<std::uint64_t, 3> keys_{};  // K1, K2, K3 as taken by the last schedule()
   std::unique_ptr<crypto::Des> des_;
   std::unique_ptr<crypto::TripleDes> tdes_;
+  std::vector<std::uint64_t> blocks_;  // compute_many()
 };
 
 }  // namespace

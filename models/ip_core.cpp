@@ -79,7 +79,11 @@ void IpCore::hang(const sc_time& at) {
 
 std::uint64_t IpCore::next(const sc_time& at) {
   scratch_.resize(std::max(block_words(), result_words()));
-  const std::uint64_t cycles = compute(regs_.bank(*block_).data(), scratch_.data());
+  std::uint64_t cycles = precomputed_cycles_;
+  if (precomputed_)
+    std::copy(precomputed_, precomputed_ + result_words(), scratch_.begin());
+  else
+    cycles = compute(regs_.bank(*block_).data(), scratch_.data());
   upset(at, scratch_.data());
   publish(scratch_.data(), result_words());
   return cycles;
@@ -193,6 +197,7 @@ void IpCore::pio_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_t
     recording.refuse();
     return stream_access(trans, at, latency);
   }
+  if (hangs_) recording.single();  // a hang drawn in a repetition ends the replay there
   const sc_time before = latency;
   register_access(trans, at, latency);
   PioRecording::Entry e;
@@ -210,30 +215,55 @@ void IpCore::pio_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_t
 }
 
 void IpCore::replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& pio) {
-  const unsigned in = block_words(), out = result_words();
-  if (!block_ || trans.get_data_length() < 4 * std::max(in, out)) {
+  const unsigned in = block_words(), out = result_words(), stride = std::max(in, out);
+  const std::uint64_t repetitions = pio.repetitions;
+  if (!block_ || trans.get_data_length() / 4 / stride < repetitions) {
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
   unsigned char* data = trans.get_data_ptr();
-  std::memcpy(regs_.bank(*block_).data(), data, 4 * in);
   const auto [first, last] = pio.recording->entries_of(this);
-  for (const PioRecording::Entry* e = first; e != last; ++e) {
-    if (!e->write) {
-      words_read_ += e->words;
-      status_reads_ += e->address == reg::kStatus;
-      continue;
+  // Many repetitions that each compute one block with the set-up as it is: their blocks computed at once.
+  bool batch = false;
+  if (repetitions > 1 && computes_one_block(first, last)) {
+    batch_in_.resize(repetitions * in);
+    batch_out_.resize(repetitions * out);
+    for (std::uint64_t j = 0; j < repetitions; ++j)
+      std::memcpy(&batch_in_[j * in], data + 4 * stride * j, 4 * in);
+    batch = compute_many(batch_in_.data(), batch_out_.data(), repetitions, precomputed_cycles_);
+  }
+  sc_time shift = pio.shift;
+  for (std::uint64_t j = 0; j < repetitions; ++j, shift += pio.period) {
+    unsigned char* words = data + 4 * stride * j;
+    std::memcpy(regs_.bank(*block_).data(), words, 4 * in);
+    if (batch) precomputed_ = &batch_out_[j * out];
+    for (const PioRecording::Entry* e = first; e != last; ++e) {
+      if (!e->write) {
+        words_read_ += e->words;
+        status_reads_ += e->address == reg::kStatus;
+        continue;
+      }
+      words_written_ += e->words;
+      if (!regs_.holds(*block_, e->address)) regs_.write_word(e->address, e->value, e->at + shift);
     }
-    words_written_ += e->words;
-    if (!block_ || !regs_.holds(*block_, e->address))
-      regs_.write_word(e->address, e->value, e->at + pio.shift);
+    precomputed_ = nullptr;
+    if (hung_) {  // not what the recording did: its results never come
+      trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      return;
+    }
+    std::memcpy(words, result_.data(), 4 * out);
   }
-  if (hung_) {  // not what the recording did: its results never come
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    return;
-  }
-  std::memcpy(data, result_.data(), 4 * out);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool IpCore::computes_one_block(const PioRecording::Entry* first, const PioRecording::Entry* last) const {
+  unsigned starts = 0;
+  for (const PioRecording::Entry* e = first; e != last; ++e) {
+    if (!e->write || regs_.holds(*block_, e->address)) continue;
+    if (e->address != reg::kCtrl || e->value != reg::kCtrlNext) return false;
+    ++starts;
+  }
+  return starts == 1;
 }
 
 void IpCore::add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words) {

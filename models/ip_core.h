@@ -173,6 +173,13 @@ class IpCore {
   virtual unsigned result_words() const { return block_words(); }
   // Computes one block (block_words() words in bank order) into `out` (as many words); returns its cycles.
   virtual std::uint64_t compute(const std::uint32_t* in, std::uint32_t* out) = 0;
+  // Computes `n` blocks at once (one after the other at `in`, their results likewise at `out`) as compute()
+  // would one by one as the core is set up now, each taking `cycles` (set): a kind whose blocks are
+  // independent and cost the same can do them faster together. False (nothing computed): it cannot.
+  virtual bool compute_many(const std::uint32_t* /*in*/, std::uint32_t* /*out*/, std::size_t /*n*/,
+                            std::uint64_t& /*cycles*/) {
+    return false;
+  }
   // A fresh configuration: forget any internal state (key schedules).
   virtual void on_reset() {}
   // Declares the result bank `name` at `offset`: reads return the previous result until the operation ends.
@@ -208,6 +215,10 @@ class IpCore {
   void pio_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency,
                   PioReplayExtension& pio);
   void replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& pio);
+  // Whether what the recorded accesses `[first, last)` do to the core leaves its set-up (key, direction) as
+  // it is and starts one block (CTRL.NEXT) from the block bank: then their repetitions' results can be
+  // computed together before they are replayed.
+  bool computes_one_block(const PioRecording::Entry* first, const PioRecording::Entry* last) const;
   void control(std::uint32_t value, const sc_core::sc_time& at);
   // CTRL.NEXT at `at`: computes the block in the block bank and publishes its result.
   std::uint64_t next(const sc_core::sc_time& at);
@@ -240,6 +251,11 @@ class IpCore {
   sc_core::sc_time stream_wait_{sc_core::SC_ZERO_TIME};
   bool valid_ = false;
   std::vector<std::uint32_t> result_, previous_result_, scratch_;
+  // A replay of many repetitions computed at once (compute_many): their inputs and results, and the results
+  // the repetition being replayed takes at CTRL.NEXT in place of computing (null: none).
+  std::vector<std::uint32_t> batch_in_, batch_out_;
+  const std::uint32_t* precomputed_ = nullptr;
+  std::uint64_t precomputed_cycles_ = 0;
   std::vector<std::uint32_t> stream_in_;                               // words of an incomplete block
   std::deque<std::pair<std::uint32_t, sc_core::sc_time>> stream_out_;  // result words and when they are ready
   std::uint64_t operations_ = 0, ignored_starts_ = 0;

@@ -47,7 +47,10 @@ void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& r
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  if (pio) pio->recording->add(PioRecording::Entry{this, start, occupancy, 0, static_cast<std::uint32_t>(w)});
+  if (pio) {
+    pio->recording->add(PioRecording::Entry{this, start, occupancy, 0, static_cast<std::uint32_t>(w)});
+    if (faulty()) pio->recording->single();  // a fault drawn per replay, at its time
+  }
   forward(trans, range, delay);
 }
 
@@ -57,17 +60,20 @@ void OnChipBus::replay(tlm::tlm_generic_payload& trans, const AddressRange& rang
   const PioRecording::Bookings b = pio.recording->bookings_of(this);
   const PioRecording::Entry *first = b.first, *last = b.last;
   const std::uint64_t words = b.words;
-  // In bulk when nothing booked stands in the way (the common case: this initiator's own earlier work only);
-  // else, or when observed, one by one.
-  if (observed() || !b.ordered || !calendar_.reserve_after_all(first, last, pio.shift, b.busy, now)) {
-    for (const PioRecording::Entry* e = first; e != last; ++e) {
-      const sc_core::sc_time start = calendar_.reserve(e->at + pio.shift, e->length, now);
-      if (observed()) report_transfer(trans, start, start + e->length, e->words, now);
+  sc_core::sc_time shift = pio.shift;
+  for (std::uint64_t j = 0; j < pio.repetitions; ++j, shift += pio.period) {
+    // In bulk when nothing booked stands in the way (the common case: this initiator's own earlier work
+    // only); else, or when observed, one by one.
+    if (observed() || !b.ordered || !calendar_.reserve_after_all(first, last, shift, b.busy, now)) {
+      for (const PioRecording::Entry* e = first; e != last; ++e) {
+        const sc_core::sc_time start = calendar_.reserve(e->at + shift, e->length, now);
+        if (observed()) report_transfer(trans, start, start + e->length, e->words, now);
+      }
     }
+    transactions_ += static_cast<std::uint64_t>(last - first);
+    words_ += words;
+    spend(trans, words);
   }
-  transactions_ += static_cast<std::uint64_t>(last - first);
-  words_ += words;
-  spend(trans, words);
   if (faulty() && fault(now + delay, static_cast<std::uint64_t>(last - first))) {
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;

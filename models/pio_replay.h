@@ -15,6 +15,13 @@
 // contention that the replayed accesses would have met is not felt. A model that cannot replay (an FMC bus,
 // whose CPU-side NWAIT polling is per word) refuses while recording, and so does the initiator when an access
 // reached no target that noted it (an IP core is the one that does); the initiator then keeps to words.
+// One replay payload may stand for `repetitions` repetitions one after the other, each `period` (the recorded
+// repetition's duration) after the one before, the payload holding their words in turn (its length divided
+// evenly): every model does what that many replays one after the other would do, in order, and the initiator
+// sends one only where nothing else could happen between them (no synchronisation with the kernel, no
+// preemption). A model that can replay only one repetition at a time (one that draws injected faults for a
+// replay at its time, or a core that may hang in one) says so while recording (single()); the initiator then
+// sends one each.
 
 #include <cstdint>
 #include <systemc>
@@ -52,6 +59,7 @@ class PioRecording {
     owners_.clear();
     target_accesses_ = 0;
     replayable_ = true;
+    repeatable_ = true;
     start_ = start;
     std::vector<sc_core::sc_time> steps = std::move(initiator.steps);  // keeps its capacity
     steps.clear();
@@ -70,8 +78,11 @@ class PioRecording {
   }
   // A model on the path cannot replay what it did.
   void refuse() { replayable_ = false; }
+  // A model on the path can replay one repetition at a time only.
+  void single() { repeatable_ = false; }
 
   bool replayable() const { return replayable_; }
+  bool repeatable() const { return repeatable_; }
   std::uint64_t target_accesses() const { return target_accesses_; }
   const std::vector<Entry>& entries() const { return entries_; }
   // What `owner` noted, after end(): [first, last).
@@ -111,6 +122,7 @@ class PioRecording {
   std::vector<Owner> owners_;
   std::uint64_t target_accesses_ = 0;
   bool replayable_ = true;
+  bool repeatable_ = true;
   sc_core::sc_time start_{sc_core::SC_ZERO_TIME};
 };
 
@@ -119,6 +131,8 @@ class PioReplayExtension : public tlm::tlm_extension<PioReplayExtension> {
   PioRecording* recording = nullptr;              // null: an ordinary access
   bool replaying = false;                         // false: the access is being recorded
   sc_core::sc_time shift{sc_core::SC_ZERO_TIME};  // a replay: from the recorded repetition to this one
+  std::uint64_t repetitions = 1;                  // a replay: repetitions it stands for
+  sc_core::sc_time period{sc_core::SC_ZERO_TIME};  // a replay: from one repetition to the next
 
   tlm::tlm_extension_base* clone() const override { return new PioReplayExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -164,9 +164,12 @@ void CpuThread::end_recording(PioRecording& r) {
 }
 
 tlm::tlm_response_status CpuThread::replay(std::uint64_t address, void* data, unsigned length,
-                                           PioRecording& r) {
+                                           PioRecording& r, std::uint64_t repetitions) {
+  const PioRecording::InitiatorCost& c = r.initiator;
   replay_->recording = &r;
   replay_->shift = now() - r.start();
+  replay_->repetitions = repetitions;
+  replay_->period = c.duration;
   replay_trans_.set_command(tlm::TLM_WRITE_COMMAND);
   replay_trans_.set_address(address);
   replay_trans_.set_data_ptr(static_cast<unsigned char*>(data));
@@ -178,23 +181,36 @@ tlm::tlm_response_status CpuThread::replay(std::uint64_t address, void* data, un
   sc_time delay = qk_.get_local_time();  // the models annotate nothing for a replay
   cpu_.initiator->b_transport(replay_trans_, delay);
   replay_->recording = nullptr;
-  const PioRecording::InitiatorCost& c = r.initiator;
-  cycles_ += c.cycles;
-  accesses_ += c.accesses;
-  compute_time_ += c.compute;
-  io_time_ += c.io;
+  cycles_ += c.cycles * repetitions;
+  accesses_ += c.accesses * repetitions;
+  compute_time_ += whole_periods(c.compute, repetitions, "replayed computation");
+  io_time_ += whole_periods(c.io, repetitions, "replayed accesses");
   // The local time moves as the recorded accesses moved it, so that the thread synchronises at the same
   // times; with no synchronisation due before the end, one step does the same.
   const sc_time start = now();
-  if (start + c.duration < qk_.next_sync_point()) {
-    qk_.set(qk_.get_local_time() + c.duration);
+  const sc_time duration = whole_periods(c.duration, repetitions, "replayed repetitions");
+  if (start + duration < qk_.next_sync_point()) {
+    qk_.set(qk_.get_local_time() + duration);
   } else {
-    for (const sc_time& step : c.steps) {
-      const sc_time kernel_now = kernel_time();
-      keep(start + step - kernel_now, kernel_now);
+    for (std::uint64_t j = 0; j < repetitions; ++j) {
+      const sc_time from = start + whole_periods(c.duration, j, "replayed repetitions");
+      for (const sc_time& step : c.steps) {
+        const sc_time kernel_now = kernel_time();
+        keep(from + step - kernel_now, kernel_now);
+      }
     }
   }
   return replay_trans_.get_response_status();
+}
+
+std::uint64_t CpuThread::repetitions_before_sync(const PioRecording& r, std::uint64_t most) const {
+  if (most <= 1 || !r.repeatable()) return 1;
+  const sc_time start = now(), &sync = qk_.next_sync_point();
+  const sc_time& d = r.initiator.duration;
+  if (sync <= start || d == sc_core::SC_ZERO_TIME) return 1;
+  // The largest k with start + k d < sync.
+  const std::uint64_t k = (sync - start - sc_time::from_value(1)).value() / d.value();
+  return std::max<std::uint64_t>(1, std::min(k, most));
 }
 
 namespace {

@@ -100,9 +100,15 @@ class CpuThread {
   // (another process recorded on this thread) is refused.
   void begin_recording(PioRecording& r);
   void end_recording(PioRecording& r);
-  // One more repetition of what `r` recorded, with `data` (`length` bytes: the new input, replaced by the
-  // result): one payload to `address`, then the thread charged what the recorded repetition cost it.
-  tlm::tlm_response_status replay(std::uint64_t address, void* data, unsigned length, PioRecording& r);
+  // `repetitions` more repetitions of what `r` recorded, one after the other, with `data` (`length` bytes:
+  // their new inputs in turn, each replaced by its result): one payload to `address`, then the thread charged
+  // what the recorded repetition cost it, that many times. Nothing else runs between them: the caller sends
+  // more than one only where it would not have let anything else run (repetitions_before_sync()).
+  tlm::tlm_response_status replay(std::uint64_t address, void* data, unsigned length, PioRecording& r,
+                                  std::uint64_t repetitions = 1);
+  // How many repetitions of `r` (at most `most`, at least one) end before the thread's next synchronisation
+  // with the kernel, from now: one where a model on the path replays one at a time.
+  std::uint64_t repetitions_before_sync(const PioRecording& r, std::uint64_t most) const;
 
   // Untimed debug access through the buses (TLM transport_dbg): data software already holds in memory, placed
   // or taken at no simulated cost. Returns the bytes moved.

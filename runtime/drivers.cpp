@@ -145,6 +145,18 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
   return out;
 }
 
+std::uint64_t CoreDriver::replayed_together(const Process& p, const models::CpuThread& cpu,
+                                            const models::PioRecording& recording, std::uint64_t left) {
+  std::uint64_t n = cpu.repetitions_before_sync(recording, left);
+  if (n <= 1) return 1;
+  // Repetition j (from 0) starts at start + j d, after a preemption point for j > 0 that must switch to
+  // nobody: before `until`.
+  const sc_core::sc_time until = p.preemption_free_until(), start = cpu.now();
+  if (until <= start) return 1;
+  const std::uint64_t d = recording.initiator.duration.value();  // > 0: n > 1
+  return std::min<std::uint64_t>(n, 1 + (until - start - sc_core::sc_time::from_value(1)).value() / d);
+}
+
 void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core,
                                const std::uint8_t* in, std::uint8_t* out, std::uint64_t bytes,
                                PioReplay& replay, bool more) {
@@ -161,11 +173,19 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
     if (replaying && &cpu != recorder) replaying = false;  // a recording replays on the thread it was made on
     if (replaying) {
       const unsigned in_words = core.block.bytes / 4, out_words = core.result.bytes / 4;
-      words.resize(std::max(in_words, out_words));
-      for (unsigned i = 0; i < in_words; ++i) words[i] = be32(in + off + byte_of_word(core.block, i));
+      const unsigned stride = std::max(in_words, out_words);
+      // The cipher blocks up to the thread's next synchronisation, and up to a preemption point that would
+      // switch, in one replay.
+      const std::uint64_t n = replayed_together(p, cpu, recording, (bytes - off) / cipher_block_bytes);
+      words.resize(n * stride);
+      for (std::uint64_t j = 0; j < n; ++j)
+        for (unsigned i = 0; i < in_words; ++i)
+          words[j * stride + i] = be32(in + off + j * cipher_block_bytes + byte_of_word(core.block, i));
       const auto status = cpu.replay(base + core.block.offset, words.data(),
-                                     static_cast<unsigned>(4 * words.size()), recording);
+                                     static_cast<unsigned>(4 * words.size()), recording, n);
+      ++replay_payloads_;
       if (status == tlm::TLM_INCOMPLETE_RESPONSE) {  // the core never finished the replayed block: poll it
+        // (a core that can hang replays one cipher block at a time: this one)
         wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
         read_field(p.cpu(), base, core.result, out + out_off);
         replaying = false;
@@ -174,11 +194,15 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       if (status != tlm::TLM_OK_RESPONSE)
         throw DeviceFault("PIO replay to the core at " + models::hex(base) + " failed: response " +
                           std::to_string(static_cast<int>(status)));
-      for (unsigned i = 0; i < out_words; ++i)
-        store_be32(out + out_off + byte_of_word(core.result, i), words[i]);
-      if (core_wait != sc_core::SC_ZERO_TIME) p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, core_wait);
-      polls_ += polls;
-      ++replays_;
+      for (std::uint64_t j = 0; j < n; ++j)
+        for (unsigned i = 0; i < out_words; ++i)
+          store_be32(out + out_off + j * result_bytes + byte_of_word(core.result, i), words[j * stride + i]);
+      if (core_wait != sc_core::SC_ZERO_TIME)
+        p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, models::whole_periods(core_wait, n, "core waits"));
+      polls_ += polls * n;
+      replays_ += n;
+      off += (n - 1) * cipher_block_bytes;
+      out_off += (n - 1) * result_bytes;
       continue;
     }
     // In burst timing, a cipher block that others of the request follow is recorded, to replay them from it.

@@ -134,9 +134,11 @@ class CoreDriver {
              const std::vector<std::uint8_t>& block, bool encrypt);
   std::vector<std::uint8_t> finish(Process& p, std::uint64_t base, Functionality f);
   std::uint64_t polls() const { return polls_; }
-  // PIO in burst timing: cipher blocks recorded word by word, and cipher blocks replayed from a recording.
+  // PIO in burst timing: cipher blocks recorded word by word, cipher blocks replayed from a recording, and
+  // the replay payloads they took (one for the cipher blocks up to the thread's next synchronisation).
   std::uint64_t recordings() const { return recordings_; }
   std::uint64_t replays() const { return replays_; }
+  std::uint64_t replay_payloads() const { return replay_payloads_; }
   const DriverCosts& costs() const { return costs_; }
   // Polls STATUS of the core at `base` until every bit of `mask` is set (poll_loop_cycles around each read,
   // the scheduler may run another process between polls); at most max_polls reads, then DriverError; with
@@ -162,7 +164,7 @@ class CoreDriver {
   struct PioReplay {
     models::PioRecording recording;
     models::CpuThread* recorder = nullptr;  // the thread the recording began on (the process may move)
-    std::vector<std::uint32_t> words;       // a replayed cipher block in, its result out
+    std::vector<std::uint32_t> words;       // replayed cipher blocks in, their results out
     bool replaying = false;
     sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
     std::uint64_t polls = 0;                            // and its status reads
@@ -171,12 +173,16 @@ class CoreDriver {
   // (core.result.bytes each) to `out`, by PIO; `more`: blocks of the request follow this one.
   void run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
                      std::uint8_t* out, std::uint64_t bytes, PioReplay& replay, bool more);
+  // How many of the `left` cipher blocks one replay of `recording` on `cpu` stands for (at least one): those
+  // before the thread's next synchronisation with the kernel and before a preemption point that would switch.
+  static std::uint64_t replayed_together(const Process& p, const models::CpuThread& cpu,
+                                         const models::PioRecording& recording, std::uint64_t left);
   void run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi, const CoreInterface& core,
                const std::vector<std::uint8_t>& data, std::vector<std::uint8_t>& out,
                const models::IpCore* core_model, std::uint64_t unit_bytes);
   DriverCosts costs_;
   DataPath path_;
-  std::uint64_t polls_ = 0, recordings_ = 0, replays_ = 0;
+  std::uint64_t polls_ = 0, recordings_ = 0, replays_ = 0, replay_payloads_ = 0;
   // What each core holds: the driver loads the key, the direction and runs INIT only when they change.
   std::map<std::uint64_t, Loaded> loaded_;
 };

@@ -373,6 +373,16 @@ void Process::preemption_point() {
   if (sched_.should_yield(*this)) preempt();
 }
 
+sc_time Process::preemption_free_until() const {
+  // What preemption_point() looks at changes only when the kernel runs, except the slice's end (local time).
+  if (!sched_.contended(*this) || sched_.ready_.empty()) return sc_core::sc_max_time();
+  const Scheduler::Thread& th = sched_.thread_of(*this);
+  if (th.claimed_by) return th.cpu->now();
+  const Process* next = sched_.next_for(thread_);
+  if (!next || next->priority_ != priority_) return sc_core::sc_max_time();
+  return slice_start_ + sched_.params_.time_slice;
+}
+
 void Process::preempt() {
   // A higher priority keeps its place at the front of this priority; an expired slice goes to the back.
   const bool by_higher = sched_.thread_of(*this).claimed_by != nullptr;

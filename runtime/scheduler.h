@@ -106,6 +106,9 @@ class Process {
   models::CpuThread& cpu();
   // Between two pieces of driver work: the scheduler may switch to another process here.
   void preemption_point();
+  // The local time before which preemption_point() switches to nobody as long as the process does not let
+  // the kernel run (no synchronisation): driver work that ends earlier may skip its preemption points.
+  sc_core::sc_time preemption_free_until() const;
   // Waiting for a device in a poll loop: cooperative mode gives the CPU to the next ready process; preemptive
   // mode is a preemption point.
   void poll_pause();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/crypto/aes128.h"
+#include "models/crypto/des.h"
 #include "models/fmc_bus.h"
 #include "models/fpga_slot.h"
 #include "models/ip_core.h"
@@ -28,12 +29,12 @@ constexpr std::uint64_t kSlotA = 0x80000000, kSlotB = 0x80010000, kRam = 0x10000
 // A 100 MHz CPU (10 cycles to issue an access) on a bus (2 + 1 cycles) with two slots holding AES cores
 // that take 20 cycles a block (a status read right after the start finds the core busy) and a RAM.
 struct Bench {
-  Bench() {
+  explicit Bench(CoreKind kind = CoreKind::kAes128) {
     bus.add_initiator(cpu.initiator);
     for (auto* slot : {&a, &b}) {
-      CoreParams core{CoreKind::kAes128};
+      CoreParams core{kind};
       core.block_cycles = 20;
-      slot->add_candidate(1, make_core(std::string(slot->basename()) + ".aes", core));
+      slot->add_candidate(1, make_core(std::string(slot->basename()) + ".core", core));
       slot->preload(1);
     }
     bus.add_target(a.target, kSlotA, 0x2000, "a");
@@ -78,6 +79,27 @@ std::array<std::uint32_t, 4> cipher_block(CpuThread& t, std::uint64_t base,
   std::array<std::uint32_t, 4> out{};
   for (int i = 0; i < 4; ++i) out[i] = t.read32(base + reg::kResult + 4 * i);
   return out;
+}
+
+// The same with a DES core: a 64-bit key, blocks of two words.
+void load_des_key(CpuThread& t, std::uint64_t base, std::uint64_t key) {
+  t.write32(base + reg::kKey, static_cast<std::uint32_t>(key >> 32));
+  t.write32(base + reg::kKey + 4, static_cast<std::uint32_t>(key));
+  t.write32(base + reg::kConfig, reg::kConfigEncrypt);
+  t.write32(base + reg::kCtrl, reg::kCtrlInit);
+  while (!(t.read32(base + reg::kStatus) & reg::kStatusReady)) {
+  }
+}
+
+std::array<std::uint32_t, 2> des_cipher_block(CpuThread& t, std::uint64_t base,
+                                              const std::array<std::uint32_t, 2>& in) {
+  t.compute(50);
+  for (int i = 0; i < 2; ++i) t.write32(base + reg::kBlock + 4 * i, in[i]);
+  t.write32(base + reg::kCtrl, reg::kCtrlNext);
+  constexpr std::uint32_t kDone = reg::kStatusReady | reg::kStatusValid;
+  while ((t.read32(base + reg::kStatus) & kDone) != kDone) {
+  }
+  return {t.read32(base + reg::kResult), t.read32(base + reg::kResult + 4)};
 }
 
 std::array<std::uint32_t, 4> input(int i) {
@@ -171,6 +193,110 @@ TEST(ModelPioReplay, AReplayGivesWhatTheAccessesItStandsForGive) {
   // core's words written and read, status reads and operations.
   EXPECT_EQ(burst.times(), word.times());
   EXPECT_EQ(burst.numbers(), word.numbers());
+}
+
+TEST(ModelPioReplay, OneReplayOfManyRepetitionsGivesWhatAsManyReplaysGive) {
+  // DES cores, whose repetitions are computed together (eight blocks interleaved, then four, then one: 15
+  // repetitions take every path), against one replay per repetition, and against words.
+  test::set_quantum(ns(1000000));  // every repetition before the next synchronisation
+  Bench bench(CoreKind::kDes);
+  constexpr int kBlocks = 16;
+  constexpr std::uint64_t kDesKey = 0x133457799BBCDFF1;
+  auto des_input = [](int i) {
+    const auto w = input(i);
+    return std::array<std::uint32_t, 2>{w[0], w[1]};
+  };
+  std::vector<std::array<std::uint32_t, 2>> word_out, each_out, many_out;
+  Counts word{}, each{}, many{};
+  std::uint64_t together = 0, together_single = 0;
+  test::TestThread th("th", [&] {
+    CpuThread& t = bench.cpu.thread(0);
+    load_des_key(t, kSlotA, kDesKey);
+    Counts c0 = counts(t, bench.bus, bench.a);
+    for (int i = 0; i < kBlocks; ++i) word_out.push_back(des_cipher_block(t, kSlotA, des_input(i)));
+    word = counts(t, bench.bus, bench.a) - c0;
+
+    load_des_key(t, kSlotB, kDesKey);
+    c0 = counts(t, bench.bus, bench.b);
+    PioRecording recording;
+    t.begin_recording(recording);
+    each_out.push_back(des_cipher_block(t, kSlotB, des_input(0)));
+    t.end_recording(recording);
+    for (int i = 1; i < kBlocks; ++i) {
+      std::array<std::uint32_t, 2> w = des_input(i);
+      EXPECT_EQ(t.replay(kSlotB + reg::kBlock, w.data(), 8, recording), tlm::TLM_OK_RESPONSE);
+      each_out.push_back(w);
+    }
+    each = counts(t, bench.bus, bench.b) - c0;
+
+    // Slot A again (its core idle, its key loaded): the first cipher block recorded, the other 15 in one
+    // replay.
+    c0 = counts(t, bench.bus, bench.a);
+    const sc_core::sc_time kernel_before = sc_core::sc_time_stamp();
+    t.begin_recording(recording);
+    many_out.push_back(des_cipher_block(t, kSlotA, des_input(0)));
+    t.end_recording(recording);
+    together = t.repetitions_before_sync(recording, kBlocks - 1);
+    std::vector<std::uint32_t> words;
+    for (int i = 1; i < kBlocks; ++i)
+      for (std::uint32_t w : des_input(i)) words.push_back(w);
+    EXPECT_EQ(t.replay(kSlotA + reg::kBlock, words.data(), static_cast<unsigned>(4 * words.size()), recording,
+                       kBlocks - 1),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(sc_core::sc_time_stamp(), kernel_before);  // no synchronisation in between
+    for (int i = 1; i < kBlocks; ++i) many_out.push_back({words[2 * (i - 1)], words[2 * (i - 1) + 1]});
+    many = counts(t, bench.bus, bench.a) - c0;
+    recording.single();  // as a model that replays one repetition at a time says
+    together_single = t.repetitions_before_sync(recording, kBlocks - 1);
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(together, kBlocks - 1u);
+  EXPECT_EQ(together_single, 1u);
+  const crypto::Des des(kDesKey);
+  ASSERT_EQ(many_out.size(), static_cast<std::size_t>(kBlocks));
+  ASSERT_EQ(each_out.size(), static_cast<std::size_t>(kBlocks));
+  for (int i = 0; i < kBlocks; ++i) {
+    const auto w = des_input(i);
+    const std::uint64_t c = des.encrypt((std::uint64_t{w[0]} << 32) | w[1]);
+    EXPECT_EQ(word_out[i], (std::array<std::uint32_t, 2>{static_cast<std::uint32_t>(c >> 32),
+                                                         static_cast<std::uint32_t>(c)}))
+        << i;
+    EXPECT_EQ(each_out[i], word_out[i]) << i;
+    EXPECT_EQ(many_out[i], word_out[i]) << i;
+  }
+  EXPECT_EQ(each.times(), word.times());
+  EXPECT_EQ(each.numbers(), word.numbers());
+  EXPECT_EQ(many.times(), word.times());
+  EXPECT_EQ(many.numbers(), word.numbers());
+}
+
+TEST(ModelPioReplay, AModelThatDrawsFaultsReplaysOneRepetitionAtATime) {
+  test::set_quantum(ns(1000000));
+  Bench bench;
+  bool plain = false, bus_faults = true, core_hangs = true;
+  test::TestThread th("th", [&] {
+    CpuThread& t = bench.cpu.thread(0);
+    load_key(t, kSlotA);
+    load_key(t, kSlotB);
+    PioRecording r;
+    auto record = [&](std::uint64_t base) {
+      t.begin_recording(r);
+      cipher_block(t, base, input(0));
+      t.end_recording(r);
+      EXPECT_TRUE(r.replayable());
+      return r.repeatable();
+    };
+    plain = record(kSlotA);
+    bench.b.inject_hangs(FaultStream());  // a core that can hang (never, here)
+    core_hangs = record(kSlotB);
+    plain = plain && record(kSlotA);
+    bench.bus.inject(FaultStream());  // a bus whose accesses may fail (never, here)
+    bus_faults = record(kSlotA);
+  });
+  sc_core::sc_start();
+  EXPECT_TRUE(plain);
+  EXPECT_FALSE(core_hangs);
+  EXPECT_FALSE(bus_faults);
 }
 
 TEST(ModelPioReplay, WhatCannotBeReplayedIsRefused) {

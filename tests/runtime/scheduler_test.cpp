@@ -512,3 +512,30 @@ TEST(RuntimeScheduler, CooperativeSwitchesPassTheThreadsTimeOnWithOneKernelEvent
   }
   EXPECT_LE(sc_core::sc_delta_count(), 201u + 10u);
 }
+
+TEST(RuntimeScheduler, PreemptionPointsSwitchToNobodyBeforeTheSliceEnds) {
+  // Alone, a process is never switched away from at a preemption point; with another of its priority ready
+  // on its thread, from the end of its slice on (10 ms from when it got the CPU).
+  Cpu c;
+  runtime::Scheduler sched(c.cpu.thread(0), runtime::SchedulerParams{});
+  sc_time alone, shared, shared_later, after_switch;
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    alone = p.preemption_free_until();
+    p.compute(kCyclesPerMs);  // b arrives meanwhile (at 0.5 ms)
+    shared = p.preemption_free_until();
+    p.compute(12 * kCyclesPerMs);  // preempted at 10 ms, runs again from 20 ms
+    after_switch = p.preemption_free_until();
+  });
+  sched.spawn(
+      "b", 0,
+      [&](runtime::Process& p) {
+        shared_later = p.preemption_free_until();
+        p.compute(10 * kCyclesPerMs);
+      },
+      sc_time(500, SC_US));
+  sc_core::sc_start();
+  EXPECT_EQ(alone, sc_core::sc_max_time());
+  EXPECT_EQ(shared, sc_time(10, SC_MS));
+  EXPECT_EQ(shared_later, sc_time(20, SC_MS));  // b's slice, a waiting
+  EXPECT_EQ(after_switch, sc_core::sc_max_time());  // b has finished
+}
