@@ -181,19 +181,27 @@ tlm::tlm_response_status CpuThread::replay(std::uint64_t address, void* data, un
   sc_time delay = qk_.get_local_time();  // the models annotate nothing for a replay
   cpu_.initiator->b_transport(replay_trans_, delay);
   replay_->recording = nullptr;
-  cycles_ += c.cycles * repetitions;
-  accesses_ += c.accesses * repetitions;
-  compute_time_ += whole_periods(c.compute, repetitions, "replayed computation");
-  io_time_ += whole_periods(c.io, repetitions, "replayed accesses");
   // The local time moves as the recorded accesses moved it, so that the thread synchronises at the same
   // times; with no synchronisation due before the end, one step does the same.
   const sc_time start = now();
-  const sc_time duration = whole_periods(c.duration, repetitions, "replayed repetitions");
+  sc_time duration = c.duration;
+  if (repetitions == 1) {
+    cycles_ += c.cycles;
+    accesses_ += c.accesses;
+    compute_time_ += c.compute;
+    io_time_ += c.io;
+  } else {
+    cycles_ += c.cycles * repetitions;
+    accesses_ += c.accesses * repetitions;
+    compute_time_ += whole_periods(c.compute, repetitions, "replayed computation");
+    io_time_ += whole_periods(c.io, repetitions, "replayed accesses");
+    duration = whole_periods(c.duration, repetitions, "replayed repetitions");
+  }
   if (start + duration < qk_.next_sync_point()) {
     qk_.set(qk_.get_local_time() + duration);
   } else {
-    for (std::uint64_t j = 0; j < repetitions; ++j) {
-      const sc_time from = start + whole_periods(c.duration, j, "replayed repetitions");
+    sc_time from = start;
+    for (std::uint64_t j = 0; j < repetitions; ++j, from += c.duration) {
       for (const sc_time& step : c.steps) {
         const sc_time kernel_now = kernel_time();
         keep(from + step - kernel_now, kernel_now);

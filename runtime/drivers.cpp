@@ -198,7 +198,8 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
         for (unsigned i = 0; i < out_words; ++i)
           store_be32(out + out_off + j * result_bytes + byte_of_word(core.result, i), words[j * stride + i]);
       if (core_wait != sc_core::SC_ZERO_TIME)
-        p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, models::whole_periods(core_wait, n, "core waits"));
+        p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute,
+                  n == 1 ? core_wait : models::whole_periods(core_wait, n, "core waits"));
       polls_ += polls * n;
       replays_ += n;
       off += (n - 1) * cipher_block_bytes;

@@ -148,6 +148,41 @@ __attribute__((target("aes,sse2"))) void decrypt_ni(const std::uint8_t* keys, co
   s = _mm_aesdeclast_si128(s, _mm_load_si128(k + Aes128::kRounds));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), s);
 }
+// One round, and the last, of encryption or of the equivalent inverse cipher.
+template <bool kDecrypt>
+__attribute__((target("aes,sse2"))) inline __m128i round_ni(__m128i s, __m128i key) {
+  return kDecrypt ? _mm_aesdec_si128(s, key) : _mm_aesenc_si128(s, key);
+}
+template <bool kDecrypt>
+__attribute__((target("aes,sse2"))) inline __m128i last_round_ni(__m128i s, __m128i key) {
+  return kDecrypt ? _mm_aesdeclast_si128(s, key) : _mm_aesenclast_si128(s, key);
+}
+// `n` blocks, four at a time with their rounds interleaved, then one by one.
+template <bool kDecrypt>
+__attribute__((target("aes,sse2"))) void many_ni(const std::uint8_t* keys, const std::uint8_t* in,
+                                                 std::uint8_t* out, std::size_t n) {
+  const auto* k = reinterpret_cast<const __m128i*>(keys);
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const auto* src = reinterpret_cast<const __m128i*>(in + 16 * i);
+    __m128i s[4];
+    for (int j = 0; j < 4; ++j) s[j] = _mm_xor_si128(_mm_loadu_si128(src + j), _mm_load_si128(k));
+    for (int r = 1; r < Aes128::kRounds; ++r) {
+      const __m128i key = _mm_load_si128(k + r);
+      for (int j = 0; j < 4; ++j) s[j] = round_ni<kDecrypt>(s[j], key);
+    }
+    const __m128i key = _mm_load_si128(k + Aes128::kRounds);
+    auto* dst = reinterpret_cast<__m128i*>(out + 16 * i);
+    for (int j = 0; j < 4; ++j) _mm_storeu_si128(dst + j, last_round_ni<kDecrypt>(s[j], key));
+  }
+  for (; i < n; ++i) {
+    const auto* src = reinterpret_cast<const __m128i*>(in + 16 * i);
+    __m128i s = _mm_xor_si128(_mm_loadu_si128(src), _mm_load_si128(k));
+    for (int r = 1; r < Aes128::kRounds; ++r) s = round_ni<kDecrypt>(s, _mm_load_si128(k + r));
+    s = last_round_ni<kDecrypt>(s, _mm_load_si128(k + Aes128::kRounds));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), s);
+  }
+}
 bool cpu_has_aes() {
   unsigned a = 0, b = 0, c = 0, d = 0;
   return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_AES) != 0 && (d & bit_SSE2) != 0;
@@ -245,6 +280,20 @@ void Aes128::decrypt(const std::uint8_t* in, std::uint8_t* out) const {
   store_be32(out + 4, word(kInvS[b0(s1)], kInvS[b1(s0)], kInvS[b2(s3)], kInvS[b3(s2)]) ^ rk[1]);
   store_be32(out + 8, word(kInvS[b0(s2)], kInvS[b1(s1)], kInvS[b2(s0)], kInvS[b3(s3)]) ^ rk[2]);
   store_be32(out + 12, word(kInvS[b0(s3)], kInvS[b1(s2)], kInvS[b2(s1)], kInvS[b3(s0)]) ^ rk[3]);
+}
+
+void Aes128::encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const {
+#if RSOC_AES_NI
+  if (use_ni_) return many_ni<false>(enc_bytes_.data(), in, out, n);
+#endif
+  for (std::size_t i = 0; i < n; ++i) encrypt(in + kBlockBytes * i, out + kBlockBytes * i);
+}
+
+void Aes128::decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const {
+#if RSOC_AES_NI
+  if (use_ni_) return many_ni<true>(dec_bytes_.data(), in, out, n);
+#endif
+  for (std::size_t i = 0; i < n; ++i) decrypt(in + kBlockBytes * i, out + kBlockBytes * i);
 }
 
 Aes128::Block Aes128::encrypt(const Block& in) const {

@@ -44,6 +44,11 @@ class Aes128 {
   // Raw forms: `in` and `out` each point to 16 bytes; they may alias (in-place operation is allowed).
   void encrypt(const std::uint8_t* in, std::uint8_t* out) const;
   void decrypt(const std::uint8_t* in, std::uint8_t* out) const;
+  // `n` independent blocks (ECB) of 16 bytes one after the other, `in` and `out` possibly the same array: what
+  // the one-block forms give each; on the AES instructions four at a time interleaved, so that their rounds
+  // overlap in the processor.
+  void encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const;
+  void decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const;
 
   // The FIPS-197 key expansion w[0..43] (encryption round keys), e.g. for inspecting a core's key RAM.
   const Schedule& round_keys() const { return enc_; }
