@@ -217,7 +217,7 @@ void IpCore::pio_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_t
 void IpCore::replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& pio) {
   const unsigned in = block_words(), out = result_words(), stride = std::max(in, out);
   const std::uint64_t repetitions = pio.repetitions;
-  if (!block_ || trans.get_data_length() / 4 / stride < repetitions) {
+  if (!block_ || trans.get_data_length() < std::uint64_t{4} * stride * repetitions) {
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }

@@ -176,11 +176,12 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       const unsigned stride = std::max(in_words, out_words);
       // The cipher blocks up to the thread's next synchronisation, and up to a preemption point that would
       // switch, in one replay.
-      const std::uint64_t n = replayed_together(p, cpu, recording, (bytes - off) / cipher_block_bytes);
+      const std::uint64_t left = (bytes - off) / cipher_block_bytes;
+      const std::uint64_t n = left > 1 ? replayed_together(p, cpu, recording, left) : 1;
       words.resize(n * stride);
-      for (std::uint64_t j = 0; j < n; ++j)
-        for (unsigned i = 0; i < in_words; ++i)
-          words[j * stride + i] = be32(in + off + j * cipher_block_bytes + byte_of_word(core.block, i));
+      const std::uint8_t* from = in + off;
+      for (std::uint32_t* w = words.data(); w != words.data() + n * stride; w += stride, from += cipher_block_bytes)
+        for (unsigned i = 0; i < in_words; ++i) w[i] = be32(from + byte_of_word(core.block, i));
       const auto status = cpu.replay(base + core.block.offset, words.data(),
                                      static_cast<unsigned>(4 * words.size()), recording, n);
       ++replay_payloads_;
@@ -194,9 +195,9 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       if (status != tlm::TLM_OK_RESPONSE)
         throw DeviceFault("PIO replay to the core at " + models::hex(base) + " failed: response " +
                           std::to_string(static_cast<int>(status)));
-      for (std::uint64_t j = 0; j < n; ++j)
-        for (unsigned i = 0; i < out_words; ++i)
-          store_be32(out + out_off + j * result_bytes + byte_of_word(core.result, i), words[j * stride + i]);
+      std::uint8_t* to = out + out_off;
+      for (const std::uint32_t* w = words.data(); w != words.data() + n * stride; w += stride, to += result_bytes)
+        for (unsigned i = 0; i < out_words; ++i) store_be32(to + byte_of_word(core.result, i), w[i]);
       if (core_wait != sc_core::SC_ZERO_TIME)
         p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute,
                   n == 1 ? core_wait : models::whole_periods(core_wait, n, "core waits"));
