@@ -136,12 +136,7 @@ std::vector<std::uint8_t> CoreDriver::run(Process& p, std::uint64_t base, Functi
     run_dma(p, base, fi, core, data, out, core_model, unit);
     return out;
   }
-  PioReplay replay;
-  for (std::size_t off = 0, out_off = 0; off < data.size(); off += unit, out_off += unit_out) {
-    if (off > 0) p.preemption_point();
-    p.cpu().compute(costs_.cycles_per_block);
-    run_pio_block(p, base, core, &data[off], &out[out_off], unit, replay, off + unit < data.size());
-  }
+  run_pio(p, base, core, data.data(), out.data(), data.size(), unit);
   return out;
 }
 
@@ -157,26 +152,31 @@ std::uint64_t CoreDriver::replayed_together(const Process& p, const models::CpuT
   return std::min<std::uint64_t>(n, 1 + (until - start - sc_core::sc_time::from_value(1)).value() / d);
 }
 
-void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core,
-                               const std::uint8_t* in, std::uint8_t* out, std::uint64_t bytes,
-                               PioReplay& replay, bool more) {
+void CoreDriver::run_pio(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
+                         std::uint8_t* out, std::uint64_t bytes, std::uint64_t unit) {
   const unsigned cipher_block_bytes = core.block.bytes, result_bytes = core.result.bytes;
-  models::PioRecording& recording = replay.recording;
-  models::CpuThread*& recorder = replay.recorder;
-  std::vector<std::uint32_t>& words = replay.words;
-  bool& replaying = replay.replaying;
-  sc_core::sc_time& core_wait = replay.core_wait;
-  std::uint64_t& polls = replay.polls;
+  const unsigned in_words = core.block.bytes / 4, out_words = core.result.bytes / 4;
+  const unsigned stride = std::max(in_words, out_words);
+  // In burst timing the first cipher block that others of the request follow is recorded, and the others are
+  // replayed from it. Where every block is one cipher block, what is recorded and replayed is the block's own
+  // work with it; else that work is done at each block's start, and a replay stops at the block's end.
+  const bool whole = unit == cipher_block_bytes;
+  models::PioRecording recording;
+  models::CpuThread* recorder = nullptr;  // the thread the recording began on (the process may move)
+  std::vector<std::uint32_t> words;       // replayed cipher blocks in, their results out
+  bool replaying = false;
+  sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
+  std::uint64_t polls = 0;                            // and its status reads
   for (std::uint64_t off = 0, out_off = 0; off < bytes; off += cipher_block_bytes, out_off += result_bytes) {
     if (off > 0) p.preemption_point();
     models::CpuThread& cpu = p.cpu();
     if (replaying && &cpu != recorder) replaying = false;  // a recording replays on the thread it was made on
+    const bool block_start = off % unit == 0;
     if (replaying) {
-      const unsigned in_words = core.block.bytes / 4, out_words = core.result.bytes / 4;
-      const unsigned stride = std::max(in_words, out_words);
+      if (block_start && !whole) cpu.compute(costs_.cycles_per_block);
       // The cipher blocks up to the thread's next synchronisation, and up to a preemption point that would
-      // switch, in one replay.
-      const std::uint64_t left = (bytes - off) / cipher_block_bytes;
+      // switch, in one replay (of this block's, unless every block is one).
+      const std::uint64_t left = ((whole ? bytes : off / unit * unit + unit) - off) / cipher_block_bytes;
       const std::uint64_t n = left > 1 ? replayed_together(p, cpu, recording, left) : 1;
       words.resize(n * stride);
       const std::uint8_t* from = in + off;
@@ -207,8 +207,8 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       out_off += (n - 1) * result_bytes;
       continue;
     }
-    // In burst timing, a cipher block that others of the request follow is recorded, to replay them from it.
-    const bool record = costs_.pio_timing == PioTiming::kBurst && (off + cipher_block_bytes < bytes || more);
+    const bool record = costs_.pio_timing == PioTiming::kBurst && off + cipher_block_bytes < bytes;
+    if (block_start && !(record && whole)) cpu.compute(costs_.cycles_per_block);
     Process::Ledger before{};
     const std::uint64_t polls_before = polls_;
     if (record) {
@@ -218,6 +218,7 @@ void CoreDriver::run_pio_block(Process& p, std::uint64_t base, const CoreInterfa
       ++recordings_;
     }
     try {
+      if (record && whole) cpu.compute(costs_.cycles_per_block);
       if (costs_.cycles_per_cipher_block) cpu.compute(costs_.cycles_per_cipher_block);
       write_field(cpu, base, core.block, in + off);
       cpu.write32(base + reg::kCtrl, reg::kCtrlNext);

@@ -158,21 +158,10 @@ class CoreDriver {
   // Loads the key, the set-up registers and runs INIT when the core holds another key or direction.
   void load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
             bool encrypt);
-  // What a request's PIO loop keeps from one cipher block to the next, across its blocks: the recording of a
-  // cipher block (burst timing) and what a replay of it stands for. The request's own: other processes may
-  // run requests between its cipher blocks.
-  struct PioReplay {
-    models::PioRecording recording;
-    models::CpuThread* recorder = nullptr;  // the thread the recording began on (the process may move)
-    std::vector<std::uint32_t> words;       // replayed cipher blocks in, their results out
-    bool replaying = false;
-    sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
-    std::uint64_t polls = 0;                            // and its status reads
-  };
-  // The cipher blocks (core.block.bytes each) of one block of `bytes` bytes at `in`, their results
-  // (core.result.bytes each) to `out`, by PIO; `more`: blocks of the request follow this one.
-  void run_pio_block(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
-                     std::uint8_t* out, std::uint64_t bytes, PioReplay& replay, bool more);
+  // The cipher blocks (core.block.bytes each) of `bytes` bytes at `in` in blocks of `unit` bytes, their results
+  // (core.result.bytes each) to `out`, by PIO.
+  void run_pio(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
+               std::uint8_t* out, std::uint64_t bytes, std::uint64_t unit);
   // How many of the `left` cipher blocks one replay of `recording` on `cpu` stands for (at least one): those
   // before the thread's next synchronisation with the kernel and before a preemption point that would switch.
   static std::uint64_t replayed_together(const Process& p, const models::CpuThread& cpu,
