@@ -222,10 +222,33 @@ void IpCore::replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& p
     return;
   }
   unsigned char* data = trans.get_data_ptr();
+  // What a repetition does: its words read and written are counted, its writes outside the block bank
+  // repeated (the bank takes the payload's words).
   const auto [first, last] = pio.recording->entries_of(this);
-  // Many repetitions that each compute one block with the set-up as it is: their blocks computed at once.
+  std::uint64_t read = 0, status = 0, written = 0;
+  unsigned starts = 0;       // CTRL.NEXT alone
+  bool other_set_up = false;  // another write (CTRL.INIT, CONFIG, KEY, ...)
+  writes_.clear();
+  for (const PioRecording::Entry* e = first; e != last; ++e) {
+    if (!e->write) {
+      read += e->words;
+      status += e->address == reg::kStatus;
+      continue;
+    }
+    written += e->words;
+    if (regs_.holds(*block_, e->address)) continue;
+    writes_.push_back(e);
+    if (e->address == reg::kCtrl && e->value == reg::kCtrlNext)
+      ++starts;
+    else
+      other_set_up = true;
+  }
+  words_read_ += read * repetitions;
+  status_reads_ += status * repetitions;
+  words_written_ += written * repetitions;
+  // Many repetitions that each start one block with the set-up as it is: their blocks computed at once.
   bool batch = false;
-  if (repetitions > 1 && computes_one_block(first, last)) {
+  if (repetitions > 1 && starts == 1 && !other_set_up) {
     batch_in_.resize(repetitions * in);
     batch_out_.resize(repetitions * out);
     for (std::uint64_t j = 0; j < repetitions; ++j)
@@ -237,15 +260,7 @@ void IpCore::replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& p
     unsigned char* words = data + 4 * stride * j;
     std::memcpy(regs_.bank(*block_).data(), words, 4 * in);
     if (batch) precomputed_ = &batch_out_[j * out];
-    for (const PioRecording::Entry* e = first; e != last; ++e) {
-      if (!e->write) {
-        words_read_ += e->words;
-        status_reads_ += e->address == reg::kStatus;
-        continue;
-      }
-      words_written_ += e->words;
-      if (!regs_.holds(*block_, e->address)) regs_.write_word(e->address, e->value, e->at + shift);
-    }
+    for (const PioRecording::Entry* e : writes_) regs_.write_word(e->address, e->value, e->at + shift);
     precomputed_ = nullptr;
     if (hung_) {  // not what the recording did: its results never come
       trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -254,16 +269,6 @@ void IpCore::replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& p
     std::memcpy(words, result_.data(), 4 * out);
   }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
-}
-
-bool IpCore::computes_one_block(const PioRecording::Entry* first, const PioRecording::Entry* last) const {
-  unsigned starts = 0;
-  for (const PioRecording::Entry* e = first; e != last; ++e) {
-    if (!e->write || regs_.holds(*block_, e->address)) continue;
-    if (e->address != reg::kCtrl || e->value != reg::kCtrlNext) return false;
-    ++starts;
-  }
-  return starts == 1;
 }
 
 void IpCore::add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words) {

@@ -215,10 +215,6 @@ class IpCore {
   void pio_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency,
                   PioReplayExtension& pio);
   void replay(tlm::tlm_generic_payload& trans, const PioReplayExtension& pio);
-  // Whether what the recorded accesses `[first, last)` do to the core leaves its set-up (key, direction) as
-  // it is and starts one block (CTRL.NEXT) from the block bank: then their repetitions' results can be
-  // computed together before they are replayed.
-  bool computes_one_block(const PioRecording::Entry* first, const PioRecording::Entry* last) const;
   void control(std::uint32_t value, const sc_core::sc_time& at);
   // CTRL.NEXT at `at`: computes the block in the block bank and publishes its result.
   std::uint64_t next(const sc_core::sc_time& at);
@@ -254,6 +250,7 @@ class IpCore {
   // A replay of many repetitions computed at once (compute_many): their inputs and results, and the results
   // the repetition being replayed takes at CTRL.NEXT in place of computing (null: none).
   std::vector<std::uint32_t> batch_in_, batch_out_;
+  std::vector<const PioRecording::Entry*> writes_;  // a replay: the recorded writes outside the block bank
   const std::uint32_t* precomputed_ = nullptr;
   std::uint64_t precomputed_cycles_ = 0;
   std::vector<std::uint32_t> stream_in_;                               // words of an incomplete block

@@ -5,13 +5,16 @@
 namespace rsoc::models {
 
 void PioRecording::end() {
-  // Models in the order of their first access; a stable sort keeps each one's entries in time order.
-  std::vector<const void*> order;
+  // Models in the order of their first access (a few: the buses on the path and a core), each one's entries
+  // in time order.
+  order_.clear();
   for (const Entry& e : entries_)
-    if (std::find(order.begin(), order.end(), e.owner) == order.end()) order.push_back(e.owner);
-  auto rank = [&](const void* owner) { return std::find(order.begin(), order.end(), owner) - order.begin(); };
-  std::stable_sort(entries_.begin(), entries_.end(),
-                   [&](const Entry& a, const Entry& b) { return rank(a.owner) < rank(b.owner); });
+    if (std::find(order_.begin(), order_.end(), e.owner) == order_.end()) order_.push_back(e.owner);
+  grouped_.clear();
+  for (const void* owner : order_)
+    for (const Entry& e : entries_)
+      if (e.owner == owner) grouped_.push_back(e);
+  entries_.swap(grouped_);
   owners_.clear();
   sc_core::sc_time end_of_last{sc_core::SC_ZERO_TIME};  // of the owner's last booking of non-zero length
   for (std::size_t i = 0; i < entries_.size(); ++i) {

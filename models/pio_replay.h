@@ -120,6 +120,8 @@ class PioRecording {
   };
   std::vector<Entry> entries_;
   std::vector<Owner> owners_;
+  std::vector<Entry> grouped_;       // end(): the entries grouped by model (kept for its capacity)
+  std::vector<const void*> order_;   // end(): the models in the order of their first access
   std::uint64_t target_accesses_ = 0;
   bool replayable_ = true;
   bool repeatable_ = true;

@@ -217,7 +217,7 @@ std::uint64_t CpuThread::repetitions_before_sync(const PioRecording& r, std::uin
   const sc_time& d = r.initiator.duration;
   if (sync <= start || d == sc_core::SC_ZERO_TIME) return 1;
   // The largest k with start + k d < sync.
-  const std::uint64_t k = (sync - start - sc_time::from_value(1)).value() / d.value();
+  const std::uint64_t k = ((sync - start).value() - 1) / d.value();
   return std::max<std::uint64_t>(1, std::min(k, most));
 }
 

@@ -149,7 +149,7 @@ std::uint64_t CoreDriver::replayed_together(const Process& p, const models::CpuT
   const sc_core::sc_time until = p.preemption_free_until(), start = cpu.now();
   if (until <= start) return 1;
   const std::uint64_t d = recording.initiator.duration.value();  // > 0: n > 1
-  return std::min<std::uint64_t>(n, 1 + (until - start - sc_core::sc_time::from_value(1)).value() / d);
+  return std::min<std::uint64_t>(n, 1 + ((until - start).value() - 1) / d);
 }
 
 void CoreDriver::run_pio(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
