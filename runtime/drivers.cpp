@@ -161,9 +161,12 @@ void CoreDriver::run_pio(Process& p, std::uint64_t base, const CoreInterface& co
   // replayed from it. Where every block is one cipher block, what is recorded and replayed is the block's own
   // work with it; else that work is done at each block's start, and a replay stops at the block's end.
   const bool whole = unit == cipher_block_bytes;
-  models::PioRecording recording;
+  // The request's own recording and words (processes may run requests between its cipher blocks), taken from
+  // those earlier requests left, for their memory.
+  PioScratch::Lease scratch(spare_);
+  models::PioRecording& recording = scratch->recording;
+  std::vector<std::uint32_t>& words = scratch->words;  // replayed cipher blocks in, their results out
   models::CpuThread* recorder = nullptr;  // the thread the recording began on (the process may move)
-  std::vector<std::uint32_t> words;       // replayed cipher blocks in, their results out
   bool replaying = false;
   sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
   std::uint64_t polls = 0;                            // and its status reads

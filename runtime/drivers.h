@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,31 @@ class CoreDriver {
   // Loads the key, the set-up registers and runs INIT when the core holds another key or direction.
   void load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
             bool encrypt);
+  // What a request's PIO loop records and replays with. A request leases one from the spares (a new one when
+  // there is none) and gives it back when it ends.
+  struct PioScratch {
+    models::PioRecording recording;
+    std::vector<std::uint32_t> words;
+    class Lease {
+     public:
+      explicit Lease(std::vector<std::unique_ptr<PioScratch>>& spares) : spares_(spares) {
+        if (spares_.empty()) {
+          held_ = std::make_unique<PioScratch>();
+        } else {
+          held_ = std::move(spares_.back());
+          spares_.pop_back();
+        }
+      }
+      ~Lease() { spares_.push_back(std::move(held_)); }
+      Lease(const Lease&) = delete;
+      Lease& operator=(const Lease&) = delete;
+      PioScratch* operator->() const { return held_.get(); }
+
+     private:
+      std::vector<std::unique_ptr<PioScratch>>& spares_;
+      std::unique_ptr<PioScratch> held_;
+    };
+  };
   // The cipher blocks (core.block.bytes each) of `bytes` bytes at `in` in blocks of `unit` bytes, their results
   // (core.result.bytes each) to `out`, by PIO.
   void run_pio(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
@@ -172,6 +198,7 @@ class CoreDriver {
   DriverCosts costs_;
   DataPath path_;
   std::uint64_t polls_ = 0, recordings_ = 0, replays_ = 0, replay_payloads_ = 0;
+  std::vector<std::unique_ptr<PioScratch>> spare_;  // left by requests that ended
   // What each core holds: the driver loads the key, the direction and runs INIT only when they change.
   std::map<std::uint64_t, Loaded> loaded_;
 };
