@@ -247,7 +247,7 @@ void Des::rounds(bool decrypting, std::uint32_t (&left)[N], std::uint32_t (&righ
 
 namespace {
 // `n` blocks through `stages` (the rounds on the halves after IP of a few blocks interleaved: eight, then four,
-// at a time, so that their independent table lookups overlap), the blocks left over one by one through `one`.
+// then two at a time, so that their independent table lookups overlap), the one left over through `one`.
 template <std::size_t kLanes, typename Stages>
 std::size_t interleave(const std::uint64_t* in, std::uint64_t* out, std::size_t i, std::size_t n,
                        const Stages& stages) {
@@ -269,6 +269,7 @@ void interleaved(const std::uint64_t* in, std::uint64_t* out, std::size_t n, con
                  const One& one) {
   std::size_t i = interleave<8>(in, out, 0, n, stages);
   i = interleave<4>(in, out, i, n, stages);
+  i = interleave<2>(in, out, i, n, stages);
   for (; i < n; ++i) out[i] = one(in[i]);
 }
 }  // namespace

@@ -37,8 +37,8 @@ class Des {
   void encrypt(const std::uint8_t* in8, std::uint8_t* out8) const;
   void decrypt(const std::uint8_t* in8, std::uint8_t* out8) const;
   // `n` independent blocks (ECB), `in` and `out` possibly the same array: what encrypt()/decrypt() give each,
-  // eight (then four) blocks at a time interleaved so that their rounds overlap in the processor (one
-  // block's 16 rounds are a single chain of dependent table lookups).
+  // eight (then four, then two) blocks at a time interleaved so that their rounds overlap in the processor
+  // (one block's 16 rounds are a single chain of dependent table lookups).
   void encrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const;
   void decrypt(const std::uint64_t* in, std::uint64_t* out, std::size_t n) const;
 

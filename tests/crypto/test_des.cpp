@@ -227,7 +227,7 @@ TEST(CryptoDes, ComplementationProperty) {
 }
 
 TEST(CryptoDes, ManyBlocksAtOnceAreEachBlockAlone) {
-  // Every count from none to 29 (groups of eight, of four and the blocks left over), both directions, in
+  // Every count from none to 29 (groups of eight, four and two and the block left over), both directions, in
   // place and into another array; single DES and 3DES.
   std::mt19937_64 rng(46);
   const Des des(rng());
