@@ -58,48 +58,40 @@ std::array<std::uint32_t, 4> words_of(const std::uint8_t* bytes) {
   return w;
 }
 
+// Loads `key` (its words) into the core at `base`, set to encrypt, and waits for its INIT.
+template <std::size_t N>
+void load_key_words(CpuThread& t, std::uint64_t base, const std::array<std::uint32_t, N>& key) {
+  for (std::size_t i = 0; i < N; ++i) t.write32(base + reg::kKey + 4 * i, key[i]);
+  t.write32(base + reg::kConfig, reg::kConfigEncrypt);
+  t.write32(base + reg::kCtrl, reg::kCtrlInit);
+  while (!(t.read32(base + reg::kStatus) & reg::kStatusReady)) {
+  }
+}
+
 void load_key(CpuThread& t, std::uint64_t base) {
-  const auto key = words_of(kKey.data());
-  for (int i = 0; i < 4; ++i) t.write32(base + reg::kKey + 4 * i, key[i]);
-  t.write32(base + reg::kConfig, reg::kConfigEncrypt);
-  t.write32(base + reg::kCtrl, reg::kCtrlInit);
-  while (!(t.read32(base + reg::kStatus) & reg::kStatusReady)) {
-  }
+  load_key_words(t, base, words_of(kKey.data()));
 }
 
-// A driver's loop body: its own work, the block written, started, polled until done and its result read.
-std::array<std::uint32_t, 4> cipher_block(CpuThread& t, std::uint64_t base,
-                                          const std::array<std::uint32_t, 4>& in) {
-  t.compute(50);
-  for (int i = 0; i < 4; ++i) t.write32(base + reg::kBlock + 4 * i, in[i]);
-  t.write32(base + reg::kCtrl, reg::kCtrlNext);
-  constexpr std::uint32_t kDone = reg::kStatusReady | reg::kStatusValid;
-  while ((t.read32(base + reg::kStatus) & kDone) != kDone) {
-  }
-  std::array<std::uint32_t, 4> out{};
-  for (int i = 0; i < 4; ++i) out[i] = t.read32(base + reg::kResult + 4 * i);
-  return out;
-}
-
-// The same with a DES core: a 64-bit key, blocks of two words.
+// The same with a DES core: a 64-bit key.
 void load_des_key(CpuThread& t, std::uint64_t base, std::uint64_t key) {
-  t.write32(base + reg::kKey, static_cast<std::uint32_t>(key >> 32));
-  t.write32(base + reg::kKey + 4, static_cast<std::uint32_t>(key));
-  t.write32(base + reg::kConfig, reg::kConfigEncrypt);
-  t.write32(base + reg::kCtrl, reg::kCtrlInit);
-  while (!(t.read32(base + reg::kStatus) & reg::kStatusReady)) {
-  }
+  load_key_words(t, base, std::array<std::uint32_t, 2>{static_cast<std::uint32_t>(key >> 32),
+                                                      static_cast<std::uint32_t>(key)});
 }
 
-std::array<std::uint32_t, 2> des_cipher_block(CpuThread& t, std::uint64_t base,
-                                              const std::array<std::uint32_t, 2>& in) {
+// A driver's loop body: its own work, the block (N words: 4 for AES, 2 for DES) written, started, polled
+// until done and its result read.
+template <std::size_t N>
+std::array<std::uint32_t, N> cipher_block(CpuThread& t, std::uint64_t base,
+                                          const std::array<std::uint32_t, N>& in) {
   t.compute(50);
-  for (int i = 0; i < 2; ++i) t.write32(base + reg::kBlock + 4 * i, in[i]);
+  for (std::size_t i = 0; i < N; ++i) t.write32(base + reg::kBlock + 4 * i, in[i]);
   t.write32(base + reg::kCtrl, reg::kCtrlNext);
   constexpr std::uint32_t kDone = reg::kStatusReady | reg::kStatusValid;
   while ((t.read32(base + reg::kStatus) & kDone) != kDone) {
   }
-  return {t.read32(base + reg::kResult), t.read32(base + reg::kResult + 4)};
+  std::array<std::uint32_t, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = t.read32(base + reg::kResult + 4 * i);
+  return out;
 }
 
 std::array<std::uint32_t, 4> input(int i) {
@@ -213,14 +205,14 @@ TEST(ModelPioReplay, OneReplayOfManyRepetitionsGivesWhatAsManyReplaysGive) {
     CpuThread& t = bench.cpu.thread(0);
     load_des_key(t, kSlotA, kDesKey);
     Counts c0 = counts(t, bench.bus, bench.a);
-    for (int i = 0; i < kBlocks; ++i) word_out.push_back(des_cipher_block(t, kSlotA, des_input(i)));
+    for (int i = 0; i < kBlocks; ++i) word_out.push_back(cipher_block(t, kSlotA, des_input(i)));
     word = counts(t, bench.bus, bench.a) - c0;
 
     load_des_key(t, kSlotB, kDesKey);
     c0 = counts(t, bench.bus, bench.b);
     PioRecording recording;
     t.begin_recording(recording);
-    each_out.push_back(des_cipher_block(t, kSlotB, des_input(0)));
+    each_out.push_back(cipher_block(t, kSlotB, des_input(0)));
     t.end_recording(recording);
     for (int i = 1; i < kBlocks; ++i) {
       std::array<std::uint32_t, 2> w = des_input(i);
@@ -234,7 +226,7 @@ TEST(ModelPioReplay, OneReplayOfManyRepetitionsGivesWhatAsManyReplaysGive) {
     c0 = counts(t, bench.bus, bench.a);
     const sc_core::sc_time kernel_before = sc_core::sc_time_stamp();
     t.begin_recording(recording);
-    many_out.push_back(des_cipher_block(t, kSlotA, des_input(0)));
+    many_out.push_back(cipher_block(t, kSlotA, des_input(0)));
     t.end_recording(recording);
     together = t.repetitions_before_sync(recording, kBlocks - 1);
     std::vector<std::uint32_t> words;
