@@ -479,6 +479,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   }
   scope.start();
   const sc_time t_start = p.cpu().now();
+  const std::uint64_t cpu_wait_before = p.spent()[static_cast<std::size_t>(TimeUse::kCpuWait)];
   try {
     if (hardware) {
       const std::size_t s = static_cast<std::size_t>(slot);
@@ -619,7 +620,10 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
     o.blocks = r.blocks;
     o.hardware = hardware;
     o.reconfigured = r.reconfigured;
-    o.exec_s = static_cast<double>(r.exec_ps) * 1e-12;
+    // Configuring counts as kReconfig whatever the process does: what it waited for the CPU from the start on
+    // was during the execution.
+    const std::uint64_t cpu_wait = p.spent()[static_cast<std::size_t>(TimeUse::kCpuWait)] - cpu_wait_before;
+    o.exec_s = static_cast<double>(r.exec_ps - std::min(cpu_wait, r.exec_ps)) * 1e-12;
     o.reconfig_s = static_cast<double>(r.reconfig_ps) * 1e-12;
     if (r.energy) {
       const double floor_w = params_.energy_floor_mw * 1e-3;

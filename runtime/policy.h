@@ -66,7 +66,9 @@ struct Observation {
   std::uint64_t blocks = 0;
   bool hardware = false;
   bool reconfigured = false;
-  double exec_s = 0;      // running the implementation (no queueing, no reconfiguration)
+  // Running the implementation: its execution less the time it waited for the CPU meanwhile (other processes'
+  // turns, which depend on the load around it, not on the implementation); no queueing, no reconfiguration.
+  double exec_s = 0;
   double reconfig_s = 0;  // configuring the slot, when reconfigured
   // With an energy model (joules): what running the implementation and configuring the slot cost the
   // platform, each its own spending plus the floor power over its time.

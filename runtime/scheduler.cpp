@@ -64,7 +64,7 @@ sc_time Scheduler::busy_time(unsigned t) const {
   const Thread& th = threads_.at(t);
   sc_time held = th.held;
   if (th.running && th.running->activity_ == Process::Activity::kHolding)  // the open interval
-    held += th.cpu->now() - th.running->slice_start_;
+    held += th.cpu->now() - th.running->held_since_;
   return th.cpu->cpu().cycles(th.switches * params_.context_switch_cycles) + held;
 }
 
@@ -125,10 +125,29 @@ bool Scheduler::contended(const Process& p) const {
   return thread_of(p).live > 1;
 }
 
-sc_time Scheduler::slice_left(const Process& p) const {
-  const sc_time end = p.slice_start_ + params_.time_slice;
-  const sc_time now = models::kernel_time();
-  return end > now ? end - now : SC_ZERO_TIME;
+const Process* Scheduler::equal_waiter(const Process& p) const {
+  const Process* first = nullptr;
+  for (const Process* q : ready_) {
+    if (q->priority_ < p.priority_) break;  // highest priority first
+    if (q->priority_ == p.priority_ && q->may_run_on(p.thread_) &&
+        (!first || q->queued_since_ < first->queued_since_))
+      first = q;
+  }
+  return first;
+}
+
+sc_time Scheduler::slice_end(const Process& p) const {
+  const Process* waiter = equal_waiter(p);
+  if (!waiter) return sc_core::sc_max_time();
+  // The slice's expiries fall at every multiple of time_slice of the CPU time p used since its slice last
+  // began; those before the waiter queued refilled it with nobody to switch to.
+  const std::uint64_t slice = params_.time_slice.value();
+  const std::uint64_t used_before = p.slice_used_.value();
+  const std::uint64_t used_then =
+      used_before +
+      (waiter->queued_since_ > p.held_since_ ? (waiter->queued_since_ - p.held_since_).value() : 0);
+  const std::uint64_t expiry = std::max<std::uint64_t>(1, (used_then + slice - 1) / slice) * slice;
+  return p.held_since_ + sc_time::from_value(expiry - used_before);
 }
 
 Process* Scheduler::next_for(unsigned t) const {
@@ -140,11 +159,11 @@ Process* Scheduler::next_for(unsigned t) const {
 bool Scheduler::should_yield(const Process& p) const {
   if (params_.mode != SchedulingMode::kPreemptive || ready_.empty()) return false;
   if (thread_of(p).claimed_by) return true;
-  const Process* next = next_for(p.thread_);
-  return next && next->priority_ == p.priority_ && slice_left(p) == SC_ZERO_TIME;
+  return thread_of(p).cpu->now() >= slice_end(p);
 }
 
 void Scheduler::requeue(Process& p, bool front) {
+  p.queued_since_ = models::kernel_time();
   auto pos = ready_.begin();
   if (front) {
     while (pos != ready_.end() && (*pos)->priority_ > p.priority_) ++pos;
@@ -233,20 +252,23 @@ void Scheduler::on_acquired(Process& p) {
   }
   th.last = &p;
   th.cpu->set_active(true);
-  p.slice_start_ = th.cpu->now();
-  p.mark(Process::Activity::kHolding, p.slice_start_.value());
+  p.held_since_ = th.cpu->now();
+  p.mark(Process::Activity::kHolding, p.held_since_.value());
 }
 
 void Scheduler::release(Process& p, Process::Activity next) {
   const unsigned t = p.thread_;
   Thread& th = threads_[t];
   const sc_time now = th.cpu->now();
-  p.cpu_time_ += now - p.slice_start_;  // held from its last acquire (or slice start) to now
-  th.held += now - p.slice_start_;
+  p.cpu_time_ += now - p.held_since_;  // held from its last acquire to now
+  th.held += now - p.held_since_;
+  // What is left of its slice (its expiries while it held the thread refilled it, or ended it with a switch).
+  p.slice_used_ = sc_time::from_value((p.slice_used_ + (now - p.held_since_)).value() %
+                                      params_.time_slice.value());
   p.held_ps_.resize(threads_.size());
-  p.held_ps_[t] += (now - p.slice_start_).value();
+  p.held_ps_[t] += (now - p.held_since_).value();
   if (th.activity)
-    th.activity->process_ran(th.lane, p.name_, models::to_ps(p.slice_start_), models::to_ps(now));
+    th.activity->process_ran(th.lane, p.name_, models::to_ps(p.held_since_), models::to_ps(now));
   p.mark(next, now.value());
   const sc_time lead = next == Process::Activity::kQueued && hands_over(p) ? th.cpu->hand_over()
                                                                            : (th.cpu->sync(), SC_ZERO_TIME);
@@ -289,7 +311,7 @@ void Scheduler::dispatch(unsigned t, const sc_time& lead) {
 
 sc_time Process::cpu_time() const {
   if (holding() && activity_ == Activity::kHolding)
-    return cpu_time_ + (sched_.thread_of(*this).cpu->now() - slice_start_);
+    return cpu_time_ + (sched_.thread_of(*this).cpu->now() - held_since_);
   return cpu_time_;
 }
 
@@ -297,7 +319,7 @@ std::vector<std::uint64_t> Process::held_ps() const {
   std::vector<std::uint64_t> held = held_ps_;
   held.resize(sched_.threads_.size());
   if (holding() && activity_ == Activity::kHolding)
-    held[thread_] += (sched_.thread_of(*this).cpu->now() - slice_start_).value();
+    held[thread_] += (sched_.thread_of(*this).cpu->now() - held_since_).value();
   return held;
 }
 
@@ -341,8 +363,8 @@ void Process::compute(std::uint64_t cycles) {
     models::CpuThread& cpu = *sched_.thread_of(*this).cpu;
     const sc_time all = cpu.cycle_time(static_cast<std::uint64_t>(remaining + 0.5));
     sc_time run = all;
-    if (const Process* next = sched_.next_for(thread_); next && next->priority_ == priority_)
-      run = std::min(run, sched_.slice_left(*this));
+    if (const sc_time end = sched_.slice_end(*this); end != sc_core::sc_max_time())
+      run = std::min(run, end > cpu.now() ? end - cpu.now() : SC_ZERO_TIME);
     const sc_time t0 = models::kernel_time();
     if (cpu.cpu().params().smt_throughput > 0) {
       sc_core::wait(run, interrupt_ | cpu.cpu().threads_changed());
@@ -365,9 +387,7 @@ void Process::preemption_point() {
   // measured at the process's local time: no kernel event unless a switch is due.
   if (sched_.ready_.empty()) return;
   Scheduler::Thread& th = sched_.thread_of(*this);
-  const Process* next = sched_.next_for(thread_);
-  const bool due = th.claimed_by || (next && next->priority_ == priority_ &&
-                                     th.cpu->now() >= slice_start_ + sched_.params_.time_slice);
+  const bool due = th.claimed_by || th.cpu->now() >= sched_.slice_end(*this);
   if (!due) return;
   th.cpu->sync();
   if (sched_.should_yield(*this)) preempt();
@@ -378,16 +398,15 @@ sc_time Process::preemption_free_until() const {
   if (!sched_.contended(*this) || sched_.ready_.empty()) return sc_core::sc_max_time();
   const Scheduler::Thread& th = sched_.thread_of(*this);
   if (th.claimed_by) return th.cpu->now();
-  const Process* next = sched_.next_for(thread_);
-  if (!next || next->priority_ != priority_) return sc_core::sc_max_time();
-  return slice_start_ + sched_.params_.time_slice;
+  return sched_.slice_end(*this);
 }
 
 void Process::preempt() {
-  // A higher priority keeps its place at the front of this priority; an expired slice goes to the back.
-  const bool by_higher = sched_.thread_of(*this).claimed_by != nullptr;
+  // An expired slice goes to the back of this priority, also when a higher priority takes the thread at the
+  // same moment; preempted by a higher priority within its slice, it keeps its place at the front.
+  const bool expired = sched_.thread_of(*this).cpu->now() >= sched_.slice_end(*this);
   ++preemptions_;
-  switch_away(by_higher);
+  switch_away(!expired);
 }
 
 void Process::switch_away(bool front) {

@@ -3,6 +3,12 @@
 // and an affinity (the threads each may run on), one global run queue, preemptive round-robin time slices
 // among equal priorities (or a cooperative mode in which a process runs until it yields, sleeps or ends), and
 // accounting of every cycle each thread spends for each process.
+// Time slices (preemptive mode) are SCHED_RR's (POSIX, Linux): a slice is CPU time held, not time since the
+// process last got the CPU. A process's slice runs out after time_slice of its own CPU time and is refilled
+// then; it runs on in a new one unless another process of its priority waits for its thread, in which case it
+// goes to the back of its priority's queue. A process preempted by a higher priority goes back to the head of
+// its priority's queue and, when it runs again, completes the unexpired part of its slice; one that sleeps,
+// waits or yields keeps what is left of its slice too (Linux keeps the slice across blocking).
 // Placement: a process that asks for the CPU takes a free thread it may run on (the one it last ran on when
 // that is free, else the first free one in the scheduler's order); with none free it queues, and a higher
 // priority takes the thread of the lowest-priority process running where it may run (the first such thread
@@ -172,8 +178,10 @@ class Process {
   sc_core::sc_event wake_;       // the scheduler gave this process the CPU
   sc_core::sc_event interrupt_;  // someone who may preempt became ready
   sc_core::sc_time cpu_time_{sc_core::SC_ZERO_TIME};
-  sc_core::sc_time slice_start_{sc_core::SC_ZERO_TIME};
+  sc_core::sc_time held_since_{sc_core::SC_ZERO_TIME};  // when it last got its thread (after the switch)
+  sc_core::sc_time slice_used_{sc_core::SC_ZERO_TIME};  // CPU time of its current slice used before then
   sc_core::sc_time ready_since_{sc_core::SC_ZERO_TIME};
+  sc_core::sc_time queued_since_{sc_core::SC_ZERO_TIME};  // when it last entered the run queue
   std::uint64_t preemptions_ = 0, migrations_ = 0;
   std::vector<std::uint64_t> held_ps_;  // by thread, closed holding intervals
   models::EnergyAccount account_;       // what the models charged to it (its threads' payer)
@@ -256,7 +264,12 @@ class Scheduler final : public models::StatisticsSource {
   bool hands_over(const Process& p) const;  // release(p, kQueued) passes the thread's time on (no sync)
   // Whether a process may take thread `th` ahead of the kernel's time (its context switch not synchronised).
   bool loose_switches(const Thread& th) const;
-  sc_core::sc_time slice_left(const Process& p) const;
+  // The local time at which p's slice runs out with another process of its priority waiting for its thread
+  // (the first expiry since the earliest of them queued; earlier expiries refilled the slice), or
+  // sc_max_time() when none waits.
+  sc_core::sc_time slice_end(const Process& p) const;
+  // The first queued process of p's priority that may run on p's thread and queued earliest, if any.
+  const Process* equal_waiter(const Process& p) const;
   Thread& thread_of(const Process& p) { return threads_[p.thread_]; }
   const Thread& thread_of(const Process& p) const { return threads_[p.thread_]; }
 

@@ -329,3 +329,28 @@ TEST(Reproduction, TheLongestExperimentsAreExpectedLongest) {
   EXPECT_GT(reproduction_cost("hsm", "clients=2.sync_fmc"), reproduction_cost("hsm", "clients=2"));
   EXPECT_LT(reproduction_cost("hsm", "clients=1.aes_2x"), reproduction_cost("hsm", "clients=2.aes_2x"));
 }
+
+TEST(Reference, ASmallRequestWaitsAtMostOneSliceForALongOneOfItsPriorityUnderThePreemptingDaemon) {
+  // SCHED_RR (runtime/scheduler.h): the kernel daemon wakes inside every slice of the long request's process,
+  // which keeps the unexpired part of its slice when it resumes; the one-block request of the other application
+  // of its priority waits one slice (10 ms of the long one's CPU time) and the daemon's turns, not the whole
+  // long request (5 s).
+  const auto scenario = reference(
+      {"runtime.unit_bytes={}", "runtime.policy=software",
+       R"(workload.apps=[{"name":"long","functionality":"aes128","priority":20,"requests":1,"blocks_list":[20000]},)"
+       R"({"name":"small","functionality":"aes128","priority":20,"requests":1,"blocks_list":[1],"start_us":1000}])",
+       R"(workload.background=[{"name":"daemon","priority":50,"busy_us":20,"idle_us":9980}])"});
+  std::map<std::string, runtime::RequestRecord> records;
+  platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records[r.app] = r; });
+  sim.spawn_background();
+  sim.spawn_apps();
+  sim.run();
+  ASSERT_EQ(records.size(), 2u);
+  const runtime::RequestRecord& small = records.at("small");
+  ASSERT_TRUE(small.ok) << small.error;
+  // At most a slice, and the daemon's turns meanwhile (two of 20 us, at 0 and 10 ms) with the context
+  // switches (5 us each) around them.
+  const double waited_ms = static_cast<double>(small.start_ps - small.issue_ps) * 1e-9;
+  EXPECT_LE(waited_ms, 10.0 + 2 * (0.020 + 2 * 0.005)) << waited_ms;
+  EXPECT_GT(records.at("long").end_ps, small.end_ps);
+}

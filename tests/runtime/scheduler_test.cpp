@@ -539,3 +539,124 @@ TEST(RuntimeScheduler, PreemptionPointsSwitchToNobodyBeforeTheSliceEnds) {
   EXPECT_EQ(shared_later, sc_time(20, SC_MS));  // b's slice, a waiting
   EXPECT_EQ(after_switch, sc_core::sc_max_time());  // b has finished
 }
+
+TEST(RuntimeScheduler, APreemptedProcessCompletesItsSliceSoItsEqualsStillTakeTurns) {
+  // SCHED_RR: a slice is CPU time held. A daemon of higher priority waking every 10 ms (as the reference's
+  // kernel daemon does) preempts the long process inside each of its slices; the short one of its priority
+  // still runs once the long one has held the CPU for one slice, not after the whole long computation.
+  Cpu c;
+  runtime::Scheduler sched(c.cpu.thread(0), runtime::SchedulerParams{});  // 10 ms slices, free switches
+  sc_time small_start, small_end, long_end;
+  sched.spawn("long", 20, [&](runtime::Process& p) {
+    p.compute(400 * kCyclesPerMs);
+    long_end = sc_core::sc_time_stamp();
+  });
+  sched.spawn(
+      "small", 20,
+      [&](runtime::Process& p) {
+        small_start = sc_core::sc_time_stamp();
+        p.compute(kCyclesPerMs / 10);
+        small_end = sc_core::sc_time_stamp();
+      },
+      sc_time(1, SC_MS));
+  sched.spawn(
+      "daemon", 50,
+      [&](runtime::Process& p) {
+        for (int i = 0; i < 45; ++i) {
+          p.compute(2000);  // 20 us
+          p.sleep(sc_time(9980, SC_US));
+        }
+      },
+      sc_time(5, SC_MS));
+  sc_core::sc_start();
+  // long 0-5 ms, daemon 5-5.02, long 5.02-10.02 (its slice: 10 ms of CPU time), small 10.02-10.12.
+  EXPECT_EQ(small_start, sc_time(10020, SC_US));
+  EXPECT_EQ(small_end, sc_time(10120, SC_US));
+  // Its 400 ms, small's 0.1 and the daemon's rounds from 5 ms every 10 ms (40 by then) of 20 us.
+  EXPECT_EQ(long_end, sc_time(400100 + 40 * 20, SC_US));
+  EXPECT_EQ(sched.processes()[0]->preemptions(), 41u);  // 40 by the daemon, 1 at its slice's end
+}
+
+TEST(RuntimeScheduler, AProcessPreemptedManyTimesYieldsAfterOneSliceOfItsOwnCpuTime) {
+  Cpu c;
+  runtime::SchedulerParams params;
+  params.context_switch_cycles = 1000;  // 10 us
+  runtime::Scheduler sched(c.cpu.thread(0), params);
+  sc_time a_cpu_when_b_starts, b_start;
+  runtime::Process* a = nullptr;
+  a = &sched.spawn("a", 0, [&](runtime::Process& p) { p.compute(25 * kCyclesPerMs); });
+  sched.spawn(
+      "b", 0,
+      [&](runtime::Process& p) {
+        b_start = sc_core::sc_time_stamp();
+        a_cpu_when_b_starts = a->cpu_time();
+        p.compute(kCyclesPerMs);
+      },
+      sc_time(1, SC_MS));
+  sched.spawn(
+      "high", 5,
+      [&](runtime::Process& p) {
+        for (int k = 0; k < 3; ++k) {  // preempts a three times (from 2, 3.98 and 5.96 ms), 0.5 ms each
+          if (k > 0) p.sleep(sc_time(1470, SC_US));
+          p.compute(kCyclesPerMs / 2);
+        }
+      },
+      sc_time(2, SC_MS));
+  sc_core::sc_start();
+  EXPECT_EQ(a_cpu_when_b_starts, sc_time(10, SC_MS));
+  // a's 10 ms, high's 3 x 0.5 ms, 7 switches (a->high->a three times, a->b) of 10 us.
+  EXPECT_EQ(b_start, sc_time(11570, SC_US));
+  EXPECT_EQ(a->preemptions(), 4u);
+}
+
+TEST(RuntimeScheduler, AnArrivalFindsTheSliceOfAProcessThatRanAloneRefilledAtEveryExpiry) {
+  // Alone, a process's slice runs out every 10 ms of its CPU time and is refilled at once: an equal arriving
+  // at 12 ms waits for the end of the current slice (20 ms), not for nothing (the 10 ms expiry passed with
+  // nobody to switch to). A process keeps what is left of its slice across a sleep.
+  Cpu c;
+  runtime::Scheduler sched(c.cpu.thread(0), runtime::SchedulerParams{});
+  sc_time b_start, d_start;
+  sched.spawn("a", 0, [&](runtime::Process& p) {
+    p.compute(25 * kCyclesPerMs);  // alone to 20 ms, b 20-21 ms, a 21-26 ms: 5 ms of a slice used
+    p.sleep(sc_time(1, SC_MS));    // 26-27 ms
+    p.compute(10 * kCyclesPerMs);  // from 27 ms; d arrives at 28 ms; the slice ends 5 ms later
+  });
+  sched.spawn(
+      "b", 0,
+      [&](runtime::Process& p) {
+        b_start = sc_core::sc_time_stamp();
+        p.compute(kCyclesPerMs);
+      },
+      sc_time(12, SC_MS));
+  sched.spawn(
+      "d", 0,
+      [&](runtime::Process& p) {
+        d_start = sc_core::sc_time_stamp();
+        p.compute(kCyclesPerMs);
+      },
+      sc_time(28, SC_MS));
+  sc_core::sc_start();
+  EXPECT_EQ(b_start, sc_time(20, SC_MS));
+  EXPECT_EQ(d_start, sc_time(32, SC_MS));
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(38, SC_MS));
+}
+
+TEST(RuntimeScheduler, ASliceThatRunsOutAsAHigherPriorityArrivesGoesToTheBack) {
+  // a's slice ends at 10 ms, when a higher priority takes the CPU: a goes to the back of its priority (its
+  // slice was over), so b, waiting since 1 ms, runs after the higher one, not a.
+  Cpu c;
+  runtime::Scheduler sched(c.cpu.thread(0), runtime::SchedulerParams{});
+  sc_time b_start;
+  sched.spawn("a", 0, [&](runtime::Process& p) { p.compute(20 * kCyclesPerMs); });
+  sched.spawn(
+      "b", 0,
+      [&](runtime::Process& p) {
+        b_start = sc_core::sc_time_stamp();
+        p.compute(kCyclesPerMs);
+      },
+      sc_time(1, SC_MS));
+  sched.spawn("high", 5, [&](runtime::Process& p) { p.compute(kCyclesPerMs); }, sc_time(10, SC_MS));
+  sc_core::sc_start();
+  EXPECT_EQ(b_start, sc_time(11, SC_MS));
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(22, SC_MS));
+}
