@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""tools/doc_figures.py on a small tree: a doc, a stand-in for rsoc that prints a figure and writes a CSV, and
+manifests. A drifted figure fails `check` with the doc's line and both texts; `update` writes it where it
+stands (line breaks kept) and `check` then passes; broken manifests and failing runs are errors (exit 2)."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+TOOL = Path(__file__).resolve().parent.parent.parent / "tools" / "doc_figures.py"
+failures = []
+
+
+def expect(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAILED:", what)
+
+
+def tool(root, *args):
+    done = subprocess.run([sys.executable, str(TOOL), *args, "--root", str(root), "--rsoc", str(root / "rsoc")],
+                          capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    root = Path(tmp)
+    fake = root / "rsoc"
+    # Prints "answer N" (N from the file `answer`), writes out/t.csv; "fail" exits 1.
+    fake.write_text(textwrap.dedent("""\
+        #!/bin/sh
+        [ "$1" = fail ] && { echo "it broke" >&2; exit 1; }
+        n=$(cat answer)
+        echo "answer $n"
+        mkdir -p "$2" && printf 'name,ms\\na,%s.25\\nb,7\\n' "$n" > "$2/t.csv"
+        """))
+    fake.chmod(0o755)
+    (root / "answer").write_text("42\n")
+    doc = root / "doc.md"
+    doc.write_text("Intro.\n\nThe run gives an answer of 41\nblocks and a took 40.2 ms, which is fine.\n")
+    manifest = root / "m.toml"
+    manifest.write_text(textwrap.dedent("""\
+        doc = "doc.md"
+        [runs.r]
+        command = "go {out}"
+        [[figures]]
+        run = "r"
+        text = "an answer of {} blocks and a took {:.1f} ms, which"
+        values = ["grep(r'answer (\\\\d+)')", "col('t.csv', 'ms', name='a')"]
+        """))
+
+    code, out, err = tool(root, "check", str(manifest))
+    expect(code == 1, f"a drifted figure fails check: {code} {out} {err}")
+    expect('doc.md:3: says "an answer of 41 blocks and a took 40.2 ms, which"; rsoc gives "an answer of 42 '
+           'blocks and a took 42.2 ms, which"' in out, f"check names the line and both texts: {out}")
+
+    code, out, err = tool(root, "update", str(manifest))
+    expect(code == 0, f"update succeeds: {code} {err}")
+    expect(doc.read_text() == "Intro.\n\nThe run gives an answer of 42\nblocks and a took 42.2 ms, which is fine.\n",
+           f"update writes the figures where they stand, the line break kept: {doc.read_text()!r}")
+    code, out, err = tool(root, "check", str(manifest))
+    expect(code == 0 and out == "", f"after update, check passes: {code} {out} {err}")
+
+    # The words around the figure changed in the doc: the manifest is stale, an error, not a drift.
+    doc.write_text("The run gives an answer of 42 blocks and a needed 42.2 ms, which is fine.\n")
+    code, out, err = tool(root, "check", str(manifest))
+    expect(code == 2 and "stand 0 times in doc.md, expected 1" in err, f"stale text: {code} {err}")
+
+    # A run that fails, a field without a value, a text that begins with a field.
+    for body, message in [
+        ('doc = "doc.md"\n[runs.r]\ncommand = "fail"\n[[figures]]\nrun = "r"\ntext = "an answer of {} blocks"\n'
+         'values = ["1"]\n', "`rsoc fail` exited 1, expected 0"),
+        ('doc = "doc.md"\n[runs.r]\ncommand = "go {out}"\n[[figures]]\nrun = "r"\ntext = "answer of {} and {} ms"\n'
+         'values = ["1"]\n', "fields and values do not fit"),
+        ('doc = "doc.md"\n[runs.r]\ncommand = "go {out}"\n[[figures]]\nrun = "r"\ntext = "{} blocks"\n'
+         'values = ["1"]\n', "begins and ends with words"),
+        ('doc = "doc.md"\n[runs.r]\ncommand = "go {out}"\n[[figures]]\nrun = "q"\ntext = "a {} b"\n', "run 'q'"),
+    ]:
+        bad = root / "bad.toml"
+        bad.write_text(body)
+        code, out, err = tool(root, "check", str(bad))
+        expect(code == 2 and message in err, f"{message}: {code} {err}")
+
+print(f"{len(failures)} failures" if failures else "ok")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""Figures the docs quote from runs of rsoc, checked against real runs or written into the docs from them.
+
+Each manifest (tests/docs/*.toml) names one doc, the rsoc commands whose results it quotes, and every figure
+it quotes: the sentence or table row around it, as a Python format string whose fields are the figures, and
+for each field an expression that computes it from the run's results.
+
+    doc = "scenarios/microblaze_hwicap.md"
+
+    [runs.run]                     # a run: its command line (without "rsoc"), {out} a fresh folder
+    command = "run scenarios/microblaze_hwicap.json --out {out}"
+    exit = 0                       # the exit code it must end with (default 0)
+
+    [[figures]]
+    run = "run"
+    text = "busiest resource ({:.0f} %: the copy loop"
+    values = ["100 * stat('cpu.mb.thread0', 'utilization')"]
+
+Commands:
+    tools/doc_figures.py check [--rsoc BIN] [--jobs N] MANIFEST...   # every figure as the doc quotes it?
+    tools/doc_figures.py update [--rsoc BIN] [--jobs N] MANIFEST...  # write the figures the runs give
+    tools/doc_figures.py show [--rsoc BIN] MANIFEST...               # each figure as the runs give it
+    tests/docs/*.toml: the manifests; CTest runs `check` on each (Docs.Figures.<name>)
+
+`check` exits 1 naming every figure that drifted (the doc's line, what it says, what rsoc gives, and the
+command), 2 when a manifest or a run is broken (a command that failed, an expression that raised, a text that
+is nowhere in the doc). `update` replaces the figures in the doc where its text stands (whitespace, line
+breaks included, may differ from the manifest's); the words around them must be found as they are.
+
+The expressions see: `stdout`, `stderr` (the run's text), `out` (its output folder), `csv(name)` (the rows of
+a CSV file of it, as dicts of strings), `row(name, **where)` (the one row whose columns equal `where`, values
+compared as text), `col(name, column, **where)` (a column of that row, as a number), `stat(group, key)` (a
+value of stats.json), `load(name)` (a JSON file of it), `grep(pattern)` (the first group, or the match, of a
+regular expression in stdout), `table(header_word)` (stdout's whitespace-separated table whose header line
+starts with that word: rows as dicts), and Python's builtins. A field's format spec is Python's (`{:,.0f}`,
+`{:.1f}`); `{}` prints the value as str() does. Literal braces in the text are doubled.
+"""
+
+import argparse
+import concurrent.futures
+import csv as csv_module
+import json
+import os
+import re
+import shlex
+import shutil
+import string
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository
+
+
+class ManifestError(Exception):
+    """A manifest, a run or an expression that is broken: not a drift."""
+
+
+class Run:
+    """One rsoc command and its results."""
+
+    def __init__(self, name, spec, root, rsoc, scratch):
+        if "command" not in spec:
+            raise ManifestError(f"runs.{name}: no command")
+        self.name = name
+        self.command = spec["command"]
+        self.exit = spec.get("exit", 0)
+        self.out = str(Path(scratch) / name)
+        args = [a.replace("{out}", self.out) for a in shlex.split(self.command)]
+        env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", COLUMNS="100")
+        env.pop("RSOC_LOG", None)
+        try:
+            done = subprocess.run([rsoc, *args], cwd=root, env=env, capture_output=True, text=True,
+                                  timeout=spec.get("timeout_s", 600), stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise ManifestError(f"runs.{name}: `rsoc {self.command}` ran past its timeout")
+        self.stdout, self.stderr, self.code = done.stdout, done.stderr, done.returncode
+        if self.code != self.exit:
+            raise ManifestError(f"runs.{name}: `rsoc {self.command}` exited {self.code}, expected {self.exit}:\n"
+                                + self.stderr[-2000:])
+
+    def namespace(self):
+        out = Path(self.out)
+
+        def csv(name):
+            with open(out / name, newline="") as f:
+                return list(csv_module.DictReader(f))
+
+        def row(name, /, **where):
+            rows = [r for r in csv(name) if all(r.get(k) == str(v) for k, v in where.items())]
+            if len(rows) != 1:
+                raise ManifestError(f"{name}: {len(rows)} rows where {where}, expected one")
+            return rows[0]
+
+        def col(name, column, /, **where):
+            value = row(name, **where)[column]
+            try:
+                return float(value)
+            except ValueError:
+                return value
+
+        def load(name):
+            with open(out / name) as f:
+                return json.load(f)
+
+        def stat(group, key):
+            groups = load("stats.json")["resources"]
+            if group not in groups:
+                raise ManifestError(f"runs.{self.name}: stats.json has no group {group!r}: {sorted(groups)}")
+            if key not in groups[group]["stats"]:
+                raise ManifestError(f"runs.{self.name}: {group} has no {key!r}: {sorted(groups[group]['stats'])}")
+            return groups[group]["stats"][key]["value"]
+
+        def grep(pattern):
+            m = re.search(pattern, self.stdout, re.MULTILINE)
+            if not m:
+                raise ManifestError(f"runs.{self.name}: no match for {pattern!r} in its output")
+            return m.group(1) if m.groups() else m.group(0)
+
+        def table(first_word):
+            lines = self.stdout.splitlines()
+            for i, line in enumerate(lines):
+                if line.split()[:1] == [first_word]:
+                    header = line.split()
+                    rows = []
+                    for body in lines[i + 1:]:
+                        cells = body.split()
+                        if len(cells) != len(header):
+                            break
+                        rows.append(dict(zip(header, cells)))
+                    return rows
+            raise ManifestError(f"runs.{self.name}: no table headed {first_word!r} in its output")
+
+        return {"stdout": self.stdout, "stderr": self.stderr, "out": self.out, "csv": csv, "row": row,
+                "col": col, "load": load, "stat": stat, "grep": grep, "table": table}
+
+
+def squash(text):
+    return re.sub(r"\s+", " ", text)
+
+
+def pattern_of(text):
+    """A regular expression for `text` as a doc may hold it: its words exact, any whitespace between them
+    (line breaks too), each field a group of one line's characters."""
+    parts = []
+    for literal, field, spec, conversion in string.Formatter().parse(text):
+        words = re.split(r"(\s+)", literal)
+        parts.append("".join(r"\s+" if w.isspace() else re.escape(w) for w in words if w))
+        if field is not None:
+            parts.append(r"([^\n]+?)")
+    return re.compile("".join(parts))
+
+
+def render(figure, namespace, where):
+    """The figure's text with its values, and each field's text."""
+    values = []
+    for expression in figure.get("values", []):
+        try:
+            values.append(eval(expression, {"__builtins__": __builtins__}, dict(namespace)))
+        except ManifestError:
+            raise
+        except Exception as e:  # noqa: BLE001 - the manifest's own expression
+            raise ManifestError(f"{where}: {expression!r}: {type(e).__name__}: {e}")
+    pieces, fields = [], []
+    formatter = string.Formatter()
+    for literal, field, spec, conversion in formatter.parse(figure["text"]):
+        pieces.append(literal)
+        if field is None:
+            continue
+        if field != "" or len(fields) >= len(values):
+            raise ManifestError(f"{where}: the text's fields and values do not fit: a field {{{field}}} "
+                                f"beyond its {len(values)} values (fields are {{}} or {{:spec}})")
+        try:
+            text = format(formatter.convert_field(values[len(fields)], conversion), spec)
+        except (ValueError, TypeError) as e:
+            raise ManifestError(f"{where}: value {values[len(fields)]!r} in {{:{spec}}}: {e}")
+        fields.append(text)
+        pieces.append(text)
+    if len(fields) != len(values):
+        raise ManifestError(f"{where}: {len(values)} values for {len(fields)} fields")
+    return "".join(pieces), fields
+
+
+def line_of(doc_text, offset):
+    return doc_text.count("\n", 0, offset) + 1
+
+
+def load_manifest(path):
+    try:
+        with open(path, "rb") as f:
+            m = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ManifestError(f"{path}: {e}")
+    for key in ("doc", "runs", "figures"):
+        if key not in m:
+            raise ManifestError(f"{path}: no {key!r}")
+    unknown = set(m) - {"doc", "runs", "figures"}
+    if unknown:
+        raise ManifestError(f"{path}: unknown keys {sorted(unknown)}")
+    for i, figure in enumerate(m["figures"]):
+        if figure.get("run") not in m["runs"]:
+            raise ManifestError(f"{path}: figures[{i}]: run {figure.get('run')!r} is not one of {sorted(m['runs'])}")
+        if "text" not in figure:
+            raise ManifestError(f"{path}: figures[{i}]: no text")
+        parsed = list(string.Formatter().parse(figure["text"]))
+        if not parsed or not parsed[0][0] or parsed[-1][1] is not None:
+            raise ManifestError(f"{path}: figures[{i}]: the text begins and ends with words, not with a field, "
+                                f"so that the figures can be found in the doc: {figure['text']!r}")
+    return m
+
+
+def run_all(manifest, root, rsoc, scratch, jobs):
+    runs = {}
+    used = {f["run"] for f in manifest["figures"]}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {name: pool.submit(Run, name, spec, root, rsoc, scratch)
+                   for name, spec in manifest["runs"].items() if name in used}
+        for name, future in futures.items():
+            runs[name] = future.result()
+    return runs
+
+
+def process(path, root, rsoc, jobs, mode):
+    """Checks, updates or shows the figures of one manifest; returns the number of drifted figures."""
+    manifest = load_manifest(path)
+    doc_path = root / manifest["doc"]
+    doc = doc_path.read_text()
+    scratch = tempfile.mkdtemp(prefix="rsoc-doc-figures-")
+    try:
+        runs = run_all(manifest, root, rsoc, scratch, jobs)
+        namespaces = {name: run.namespace() for name, run in runs.items()}
+        drifted = 0
+        for i, figure in enumerate(manifest["figures"]):
+            where = f"{path}: figures[{i}]"
+            run = runs[figure["run"]]
+            rendered, fields = render(figure, namespaces[figure["run"]], where)
+            if mode == "show":
+                print(f"{manifest['doc']}: {rendered}")
+                continue
+            matches = list(pattern_of(figure["text"]).finditer(doc))
+            expected = figure.get("occurrences", 1)
+            if len(matches) != expected:
+                raise ManifestError(f"{where}: the words of {figure['text']!r} stand {len(matches)} times in "
+                                    f"{manifest['doc']}, expected {expected} (edit the manifest with the doc)")
+            for m in matches:
+                if squash(m.group(0)) == squash(rendered):
+                    continue
+                drifted += 1
+                if mode == "check":
+                    print(f"{manifest['doc']}:{line_of(doc, m.start())}: says \"{squash(m.group(0))}\"; "
+                          f"rsoc gives \"{squash(rendered)}\" (rsoc {run.command})")
+            if mode == "update" and matches:
+                pieces, last = [], 0
+                for m in matches:
+                    for g, value in enumerate(fields, start=1):
+                        pieces.append(doc[last:m.start(g)])
+                        pieces.append(value)
+                        last = m.end(g)
+                pieces.append(doc[last:])
+                doc = "".join(pieces)
+        if mode == "update" and drifted:
+            tmp = doc_path.with_suffix(doc_path.suffix + ".new")
+            tmp.write_text(doc)
+            tmp.replace(doc_path)
+            print(f"{manifest['doc']}: {drifted} figures written")
+        return drifted
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", choices=["check", "update", "show"])
+    parser.add_argument("manifests", nargs="+")
+    parser.add_argument("--rsoc", default=str(ROOT / "build" / "tools" / "rsoc"))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--root", default=str(ROOT),
+                        help="the tree the docs are in and the commands run in (default: this repository)")
+    args = parser.parse_args()
+    root = Path(args.root).resolve()
+    if not Path(args.rsoc).is_file():
+        print(f"doc_figures: {args.rsoc}: no such rsoc binary (--rsoc)", file=sys.stderr)
+        return 2
+    drifted = 0
+    try:
+        for path in args.manifests:
+            drifted += process(path, root, os.path.abspath(args.rsoc), max(1, args.jobs), args.mode)
+    except ManifestError as e:
+        print(f"doc_figures: {e}", file=sys.stderr)
+        return 2
+    if args.mode == "check" and drifted:
+        print(f"doc_figures: {drifted} figures differ from what rsoc gives; after checking the new figures, "
+              f"`tools/doc_figures.py update {' '.join(args.manifests)}` writes them", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
