@@ -51,23 +51,70 @@ void list_files(const fs::path& dir, const fs::path& relative, std::vector<std::
   }
 }
 
+// The figures the list of tools/plot.py in dir/relative names (relative to `dir`) that are there, and the
+// commands that drew them (new ones added to `commands`).
+std::set<std::string> listed_figures(const fs::path& dir, const fs::path& relative,
+                                     std::vector<std::string>* commands = nullptr) {
+  static const std::string kDrawnBy = "# drawn by: ";
+  std::set<std::string> files;
+  std::ifstream list(dir / relative / kFiguresListName);
+  std::string line;
+  std::error_code ec;
+  while (std::getline(list, line)) {
+    if (line.rfind(kDrawnBy, 0) == 0) {
+      const std::string command = line.substr(kDrawnBy.size());
+      if (commands && std::find(commands->begin(), commands->end(), command) == commands->end())
+        commands->push_back(command);
+    } else if (!line.empty() && line[0] != '#' && fs::is_regular_file(dir / relative / line, ec)) {
+      files.insert((relative / line).generic_string());
+    }
+  }
+  return files;
+}
+
+// Whether the folder dir/relative holds nothing but figures tools/plot.py drew (and their lists).
+bool only_figures(const fs::path& dir, const fs::path& relative) {
+  const std::set<std::string> drawn = listed_figures(dir, relative);
+  std::error_code ec;
+  bool any = false;
+  for (const auto& entry : fs::directory_iterator(dir / relative, ec)) {
+    const fs::path name = relative / entry.path().filename();
+    if (entry.path().filename() == kFiguresListName) continue;
+    any = true;
+    const bool figure = entry.is_directory() && !entry.is_symlink() ? only_figures(dir, name)
+                                                                    : drawn.count(name.generic_string()) > 0;
+    if (!figure) return false;
+  }
+  return any && !ec;
+}
+
 void foreign_below(const fs::path& dir, const fs::path& relative, const std::set<std::string>& written,
                    std::vector<std::string>& out) {
+  const std::set<std::string> drawn = listed_figures(dir, relative);
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir / relative, ec)) {
     const std::string name = (relative / entry.path().filename()).generic_string();
-    if (name == kManifestName) continue;
+    if (name == kManifestName || entry.path().filename() == kFiguresListName) continue;
     if (!entry.is_directory() || entry.is_symlink()) {
-      if (!written.count(name)) out.push_back(name);
+      if (!written.count(name) && !drawn.count(name)) out.push_back(name);
       continue;
     }
     // A folder holding something rsoc wrote (or itself an empty folder rsoc made, "name/"): look inside.
     const auto below = written.lower_bound(name + "/");
     if (below != written.end() && below->rfind(name + "/", 0) == 0)
       foreign_below(dir, name, written, out);
-    else
+    else if (!only_figures(dir, name))
       out.push_back(name + "/");
   }
+}
+
+void figures_below(const fs::path& dir, const fs::path& relative, DrawnFigures& out) {
+  const std::set<std::string> drawn = listed_figures(dir, relative, &out.commands);
+  out.files.insert(out.files.end(), drawn.begin(), drawn.end());
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir / relative, ec))
+    if (entry.is_directory() && !entry.is_symlink())
+      figures_below(dir, relative / entry.path().filename(), out);
 }
 
 std::string listed(const std::vector<std::string>& names) {
@@ -96,6 +143,27 @@ void check_destination(const fs::path& dir) {
 
 }  // namespace
 
+DrawnFigures drawn_figures(const fs::path& dir) {
+  DrawnFigures out;
+  figures_below(dir, "", out);
+  std::sort(out.files.begin(), out.files.end());
+  return out;
+}
+
+bool holds_only_figures(const fs::path& dir) {
+  return only_figures(dir, "");
+}
+
+std::string figures_gone_note(const fs::path& dir, const DrawnFigures& figures) {
+  if (figures.files.empty()) return "";
+  std::string text = dir.string() + ": the " +
+                     (figures.files.size() == 1 ? std::string("figure") : std::to_string(figures.files.size()) + " figures") +
+                     " drawn from the previous results went with them";
+  for (std::size_t i = 0; i < figures.commands.size(); ++i)
+    text += (i == 0 ? " (" : "; ") + figures.commands[i] + (i + 1 == figures.commands.size() ? ")" : "");
+  return text + "; draw " + (figures.files.size() == 1 ? "it" : "them") + " again";
+}
+
 bool is_result_folder(const fs::path& dir) {
   std::error_code ec;
   return fs::exists(dir / kManifestName, ec) || fs::exists(dir / "resolved_scenario.json", ec);
@@ -111,8 +179,8 @@ std::vector<std::string> foreign_entries(const fs::path& dir) {
 void refuse_foreign(const fs::path& dir, const std::vector<std::string>& foreign) {
   if (foreign.empty()) return;
   throw OutputDirError(dir.string() + " holds " + (foreign.size() == 1 ? "a file" : "files") +
-                       " rsoc did not write: " + listed(foreign) +
-                       "; move them away or choose another --out (nothing was changed)");
+                       " rsoc did not write: " + listed(foreign) + "; move " +
+                       (foreign.size() == 1 ? "it" : "them") + " away or choose another --out (nothing was changed)");
 }
 
 bool is_temporary_name(const std::string& name) {
@@ -176,7 +244,7 @@ OutputDir::~OutputDir() {
   fs::remove_all(temp_, ec);
 }
 
-void OutputDir::commit() {
+std::string OutputDir::commit() {
   std::vector<std::string> files;
   list_files(temp_, "", files);
   std::sort(files.begin(), files.end());
@@ -187,7 +255,9 @@ void OutputDir::commit() {
   check_destination(destination_);  // files may have come into it while the results were written
   std::error_code ec;
   fs::path old;
+  DrawnFigures gone;
   if (fs::exists(fs::symlink_status(destination_, ec))) {
+    gone = drawn_figures(destination_);
     old = destination_.parent_path() /
           ("." + destination_.filename().string() + ".old-" + std::to_string(::getpid()));
     fs::remove_all(old, ec);
@@ -201,6 +271,7 @@ void OutputDir::commit() {
   }
   committed_ = true;
   if (!old.empty()) fs::remove_all(old, ec);
+  return figures_gone_note(destination_, gone);
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {

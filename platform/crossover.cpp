@@ -7,6 +7,7 @@
 #include "analysis/csv.h"
 #include "analysis/output_file.h"
 #include "platform/interrupt.h"
+#include "platform/log.h"
 #include "platform/scenario_error.h"
 #include "platform/schema.h"
 #include "platform/simulation.h"
@@ -208,7 +209,7 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario, an
   host["scenario_file"] = printable_text(scenario.file);
   analysis::write_text_file(out.file("host.json"), host.dump(2) + "\n");
   throw_if_interrupted();
-  out.commit();
+  if (const std::string gone = out.commit(); !gone.empty()) logging::note() << "rsoc: " << gone << "\n";
 }
 
 }  // namespace rsoc::platform

@@ -118,7 +118,7 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
   host["scenario_file"] = printable_text(scenario.file);
   write_json(out.file("host.json"), host);
   throw_if_interrupted();
-  out.commit();
+  if (const std::string gone = out.commit(); !gone.empty()) logging::note() << "rsoc: " << gone << "\n";
 
   RunSummary summary;
   summary.requests = log.completed() + log.failed();

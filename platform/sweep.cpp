@@ -12,6 +12,7 @@
 #include "platform/digest.h"
 #include "platform/interrupt.h"
 #include "platform/json_file.h"
+#include "platform/log.h"
 #include "platform/scenario.h"
 #include "platform/scenario_error.h"
 #include "platform/session.h"
@@ -301,8 +302,11 @@ void prepare_sweep(const SweepSpec& spec, const fs::path& dir, bool resume) {
     // An earlier sweep: replaced, as `rsoc run` replaces an earlier result — never with what rsoc did not
     // write in it.
     analysis::refuse_foreign(dir, foreign_sweep_entries(dir));
+    const analysis::DrawnFigures gone = analysis::drawn_figures(dir);
     fs::remove_all(dir, ec);
     if (ec) throw analysis::write_error(dir, "cannot remove the earlier sweep: " + ec.message());
+    if (const std::string note = analysis::figures_gone_note(dir, gone); !note.empty())
+      logging::note() << "rsoc: " << note << "\n";
   } else if (fs::exists(status) && !fs::is_empty(dir, ec)) {
     throw SweepError(dir.string() + " exists and is not an rsoc sweep folder (no sweep.json): not touched");
   }
@@ -318,9 +322,13 @@ std::vector<std::string> foreign_sweep_entries(const fs::path& dir) {
   };
   std::vector<std::string> out;
   std::error_code ec;
+  const std::vector<std::string> drawn = analysis::drawn_figures(dir).files;  // a heatmap drawn into it
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (kOwn.count(name) || analysis::is_temporary_name(name)) continue;
+    if (kOwn.count(name) || analysis::is_temporary_name(name) || name == analysis::kFiguresListName) continue;
+    if (entry.is_directory() && !entry.is_symlink() ? analysis::holds_only_figures(entry.path())
+                                                     : std::count(drawn.begin(), drawn.end(), name) > 0)
+      continue;
     out.push_back(entry.is_directory() ? name + "/" : name);
   }
   for (const auto& entry : fs::directory_iterator(dir / "points", ec)) {

@@ -850,7 +850,8 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
   figures.insert(figures.end(), derived.begin(), derived.end());
   rsoc::platform::write_reproduce_csv(dir.file("reproduce.csv"), figures);
   rsoc::platform::throw_if_interrupted();
-  dir.commit();
+  if (const std::string gone = dir.commit(); !gone.empty())
+    rsoc::platform::logging::note() << "rsoc: " << gone << "\n";
   if (format == Format::kJson) {
     nlohmann::ordered_json doc;
     doc["command"] = "reproduce";

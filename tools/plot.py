@@ -83,7 +83,9 @@ heatmap_aes128-crossover_blocks_by_plb-clock_and_slot-count, sensitivity_aes128-
 and heatmap take --name NAME instead. Figures are written into --out OUTDIR (created when missing), by
 default into the input's folder, and nowhere else; a folder that cannot be written is refused before
 anything is drawn. Each file is written under a temporary name and renamed into place. The paths written
-are printed, one per line.
+are printed, one per line. The folder's .rsoc-plots lists the figures drawn into it and the commands that drew
+them: an rsoc result or sweep folder holding them is still replaced by a re-run of rsoc, the figures with the
+results they show (rsoc names the commands that drew them); anything else rsoc did not write stops it.
 
 Rows whose `status` is not `ok`, whose plotted columns are empty, or that a figure cannot show are left
 out, and counted with the reason both on stderr and on the figure itself ("Not shown: 2 of 12 points: 1
@@ -100,11 +102,14 @@ import json
 import math
 import os
 import re
+import shlex
 import sys
 import tempfile
 import textwrap
 
 PROG = "plot.py"
+DRAWN_BY = "tools/plot.py"  # the command line, for the folder's list of figures (main() sets it)
+FIGURES_LIST = ".rsoc-plots"
 
 try:
     import matplotlib
@@ -729,6 +734,31 @@ def output_dir(requested, input_path):
     return outdir
 
 
+def list_figures(outdir, names):
+    """Adds `names` (files drawn into outdir) and the command that drew them to outdir's list of figures,
+    written anew under a temporary name and renamed into place."""
+    path = os.path.join(outdir, FIGURES_LIST)
+    try:
+        with open(path) as fh:
+            lines = fh.read().splitlines()
+    except FileNotFoundError:
+        lines = []
+    except OSError as e:
+        raise UserError(path, f"cannot read: {e.strerror}") from None
+    by = f"# drawn by: {DRAWN_BY}"
+    if by not in lines:
+        lines.insert(sum(1 for line in lines if line.startswith("#")), by)
+    lines += [n for n in names if n not in lines]
+    fd, tmp = tempfile.mkstemp(prefix=f"{FIGURES_LIST}.", suffix=".tmp", dir=outdir)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+        os.replace(tmp, path)
+    except OSError as e:
+        os.unlink(tmp)
+        raise UserError(path, f"cannot write: {e.strerror}") from None
+
+
 def save(fig, outdir, base):
     """Writes `base`.png and `base`.svg into outdir, each under a temporary name then renamed into place
     (an interrupted run leaves no half-written image), and prints their paths."""
@@ -746,6 +776,7 @@ def save(fig, outdir, base):
             except BaseException:
                 os.unlink(tmp)
                 raise
+            list_figures(outdir, [f"{base}.{ext}"])
             print(final, flush=True)
     except OSError as e:
         raise UserError(outdir, f"cannot write {base}: {e.strerror}") from None
@@ -1628,7 +1659,9 @@ def parse_args(argv):
 
 
 def main(argv=None):
+    global DRAWN_BY
     args = parse_args(argv)
+    DRAWN_BY = " ".join(["tools/plot.py"] + [shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)])
     try:
         args.run(args)
     except UserError as e:

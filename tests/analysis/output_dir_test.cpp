@@ -141,7 +141,7 @@ TEST(OutputDir, CommitRefusesFilesThatCameIntoTheDestinationMeanwhile) {
     EXPECT_EQ(
         std::string(e.what()),
         (dir / "res").string() +
-            " holds a file rsoc did not write: figure.png; move them away or choose another --out (nothing "
+            " holds a file rsoc did not write: figure.png; move it away or choose another --out (nothing "
             "was changed)");
   }
   EXPECT_EQ(slurp(dir / "res" / "a.csv"), "first\n");

@@ -16,6 +16,7 @@ using namespace rsoc_cli_test;
 namespace {
 
 const std::string kRefused = "; move them away or choose another --out (nothing was changed)\n";
+const std::string kRefusedOne = "; move it away or choose another --out (nothing was changed)\n";
 
 // A command that writes `out`: how to run it, and what it prints before it writes.
 struct Writer {
@@ -83,7 +84,7 @@ TEST(CliOutput, AResultListsItsFilesAndARerunNeverDeletesFilesRsocDidNotWrite) {
   Result xo = rsoc("crossover " + kSmoke + " -f aes128 --max-blocks 3 --out xo", dir);
   EXPECT_EQ(xo.code, 2);
   EXPECT_EQ(xo.err, "rsoc: crossover experiments on " + kSmoke +
-                        "\nrsoc: xo holds a file rsoc did not write: crossover_aes128.png" + kRefused);
+                        "\nrsoc: xo holds a file rsoc did not write: crossover_aes128.png" + kRefusedOne);
   EXPECT_TRUE(fs::exists(dir / "xo" / "crossover_aes128.png"));
 
   // A result written before results listed their files: what rsoc writes is known by name.
@@ -93,10 +94,58 @@ TEST(CliOutput, AResultListsItsFilesAndARerunNeverDeletesFilesRsocDidNotWrite) {
   Result old = rsoc("run " + kSmoke + " --out old", dir);
   EXPECT_EQ(old.code, 2);
   EXPECT_EQ(old.err,
-            "rsoc: running " + kSmoke + "\nrsoc: old holds a file rsoc did not write: draft.md" + kRefused);
+            "rsoc: running " + kSmoke + "\nrsoc: old holds a file rsoc did not write: draft.md" + kRefusedOne);
   fs::remove(dir / "old" / "draft.md");
   EXPECT_EQ(rsoc("run " + kSmoke + " --out old", dir).code, 0);
   EXPECT_TRUE(fs::exists(dir / "old" / ".rsoc-files"));
+}
+
+TEST(CliOutput, AReRunReplacesTheFiguresPlotDrewFromThePreviousResultsAndSaysSo) {
+  // tools/plot.py lists what it draws into a folder (.rsoc-plots, as tests/plot checks): those figures go with
+  // the results they show; a file it did not list still stops the re-run.
+  const fs::path dir = scratch("drawn_figures");
+  const std::string xo = "crossover " + kSmoke + " -f aes128 --max-blocks 2 --out xo";
+  ASSERT_EQ(rsoc(xo, dir).code, 0);
+  std::ofstream(dir / "xo" / "crossover_aes128_latency.png") << "a figure";
+  std::ofstream(dir / "xo" / "crossover_aes128_latency.svg") << "a figure";
+  fs::create_directories(dir / "xo" / "figs");
+  std::ofstream(dir / "xo" / "figs" / "heat.png") << "a figure";
+  std::ofstream(dir / "xo" / ".rsoc-plots")
+      << "# drawn by: tools/plot.py crossover xo\ncrossover_aes128_latency.png\ncrossover_aes128_latency.svg\n";
+  std::ofstream(dir / "xo" / "figs" / ".rsoc-plots") << "# drawn by: tools/plot.py heatmap x --out xo/figs\nheat.png\n";
+  Result again = rsoc(xo, dir);
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.err.find("rsoc: xo: the 3 figures drawn from the previous results went with them (tools/plot.py "
+                           "crossover xo; tools/plot.py heatmap x --out xo/figs); draw them again\n"),
+            std::string::npos)
+      << again.err;
+  EXPECT_FALSE(fs::exists(dir / "xo" / "crossover_aes128_latency.png"));
+  EXPECT_FALSE(fs::exists(dir / "xo" / "figs"));
+  EXPECT_TRUE(fs::exists(dir / "xo" / "crossover.csv"));
+  // A file the list does not name (a note, or a figure listed but edited away from the list) is the user's.
+  std::ofstream(dir / "xo" / "crossover_aes128_latency.png") << "a figure";
+  std::ofstream(dir / "xo" / ".rsoc-plots") << "# drawn by: tools/plot.py crossover xo\ncrossover_des_latency.png\n";
+  Result refused = rsoc(xo, dir);
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_NE(refused.err.find("xo holds a file rsoc did not write: crossover_aes128_latency.png" + kRefusedOne),
+            std::string::npos)
+      << refused.err;
+}
+
+TEST(CliOutput, ASweepReRunReplacesTheHeatmapPlotDrewFromIt) {
+  const fs::path dir = scratch("drawn_sweep");
+  const std::string sweep = "sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200 --out s";
+  ASSERT_EQ(rsoc(sweep, dir).code, 0);
+  std::ofstream(dir / "s" / "heatmap.png") << "a figure";
+  std::ofstream(dir / "s" / ".rsoc-plots") << "# drawn by: tools/plot.py heatmap s/sweep.csv\nheatmap.png\n";
+  Result again = rsoc(sweep, dir);
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.err.find("rsoc: s: the figure drawn from the previous results went with them (tools/plot.py "
+                           "heatmap s/sweep.csv); draw it again\n"),
+            std::string::npos)
+      << again.err;
+  EXPECT_FALSE(fs::exists(dir / "s" / "heatmap.png"));
+  EXPECT_TRUE(fs::exists(dir / "s" / "sweep.csv"));
 }
 
 TEST(CliOutput, AReproductionKeepsFiguresDrawnIntoItsSystemFolders) {
@@ -107,7 +156,7 @@ TEST(CliOutput, AReproductionKeepsFiguresDrawnIntoItsSystemFolders) {
   Result r = rsoc("reproduce --system soc --out rep", dir);  // refused before anything runs
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err,
-            "rsoc: rep holds a file rsoc did not write: soc/crossover/crossover_aes128.svg" + kRefused);
+            "rsoc: rep holds a file rsoc did not write: soc/crossover/crossover_aes128.svg" + kRefusedOne);
   EXPECT_TRUE(fs::exists(dir / "rep" / "soc" / "crossover" / "crossover_aes128.svg"));
 }
 

@@ -228,6 +228,21 @@ class PlotTestCase(unittest.TestCase):
                                  "crossover_des_throughput.png", "crossover_des_throughput.svg"])
         self.assertTrue(all(os.path.dirname(p) == self.tmp for p in paths))
 
+    def test_the_folder_lists_the_figures_drawn_into_it_and_the_commands(self):
+        # rsoc replaces a result holding only these figures (tests/cli: CliOutput.AReRun...).
+        shutil.copy(os.path.join(FIXTURES, "crossover.csv"), self.tmp)
+        first = self.plot("crossover", self.tmp, "-f", "aes128")
+        second = self.plot("crossover", self.tmp, "-f", "des", "--logx")
+        with open(os.path.join(self.tmp, ".rsoc-plots")) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(lines[:2], [f"# drawn by: tools/plot.py crossover {self.tmp} -f aes128",
+                                     f"# drawn by: tools/plot.py crossover {self.tmp} -f des --logx"])
+        self.assertEqual(sorted(lines[2:]), sorted(os.path.basename(p) for p in first + second))
+        # Drawn again: listed once.
+        self.plot("crossover", self.tmp, "-f", "aes128")
+        with open(os.path.join(self.tmp, ".rsoc-plots")) as f:
+            self.assertEqual(f.read().splitlines(), lines)
+
     def test_crossover_without_summary_is_computed_from_the_rows(self):
         shutil.copy(os.path.join(FIXTURES, "crossover.csv"), self.tmp)
         self.plot("crossover", self.tmp, "-f", "aes128")
@@ -841,8 +856,10 @@ class PlotTestCase(unittest.TestCase):
             paths = self.plot(*args)
             files = sorted(f"{n}.{ext}" for n in names for ext in ("png", "svg"))
             self.assertEqual(sorted(paths), [os.path.join(outdir, f) for f in files], command)
-            self.assertEqual(sorted(set(os.listdir(outdir)) - before_here), files, command)
-            for f in files:
+            # The figures and the folder's list of what was drawn into it (.rsoc-plots), nothing else.
+            self.assertEqual(sorted(set(os.listdir(outdir)) - before_here - {".rsoc-plots"}), files, command)
+            self.assertTrue(os.path.isfile(os.path.join(outdir, ".rsoc-plots")), command)
+            for f in files + [".rsoc-plots"]:
                 os.unlink(os.path.join(outdir, f))
         self.assertEqual(sorted(os.listdir(FIXTURES)), before)
 
