@@ -1,6 +1,8 @@
 #include "platform/crossover.h"
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -46,6 +48,77 @@ std::vector<Functionality> check_functionalities(const ScenarioParams& p,
   return out;
 }
 
+namespace {
+
+// The rows of one functionality, each block count simulated once, when first asked for.
+class Sampler {
+ public:
+  explicit Sampler(std::function<CrossoverRow(std::uint64_t)> measure) : measure_(std::move(measure)) {}
+  const CrossoverRow& at(std::uint64_t n) {
+    auto it = rows_.find(n);
+    if (it == rows_.end()) it = rows_.emplace(n, measure_(n)).first;
+    return it->second;
+  }
+  const std::map<std::uint64_t, CrossoverRow>& rows() const { return rows_; }
+
+ private:
+  std::function<CrossoverRow(std::uint64_t)> measure_;
+  std::map<std::uint64_t, CrossoverRow> rows_;
+};
+
+// What hardware with reconfiguration needs beyond software (time or energy): below 0, hardware wins.
+using Gap = double (*)(const CrossoverRow&);
+double time_gap(const CrossoverRow& r) {
+  return r.hw_cold_s - r.sw_s;
+}
+double energy_gap(const CrossoverRow& r) {
+  return *r.hw_cold_j - *r.sw_j;
+}
+
+// The smallest block count up to `bound` at which hardware wins: every count of the table in turn, then
+// galloping and bisection (crossover.h). Nothing once `failed` (a request failed).
+std::optional<std::uint64_t> first_win(Sampler& s, std::uint64_t table, std::uint64_t bound, Gap gap,
+                                       const std::string& failed) {
+  table = std::min(table, bound);
+  for (std::uint64_t n = 1; n <= table; ++n) {
+    if (gap(s.at(n)) < 0) return n;
+    if (!failed.empty()) return std::nullopt;
+  }
+  // Hardware lost at every count up to lo.
+  std::uint64_t lo = table, hi = table == 0 ? 1 : 2 * table;
+  const auto no_fall = [&](std::uint64_t n) {  // the gap has not fallen over the last two doublings
+    const auto& rows = s.rows();
+    return n >= 8 && rows.count(n / 2) && rows.count(n / 4) && gap(rows.at(n)) >= gap(rows.at(n / 2)) &&
+           gap(rows.at(n / 2)) >= gap(rows.at(n / 4));
+  };
+  for (;; hi *= 2) {
+    if (lo >= bound) return std::nullopt;
+    hi = std::min(hi, bound);
+    if (gap(s.at(hi)) < 0) break;
+    if (!failed.empty() || no_fall(hi)) return std::nullopt;
+    lo = hi;
+  }
+  while (hi - lo > 1 && failed.empty()) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (gap(s.at(mid)) < 0 ? hi : lo) = mid;
+  }
+  return failed.empty() ? std::optional<std::uint64_t>(hi) : std::nullopt;
+}
+
+// Times the winner changes between consecutive block counts simulated.
+unsigned crossings(const std::map<std::uint64_t, CrossoverRow>& rows, Gap gap) {
+  unsigned changes = 0;
+  std::optional<bool> before;
+  for (const auto& [n, row] : rows) {
+    const bool hardware = gap(row) < 0;
+    if (before && *before != hardware) ++changes;
+    before = hardware;
+  }
+  return changes;
+}
+
+}  // namespace
+
 CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& options) {
   const ScenarioParams& p = scenario.params;
   const bool all = options.functionalities.empty();
@@ -86,7 +159,7 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
           std::vector<std::uint8_t> key(fi.key_bytes);
           for (auto& b : key) b = static_cast<std::uint8_t>(rng());
           runtime::shape_key(f, key);
-          for (std::uint64_t n = 1; n <= options.max_blocks && failure.empty(); ++n) {
+          Sampler sampler([&](std::uint64_t n) {
             std::vector<std::uint8_t> data(n * unit);
             runtime::draw_data(rng(), data);
             runtime::shape_data(f, data);
@@ -104,11 +177,23 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
             manager.unload_idle();
             measure(true, "hardware with reconfiguration", row.hw_cold_s, row.hw_cold_j);
             measure(true, "hardware cached", row.hw_cached_s, row.hw_cached_j);
-            result.rows.push_back(row);
             result.experiments += 3;
             result.blocks += 3 * n;
             result.cipher_blocks += 3 * n * (unit / fi.block_bytes);
-          }
+            return row;
+          });
+          CrossoverSummary s{f, std::nullopt, std::nullopt, std::nullopt, 0, 0, 0};
+          s.searched_to = std::min(options.max_blocks, kMaxRequestBytes / unit);
+          for (std::uint64_t n = 1; n <= std::min(options.table_blocks, s.searched_to) && failure.empty(); ++n)
+            sampler.at(n);  // the table, in order
+          s.simulated = first_win(sampler, options.table_blocks, s.searched_to, time_gap, failure);
+          if (p.energy) s.energy = first_win(sampler, options.table_blocks, s.searched_to, energy_gap, failure);
+          s.analytic = sim.costs().crossover_blocks(f, s.searched_to);
+          s.crossings = crossings(sampler.rows(), time_gap);
+          s.simulated_counts = sampler.rows().size();
+          result.summary.push_back(s);
+          for (const auto& [n, row] : sampler.rows()) result.rows.push_back(row);
+          if (!failure.empty()) break;
         }
         sim.finish();
       },
@@ -119,26 +204,21 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
   result.simulated_s = sc_core::sc_time_stamp().to_seconds();
   result.energy = p.energy.has_value();
   if (!failure.empty()) throw SimulationError("crossover experiment failed (" + failure + ")");
-  for (Functionality f : chosen) {
-    CrossoverSummary s{f, std::nullopt, sim.costs().crossover_blocks(f, options.max_blocks), std::nullopt};
-    for (const auto& row : result.rows) {
-      if (row.functionality != f) continue;
-      if (!s.simulated && row.hw_cold_s < row.sw_s) s.simulated = row.blocks;
-      if (!s.energy && row.hw_cold_j && *row.hw_cold_j < *row.sw_j) s.energy = row.blocks;
-    }
-    result.summary.push_back(s);
-  }
   return result;
+}
+
+std::string beyond_text(std::uint64_t searched_to) {
+  return "> " + std::to_string(searched_to);
 }
 
 std::string crossover_table(const CrossoverResult& result) {
   std::ostringstream t;
-  auto text = [](const std::optional<std::uint64_t>& v) {
-    return v ? std::to_string(*v) : std::string("none");
-  };
   t << "functionality  crossover_blocks  analytic_crossover_blocks"
     << (result.energy ? "  energy_crossover_blocks" : "") << "\n";
   for (const auto& s : result.summary) {
+    auto text = [&](const std::optional<std::uint64_t>& v) {
+      return v ? std::to_string(*v) : beyond_text(s.searched_to);
+    };
     char line[160];
     std::snprintf(line, sizeof line, "%-14s %16s  %25s", runtime::info(s.functionality).name,
                   text(s.simulated).c_str(), text(s.analytic).c_str());
@@ -149,6 +229,10 @@ std::string crossover_table(const CrossoverResult& result) {
     }
     t << "\n";
   }
+  for (const auto& s : result.summary)
+    if (s.crossings > 1)
+      t << runtime::info(s.functionality).name << ": software and hardware with reconfiguration cross "
+        << s.crossings << " times among the block counts simulated; the crossover is the first\n";
   return t.str();
 }
 
@@ -186,8 +270,8 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario, an
   }
   {
     analysis::OutputFile f(out.file("crossover_summary.csv"));
-    std::vector<std::string> columns{"functionality", "crossover_blocks", "analytic_crossover_blocks",
-                                     "energy_crossover_blocks"};
+    std::vector<std::string> columns{"functionality",           "crossover_blocks",   "analytic_crossover_blocks",
+                                     "energy_crossover_blocks", "searched_to_blocks", "crossings"};
     columns.insert(columns.end(), provenance_columns.begin(), provenance_columns.end());
     analysis::CsvWriter csv(f, columns);
     for (const auto& s : result.summary) {
@@ -195,6 +279,7 @@ void write_crossover(const CrossoverResult& result, const Scenario& scenario, an
       csv.cell(s.simulated ? std::to_string(*s.simulated) : std::string());
       csv.cell(s.analytic ? std::to_string(*s.analytic) : std::string());
       csv.cell(s.energy ? std::to_string(*s.energy) : std::string());
+      csv.cell(s.searched_to).cell(static_cast<std::uint64_t>(s.crossings));
       provenance(csv);
       csv.end_row();
     }

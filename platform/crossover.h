@@ -9,6 +9,16 @@
 // idle, its accesses, transfers, configuration and core cycles) plus the platform's floor power (nothing
 // busy) over its latency — the energy the platform needs to serve it alone. The energy crossover is the
 // smallest block count at which hardware with reconfiguration costs less energy than software.
+//
+// Which block counts are simulated: every one up to table_blocks (the table, in order), then, for a
+// crossover not found in the table, a search up to max_blocks that simulates a number of block counts
+// growing with log(max_blocks): galloping (twice the last count) until hardware wins, then bisection on the
+// simulated difference between the two neighbours where it first does. Within the table the answer is the
+// exhaustive one. The gallop stops early, with no crossover up to max_blocks, when the difference (hardware
+// minus software) has not fallen over two doublings while hardware lost: both times grow in proportion to
+// the blocks, and hardware is no faster per block. A request holds at most kMaxRequestBytes of input: the
+// search goes no further (searched_to says how far it went). Where software and hardware cross more than
+// once among the block counts simulated, `crossings` says so.
 
 #include <cstdint>
 #include <filesystem>
@@ -24,8 +34,12 @@ namespace rsoc::platform {
 struct CrossoverOptions {
   // Names of the functionalities (built-in, or a custom core's); empty: every one with software and hardware.
   std::vector<std::string> functionalities;
-  std::uint64_t max_blocks = 200;
+  std::uint64_t max_blocks = 200;    // the crossover is searched up to it
+  std::uint64_t table_blocks = 200;  // every block count up to it is simulated (at most max_blocks)
 };
+
+// The most input one request of a crossover experiment holds (1 GiB): the search goes no further.
+inline constexpr std::uint64_t kMaxRequestBytes = std::uint64_t{1} << 30;
 
 // The functionalities named by `names` (as --functionality gives them) in the scenario of `p`; a name it does
 // not know is a ScenarioError named after the flag.
@@ -43,8 +57,14 @@ struct CrossoverRow {
 
 struct CrossoverSummary {
   runtime::Functionality functionality;
+  // Absent: none up to searched_to (censored: the crossover is beyond it, if there is one).
   std::optional<std::uint64_t> simulated, analytic;
   std::optional<std::uint64_t> energy;  // the energy crossover (with an energy model)
+  std::uint64_t searched_to = 0;        // the largest block count searched: max_blocks, or what a request holds
+  // Times the faster of software and hardware with reconfiguration changes among the block counts simulated
+  // (more than one: they cross more than once, and the crossover is the first).
+  unsigned crossings = 0;
+  std::uint64_t simulated_counts = 0;  // block counts simulated for it (the table's and the search's)
 };
 
 struct CrossoverResult {
@@ -63,7 +83,10 @@ CrossoverResult run_crossover(const Scenario& scenario, const CrossoverOptions& 
 // folder is made before the experiments run: a destination that cannot be written stops them before they
 // start). Throws analysis::OutputDirError, Interrupted.
 void write_crossover(const CrossoverResult& result, const Scenario& scenario, analysis::OutputDir& out);
-// The summary as a small table.
+// The summary as a small table (a crossover beyond the search as "> N"), and a line for each functionality
+// whose software and hardware cross more than once.
 std::string crossover_table(const CrossoverResult& result);
+// "> N": a crossover censored at N (none up to N).
+std::string beyond_text(std::uint64_t searched_to);
 
 }  // namespace rsoc::platform

@@ -122,6 +122,7 @@ json to_json(const SweepSpec& spec) {
     }
   }
   doc["max_blocks"] = spec.max_blocks;
+  doc["table_blocks"] = spec.table_blocks;
   doc["functionalities"] = spec.functionalities;
   if (spec.sensitivity) doc["sensitivity"] = {{"metrics", spec.sensitivity->metrics}};
   return doc;
@@ -370,6 +371,7 @@ SweepSpec load_sweep(const fs::path& dir) {
           assignments.push_back({a.at("path").get<std::string>(), a.at("value").get<std::string>()});
       }
     spec.max_blocks = doc.at("max_blocks").get<std::uint64_t>();
+    spec.table_blocks = doc.value("table_blocks", std::min<std::uint64_t>(200, spec.max_blocks));
     spec.functionalities = doc.at("functionalities").get<std::vector<std::string>>();
     if (doc.contains("sensitivity"))
       spec.sensitivity = SensitivitySpec{doc.at("sensitivity").at("metrics").get<std::vector<std::string>>()};
@@ -475,6 +477,7 @@ analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
     } else {
       CrossoverOptions crossover;
       crossover.max_blocks = spec.max_blocks;
+      crossover.table_blocks = spec.table_blocks;
       crossover.functionalities = spec.functionalities;
       analysis::OutputDir out(result);
       const CrossoverResult r = run_crossover(scenario, crossover);
@@ -487,6 +490,8 @@ analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {
           point.metrics.emplace_back(f + ".analytic_crossover_blocks", static_cast<double>(*s.analytic));
         if (s.energy)
           point.metrics.emplace_back(f + ".energy_crossover_blocks", static_cast<double>(*s.energy));
+        // How far it was searched: an empty crossover is beyond it.
+        point.metrics.emplace_back(f + ".searched_to_blocks", static_cast<double>(s.searched_to));
       }
       point.status = "ok";
     }

@@ -71,7 +71,8 @@ struct SweepSpec {
   // given). A sweep has one or the other.
   std::vector<SweepParameter> parameters;
   std::vector<std::vector<Assignment>> points;
-  std::uint64_t max_blocks = 200;            // crossover
+  std::uint64_t max_blocks = 200;            // crossover: searched up to it
+  std::uint64_t table_blocks = 200;          // crossover: every block count up to it
   std::vector<std::string> functionalities;  // crossover (empty: all)
   std::optional<SensitivitySpec> sensitivity;
 };

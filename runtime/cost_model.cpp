@@ -27,10 +27,18 @@ double CostModel::hardware_s(Functionality f, std::uint64_t blocks, bool residen
 }
 
 std::optional<std::uint64_t> CostModel::crossover_blocks(Functionality f, std::uint64_t max_blocks) const {
-  if (!has_software(f) || !has_hardware(f)) return std::nullopt;
-  for (std::uint64_t n = 1; n <= max_blocks; ++n)
-    if (hardware_s(f, n, false) < software_s(f, n)) return n;
-  return std::nullopt;
+  if (!has_software(f) || !has_hardware(f) || max_blocks == 0) return std::nullopt;
+  // Both times are affine in the block count: hardware is faster from one count on, or never. Bisection on
+  // the difference (hardware faster at hi, not at lo).
+  const auto faster = [&](std::uint64_t n) { return hardware_s(f, n, false) < software_s(f, n); };
+  if (faster(1)) return 1;
+  if (!faster(max_blocks)) return std::nullopt;
+  std::uint64_t lo = 1, hi = max_blocks;
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (faster(mid) ? hi : lo) = mid;
+  }
+  return hi;
 }
 
 }  // namespace rsoc::runtime

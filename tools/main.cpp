@@ -325,6 +325,12 @@ nlohmann::ordered_json run_json(const rsoc::platform::RunSummary& summary, const
   return doc;
 }
 
+// The name of the scenario named on the command line (its file's stem), or the reference's.
+std::string scenario_stem(const po::variables_map& vm) {
+  if (!vm.count("scenario")) return "os_aes_des";
+  return fs::path(vm["scenario"].as<std::vector<std::string>>().front()).stem().string();
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description opts(
       "rsoc run [SCENARIO] [options]\n\nSimulates SCENARIO (a JSON file; without it, the "
@@ -347,14 +353,12 @@ int cmd_run(const std::vector<std::string>& args) {
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
   const Format format = output_format(vm);
-  const std::vector<std::string> scenarios =
-      vm.count("scenario") ? vm["scenario"].as<std::vector<std::string>>() : std::vector<std::string>{};
   rsoc::platform::LoadOptions timelines;
   timeline_overrides(vm, "trace", timelines);
   timeline_overrides(vm, "vcd", timelines);
   const rsoc::platform::Scenario scenario = load_for(vm, "run", std::move(timelines));
-  const std::string stem = scenarios.empty() ? "os_aes_des" : fs::path(scenarios.front()).stem().string();
-  const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("rsoc-out") / stem;
+  const fs::path out =
+      vm.count("out") ? fs::path(vm["out"].as<std::string>()) : fs::path("rsoc-out") / scenario_stem(vm);
   logging::note() << "rsoc: running " << scenario.file << "\n";
   describe_scenario(scenario);
   const auto summary = writing(out, [&] { return rsoc::platform::run_session(scenario, out); });
@@ -569,14 +573,21 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
   return failed || missing ? kSimulationFailure : kOk;
 }
 
-// The largest block count of a crossover experiment.
-constexpr std::uint64_t kMaxBlocks = 100000;
+// The largest block count a crossover is searched up to, and the longest table.
+constexpr std::uint64_t kMaxBlocks = 1000000000, kMaxTableBlocks = 100000;
+// What a crossover experiment searches and tabulates by default.
+constexpr std::uint64_t kDefaultMaxBlocks = 1000000, kDefaultTableBlocks = 200;
 
-// --functionality and --max-blocks of a crossover experiment.
+// --functionality, --max-blocks and --table of a crossover experiment.
 rsoc::platform::CrossoverOptions crossover_options(const po::variables_map& vm) {
   rsoc::platform::CrossoverOptions options;
+  options.max_blocks = kDefaultMaxBlocks;
+  options.table_blocks = kDefaultTableBlocks;
   if (vm.count("max-blocks"))
     options.max_blocks = whole_number("max-blocks", vm["max-blocks"].as<std::string>(), 1, kMaxBlocks);
+  if (vm.count("table"))
+    options.table_blocks = whole_number("table", vm["table"].as<std::string>(), 0, kMaxTableBlocks);
+  options.table_blocks = std::min(options.table_blocks, options.max_blocks);
   if (vm.count("functionality"))
     for (const auto& name : vm["functionality"].as<std::vector<std::string>>()) {
       // Checked against the scenario's functionalities (its custom cores add theirs) when it is loaded.
@@ -614,6 +625,7 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
     const rsoc::platform::CrossoverOptions crossover = crossover_options(vm);
     rsoc::platform::check_functionalities(scenario.params, crossover.functionalities);
     spec.max_blocks = crossover.max_blocks;
+    spec.table_blocks = crossover.table_blocks;
     spec.functionalities = crossover.functionalities;
   }
   try {
@@ -673,14 +685,15 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
       "metric,m", po::value<std::vector<std::string>>()->composing(),
       "a metric of sweep.csv to report (run: requests, failed, simulated_ms, requests_per_s, "
       "<functionality>.<decision>.<figure>; crossover: <functionality>.crossover_blocks, "
-      "<functionality>.analytic_crossover_blocks, <functionality>.energy_crossover_blocks); repeatable; "
+      "<functionality>.analytic_crossover_blocks, <functionality>.energy_crossover_blocks, <functionality>.searched_to_blocks); repeatable; "
       "default: every "
       "metric of the base point")(
       "experiment", po::value<std::string>()->default_value("run"),
       "what each point runs: run (a simulation of the scenario) or crossover (the crossover experiments)")(
       "functionality,f", po::value<std::vector<std::string>>()->composing(),
-      "crossover: only this functionality; repeatable")("max-blocks", po::value<std::string>(),
-                                                        "crossover: largest block count (default 200)")(
+      "crossover: only this functionality; repeatable")(
+      "max-blocks", po::value<std::string>(), "crossover: searched up to this block count (default 1000000)")(
+      "table", po::value<std::string>(), "crossover: every block count up to N simulated (default 200)")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "override a scenario value at every point, base included (as in run)")(
       "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
@@ -697,8 +710,8 @@ int cmd_sensitivity(const std::vector<std::string>& args) {
   const std::string experiment = vm["experiment"].as<std::string>();
   if (experiment != "run" && experiment != "crossover")
     throw UsageError("--experiment " + experiment + ": expected run or crossover");
-  if (experiment == "run" && (vm.count("functionality") || vm.count("max-blocks")))
-    throw UsageError("--functionality and --max-blocks go with --experiment crossover");
+  if (experiment == "run" && (vm.count("functionality") || vm.count("max-blocks") || vm.count("table")))
+    throw UsageError("--functionality, --max-blocks and --table go with --experiment crossover");
   std::vector<rsoc::platform::Assumption> assumptions;
   try {
     for (const auto& text : vm["vary"].as<std::vector<std::string>>())
@@ -932,31 +945,33 @@ int cmd_reproduce(const std::vector<std::string>& args) {
 
 int cmd_crossover(const std::vector<std::string>& args) {
   po::options_description opts(
-      "rsoc crossover [SCENARIO] [options]\n\nFor each functionality and block count 1..N, simulates one "
-      "request in "
-      "software,\none in hardware with reconfiguration (core not resident) and one in hardware with "
-      "the\ncore "
-      "cached, in one simulation. Writes crossover.csv and crossover_summary.csv (the\nsmallest block count "
-      "at "
-      "which hardware with reconfiguration wins, and the analytic\nestimate from the parameters) and prints "
-      "the "
-      "summary. Without a scenario: the reference.\n\noptions");
+      "rsoc crossover [SCENARIO] [options]\n\nFor each functionality, simulates requests of a block count in "
+      "three ways, in one\nsimulation: in software, in hardware with reconfiguration (core not resident) and "
+      "in\nhardware with the core cached; every block count of the table (1..--table), then, where\nhardware "
+      "has not won yet, a search up to --max-blocks (galloping, then bisection: a\nnumber of block counts "
+      "growing with its logarithm). Writes crossover.csv (every block\ncount simulated) and "
+      "crossover_summary.csv (the smallest block count at which hardware\nwith reconfiguration wins, the "
+      "analytic estimate from the parameters and, with an\nenergy model, the energy crossover; \"> N\" when "
+      "none up to N) and prints the summary.\nWithout a scenario: the reference.\n\noptions");
   opts.add_options()("help,h", "this help")(
       "functionality,f", po::value<std::vector<std::string>>()->composing(),
       "only this functionality (aes128, des, 3des, modexp1024, ...); repeatable")(
-      "max-blocks", po::value<std::string>()->default_value("200"), "largest block count")(
+      "max-blocks", po::value<std::string>(), "the crossover is searched up to this block count (default "
+      "1000000; a request holds at most 1 GiB)")(
+      "table", po::value<std::string>(), "every block count from 1 to N in crossover.csv, for plots (default "
+      "200; 0: only those the search simulates)")(
       "set", po::value<std::vector<std::string>>()->composing(), "override a scenario value (as in run)")(
-      "seed", po::value<std::string>(), "override the scenario seed")("out,o", po::value<std::string>(),
-                                                                      "output folder (required)");
+      "seed", po::value<std::string>(), "override the scenario seed")(
+      "out,o", po::value<std::string>(), "output folder (default: rsoc-out/<scenario name>-crossover)");
   add_sweep_options(opts);
   add_format_option(opts);
   const auto parsed = parse_command(args, opts);
   if (!parsed) return kOk;
   const po::variables_map& vm = *parsed;
   const Format format = output_format(vm);
-  if (!vm.count("out")) throw UsageError("crossover needs --out DIR");
   const rsoc::platform::CrossoverOptions options = crossover_options(vm);
   if (vm.count("param")) {  // a crossover at every point of a grid: one sweep
+    if (!vm.count("out")) throw UsageError("crossover --param needs --out DIR (the sweep folder)");
     auto spec = sweep_spec(vm, "crossover");
     return run_sweep(spec, vm, fs::path(vm["out"].as<std::string>()));
   }
@@ -965,7 +980,8 @@ int cmd_crossover(const std::vector<std::string>& args) {
   const auto scenario = load_for(vm, "crossover");
   logging::note() << "rsoc: crossover experiments on " << scenario.file << "\n";
   describe_scenario(scenario);
-  const fs::path out(vm["out"].as<std::string>());
+  const fs::path out = vm.count("out") ? fs::path(vm["out"].as<std::string>())
+                                       : fs::path("rsoc-out") / (scenario_stem(vm) + "-crossover");
   const auto result = writing(out, [&] {
     rsoc::analysis::OutputDir dir(out);  // before the experiments: an --out that cannot be written stops them
     auto r = rsoc::platform::run_crossover(scenario, options);
@@ -980,12 +996,15 @@ int cmd_crossover(const std::vector<std::string>& args) {
     doc["experiments"] = result.experiments;
     doc["blocks"] = result.blocks;
     doc["max_blocks"] = options.max_blocks;
+    doc["table_blocks"] = options.table_blocks;
     doc["summary"] = nlohmann::ordered_json::array();
     for (const auto& f : result.summary)
       doc["summary"].push_back({{"functionality", rsoc::runtime::info(f.functionality).name},
                                 {"crossover_blocks", maybe(f.simulated)},
                                 {"analytic_crossover_blocks", maybe(f.analytic)},
-                                {"energy_crossover_blocks", maybe(f.energy)}});
+                                {"energy_crossover_blocks", maybe(f.energy)},
+                                {"searched_to_blocks", f.searched_to},
+                                {"crossings", f.crossings}});
     print_json(doc);
   } else {
     std::cout << rsoc::platform::crossover_table(result);

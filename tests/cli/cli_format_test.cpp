@@ -112,9 +112,9 @@ TEST(CliFormat, CrossoverSummaryAsJson) {
   EXPECT_EQ(doc.at("max_blocks"), 45);
   EXPECT_EQ(doc.at("summary"), nlohmann::json::parse(R"([
       {"functionality": "aes128", "crossover_blocks": 40, "analytic_crossover_blocks": 40,
-       "energy_crossover_blocks": 40},
+       "energy_crossover_blocks": 40, "searched_to_blocks": 45, "crossings": 1},
       {"functionality": "des", "crossover_blocks": null, "analytic_crossover_blocks": null,
-       "energy_crossover_blocks": null}])"))
+       "energy_crossover_blocks": null, "searched_to_blocks": 45, "crossings": 0}])"))
       << r.out;
   const auto rows = csv_rows(slurp(dir / "x" / "crossover_summary.csv"));
   ASSERT_EQ(rows.size(), 2u);

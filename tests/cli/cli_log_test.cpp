@@ -92,9 +92,9 @@ TEST(CliLog, ErrorsArePrintedWhenQuiet) {
   EXPECT_EQ(scenario.err,
             "--set platform.cpus.0.clock_mhz=0: /platform/cpus/0/clock_mhz: 0 is out of range; expected a "
             "number (MHz) >= 0.001 and <= 100000\n");
-  Result usage = rsoc("-q crossover", dir);
+  Result usage = rsoc("-q sweep", dir);
   EXPECT_EQ(usage.code, 2);
-  EXPECT_EQ(usage.err, "rsoc: crossover needs --out DIR\n");
+  EXPECT_EQ(usage.err, "rsoc: sweep needs a scenario file\n");
   // Failed requests fail the run: its last line says so even when quiet.
   Result failed =
       rsoc("run " + kSmoke +
