@@ -202,8 +202,9 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
     char line[256];
     std::snprintf(
         line, sizeof line,
-        "faults: %llu requests recovered, %llu failed, %llu delivered wrong output unnoticed (%.2f %%)",
-        static_cast<unsigned long long>(log.recovered()), static_cast<unsigned long long>(summary.failed),
+        "faults: %llu %s recovered, %llu failed, %llu delivered wrong output unnoticed (%.2f %%)",
+        static_cast<unsigned long long>(log.recovered()), log.recovered() == 1 ? "request" : "requests",
+        static_cast<unsigned long long>(summary.failed),
         static_cast<unsigned long long>(log.wrong_outputs()), share * 100.0);
     summary.faults = line;
     summary.metrics.insert(summary.metrics.begin() + 4,

@@ -105,7 +105,14 @@ TEST(Cli, CrossoverWritesBothTablesAndPrintsTheSummary) {
           .rfind("functionality,crossover_blocks,analytic_crossover_blocks,energy_crossover_blocks,", 0),
       0u);
   EXPECT_EQ(rsoc("crossover --out y --functionality rsa", dir).code, 2);
-  EXPECT_EQ(rsoc("crossover", dir).code, 2);  // --out is required
+  // Without --out, beside run's default: rsoc-out/<scenario name>-crossover.
+  ASSERT_EQ(rsoc("crossover -f aes128 --max-blocks 2", dir).code, 0);
+  EXPECT_TRUE(fs::exists(dir / "rsoc-out" / "os_aes_des-crossover" / "crossover_summary.csv"));
+  ASSERT_EQ(rsoc("crossover " + kSmoke + " --max-blocks 2", dir).code, 0);
+  EXPECT_TRUE(fs::exists(dir / "rsoc-out" / "smoke_aes-crossover" / "crossover.csv"));
+  Result sweep = rsoc("crossover --param platform.slots.0.count=1,2", dir);
+  EXPECT_EQ(sweep.code, 2);
+  EXPECT_EQ(sweep.err, "rsoc: crossover --param needs --out DIR (the sweep folder)\n");
 }
 
 TEST(Cli, SameScenarioTwiceGivesByteIdenticalResults) {
@@ -131,6 +138,10 @@ TEST(Cli, ARunWithFaultsIsByteIdenticalForASeedAndAnotherSeedDrawsOtherFaults) {
   EXPECT_NE(first.out.find(" requests recovered, 0 failed, 0 delivered wrong output unnoticed (0.00 %)\n"),
             std::string::npos)
       << first.out;
+  // One request: no plural.
+  const Result one = rsoc("run " + kScenarios + "/faults_aes_des.json --set runtime.recovery.verify_cycles_per_block=0 "
+                          "--out one -q", dir);
+  EXPECT_NE(one.out.find("\nfaults: 1 request recovered, "), std::string::npos) << one.out;
   ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out b -q", dir).code, 0);
   ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=4 --out c -q", dir).code, 0);
   for (const char* f :
@@ -502,7 +513,8 @@ TEST(Cli, CrossoverSweepAndSlurmJobArray) {
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string table = slurp(dir / "x" / "sweep.csv");
   EXPECT_NE(table.find("point,status,error,platform.buses.0.clock_mhz,aes128.crossover_blocks,"
-                       "aes128.analytic_crossover_blocks,aes128.energy_crossover_blocks,rsoc_version"),
+                       "aes128.analytic_crossover_blocks,aes128.energy_crossover_blocks,aes128.searched_to_blocks,"
+                       "rsoc_version"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("\n0,ok,,5,23,23,"), std::string::npos) << table;
@@ -954,7 +966,7 @@ TEST(Cli, SensitivityErrorsComeFirstAndLeaveFoldersAlone) {
       {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --experiment sweep --out done",
        "rsoc: --experiment sweep: expected run or crossover\n"},
       {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --max-blocks 5 --out done",
-       "rsoc: --functionality and --max-blocks go with --experiment crossover\n"},
+       "rsoc: --functionality, --max-blocks and --table go with --experiment crossover\n"},
       {smoke + " --vary platform.cpus.0.clock_mhz=50:200 --experiment crossover -f rsa --out done",
        "--functionality rsa: \"rsa\" is not one of \"aes128\", \"des\", \"3des\", \"modexp1024\", "
        "\"modexp2048\", \"modexp4096\", \"rsa2048_crt\", \"rsa4096_crt\", \"rsa4096_verify\"\n"},
