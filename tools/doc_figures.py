@@ -30,9 +30,11 @@ breaks included, may differ from the manifest's); the words around them must be 
 The expressions see: `stdout`, `stderr` (the run's text), `out` (its output folder), `csv(name)` (the rows of
 a CSV file of it, as dicts of strings), `row(name, **where)` (the one row whose columns equal `where`, values
 compared as text), `col(name, column, **where)` (a column of that row, as a number), `stat(group, key)` (a
-value of stats.json), `load(name)` (a JSON file of it), `grep(pattern)` (the first group, or the match, of a
-regular expression in stdout), `table(header_word)` (stdout's whitespace-separated table whose header line
-starts with that word: rows as dicts), and Python's builtins. A field's format spec is Python's (`{:,.0f}`,
+value of stats.json), `load(name)` (a JSON file of it), `grep(pattern, text=stdout)` (the first group, or the
+match, of a regular expression in stdout or the text given, e.g. stderr), `table(header_word)` (stdout's
+whitespace-separated table whose header line starts with that word: rows as dicts), `run(name)` (another run
+of the manifest, its helpers as attributes: `run('base').col(...)`, for a figure that compares runs), and
+Python's builtins. Every run of the manifest is run, once. A field's format spec is Python's (`{:,.0f}`,
 `{:.1f}`); `{}` prints the value as str() does. Literal braces in the text are doubled.
 """
 
@@ -49,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository
@@ -113,8 +116,8 @@ class Run:
                 raise ManifestError(f"runs.{self.name}: {group} has no {key!r}: {sorted(groups[group]['stats'])}")
             return groups[group]["stats"][key]["value"]
 
-        def grep(pattern):
-            m = re.search(pattern, self.stdout, re.MULTILINE)
+        def grep(pattern, text=None):
+            m = re.search(pattern, self.stdout if text is None else text, re.MULTILINE)
             if not m:
                 raise ManifestError(f"runs.{self.name}: no match for {pattern!r} in its output")
             return m.group(1) if m.groups() else m.group(0)
@@ -137,6 +140,10 @@ class Run:
                 "col": col, "load": load, "stat": stat, "grep": grep, "table": table}
 
 
+def _no_run(name, namespaces):
+    raise ManifestError(f"run({name!r}): no such run; the manifest's runs are {sorted(namespaces)}")
+
+
 def squash(text):
     return re.sub(r"\s+", " ", text)
 
@@ -148,8 +155,8 @@ def pattern_of(text):
     for literal, field, spec, conversion in string.Formatter().parse(text):
         words = re.split(r"(\s+)", literal)
         parts.append("".join(r"\s+" if w.isspace() else re.escape(w) for w in words if w))
-        if field is not None:
-            parts.append(r"([^\n]+?)")
+        if field is not None:  # a number whole (a full stop after it is the sentence's), else any text
+            parts.append(r"([-+]?(?:\d[\d,]*)?\.?\d+(?:[eE][-+]?\d+)?|[^\n]+?)")
     return re.compile("".join(parts))
 
 
@@ -158,7 +165,8 @@ def render(figure, namespace, where):
     values = []
     for expression in figure.get("values", []):
         try:
-            values.append(eval(expression, {"__builtins__": __builtins__}, dict(namespace)))
+            # The helpers as globals: comprehensions and lambdas in the expression see them too.
+            values.append(eval(expression, dict(namespace, __builtins__=__builtins__)))
         except ManifestError:
             raise
         except Exception as e:  # noqa: BLE001 - the manifest's own expression
@@ -213,10 +221,9 @@ def load_manifest(path):
 
 def run_all(manifest, root, rsoc, scratch, jobs):
     runs = {}
-    used = {f["run"] for f in manifest["figures"]}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = {name: pool.submit(Run, name, spec, root, rsoc, scratch)
-                   for name, spec in manifest["runs"].items() if name in used}
+                   for name, spec in manifest["runs"].items()}
         for name, future in futures.items():
             runs[name] = future.result()
     return runs
@@ -231,6 +238,9 @@ def process(path, root, rsoc, jobs, mode):
     try:
         runs = run_all(manifest, root, rsoc, scratch, jobs)
         namespaces = {name: run.namespace() for name, run in runs.items()}
+        for ns in namespaces.values():  # run(name): another run's helpers, as attributes
+            ns["run"] = lambda name: types.SimpleNamespace(**namespaces[name]) if name in namespaces else \
+                _no_run(name, namespaces)
         drifted = 0
         for i, figure in enumerate(manifest["figures"]):
             where = f"{path}: figures[{i}]"

@@ -64,6 +64,27 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out, err = tool(root, "check", str(manifest))
     expect(code == 0 and out == "", f"after update, check passes: {code} {out} {err}")
 
+    # A figure at the end of a sentence, a comprehension over a helper, another run through run().
+    doc.write_text("It gives 40.2. Rows: 2 and a second run's 41.2 ms.\n")
+    (root / "m2.toml").write_text(textwrap.dedent("""\
+        doc = "doc.md"
+        [runs.r]
+        command = "go {out}"
+        [runs.other]
+        command = "go {out}"
+        [[figures]]
+        run = "r"
+        text = "It gives {:.1f}. Rows: {} and a second run's {:.1f} ms."
+        values = ["col('t.csv', 'ms', name='a')", "len([r for r in csv('t.csv')])",
+                  "run('other').col('t.csv', 'ms', name='a') - 1"]
+        """))
+    code, out, err = tool(root, "update", str(root / "m2.toml"))
+    expect(code == 0 and doc.read_text() == "It gives 42.2. Rows: 2 and a second run's 41.2 ms.\n",
+           f"a number before a full stop is replaced whole: {code} {err} {doc.read_text()!r}")
+    code, out, err = tool(root, "check", str(root / "m2.toml"))
+    expect(code == 0, f"then it checks: {code} {out} {err}")
+    doc.write_text("The run gives an answer of 42 blocks and a took 42.2 ms, which is fine.\n")
+
     # The words around the figure changed in the doc: the manifest is stale, an error, not a drift.
     doc.write_text("The run gives an answer of 42 blocks and a needed 42.2 ms, which is fine.\n")
     code, out, err = tool(root, "check", str(manifest))
