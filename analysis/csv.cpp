@@ -25,9 +25,12 @@ std::string fixed(double value, int decimals) {
   return s;
 }
 
+bool is_whole(double value) {
+  return std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15;
+}
+
 std::string metric_text(double value) {
-  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) return fixed(value, 0);
-  return fixed(value, 6);
+  return fixed(value, is_whole(value) ? 0 : 6);
 }
 
 std::string exact_ms(std::uint64_t ps) {

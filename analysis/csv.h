@@ -31,7 +31,9 @@ class CsvWriter {
 std::string csv_escape(const std::string& text);
 std::string fixed(double value, int decimals);
 // A metric's value: whole numbers (counts, block thresholds) without decimals, anything else to 6 decimals.
+// Tables give each column (or each row of one metric) one format: whole numbers only where every value is one.
 std::string metric_text(double value);
+bool is_whole(double value);  // finite, without a fractional part, below 10^15
 // Picoseconds as milliseconds with 9 decimals, exactly (integer arithmetic: no rounding at any magnitude).
 std::string exact_ms(std::uint64_t ps);
 

@@ -10,8 +10,11 @@ namespace rsoc::analysis {
 
 namespace {
 
-std::string value_text(const std::optional<double>& value) {
-  return value ? metric_text(*value) : "";
+// A row's values, in one format: whole numbers only when the three are.
+std::string value_text(const std::optional<double>& value, const SensitivityRow& row) {
+  if (!value) return "";
+  const auto whole = [](const std::optional<double>& v) { return !v || is_whole(*v); };
+  return fixed(*value, whole(row.at_low) && whole(row.at_base) && whole(row.at_high) ? 0 : 6);
 }
 
 std::string swing_text(const SensitivityRow& row) {
@@ -21,8 +24,14 @@ std::string swing_text(const SensitivityRow& row) {
 
 // The cells of a row, in column order.
 std::vector<std::string> cells(const SensitivityRow& r) {
-  return {r.parameter,           r.low,        r.high, r.metric, value_text(r.at_low), value_text(r.at_base),
-          value_text(r.at_high), swing_text(r)};
+  return {r.parameter,
+          r.low,
+          r.high,
+          r.metric,
+          value_text(r.at_low, r),
+          value_text(r.at_base, r),
+          value_text(r.at_high, r),
+          swing_text(r)};
 }
 
 const std::vector<std::string> kColumns{"parameter", "low",     "high",    "metric",

@@ -26,4 +26,11 @@ struct SweepPoint {
 void write_sweep_csv(const std::string& path, const std::vector<std::string>& parameters,
                      const std::vector<SweepPoint>& points);
 
+// The table as `rsoc sweep` prints it: a line per point with its parameters and its headline figures (a run's
+// requests, failed, requests_per_s and every <functionality>.<decision>.latency_mean_ms; a crossover's
+// <functionality>.crossover_blocks and .energy_crossover_blocks, "> N" where none was found up to the
+// <functionality>.searched_to_blocks of the point), aligned; then the status and error of points that did not
+// succeed. Each column in one format (whole numbers, or three decimals).
+std::string sweep_text(const std::vector<std::string>& parameters, const std::vector<SweepPoint>& points);
+
 }  // namespace rsoc::analysis

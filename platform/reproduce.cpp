@@ -332,6 +332,20 @@ std::vector<std::string> reproduction_systems() {
   return {"soc", "hsm", "cell", "desrnd"};
 }
 
+std::string reproduction_scenario(const std::string& system) {
+  if (system == "soc") return "os_aes_des";
+  if (system == "hsm") return "hsm_rsa2048";
+  if (system == "cell") return "cell_rsa4096";
+  if (system == "desrnd") return "desrnd_3des";
+  return "";
+}
+
+std::optional<std::string> reproduction_system(const std::string& name) {
+  for (const std::string& s : reproduction_systems())
+    if (name == s || name == reproduction_scenario(s) || name == reproduction_scenario(s) + ".json") return s;
+  return std::nullopt;
+}
+
 std::vector<std::string> reproduction_experiments(const std::string& system) {
   if (system == "soc") return {"crossover"};
   if (system == "desrnd") {
@@ -515,6 +529,31 @@ void write_reproduce_csv(const fs::path& path, const std::vector<ReproducedFigur
     csv.end_row();
   }
   out.close();
+}
+
+std::string reproduce_summary(const std::vector<ReproducedFigure>& figures) {
+  std::map<std::string, std::size_t> kinds;
+  const ReproducedFigure* worst = nullptr;
+  std::vector<std::pair<double, const ReproducedFigure*>> checks;
+  const auto error = [](const ReproducedFigure& f) { return (f.simulated - *f.published) / *f.published * 100; };
+  for (const auto& f : figures) {
+    ++kinds[f.kind];
+    if (!f.published || *f.published == 0) continue;
+    if (f.kind == kind::kCalibrated && (!worst || std::fabs(error(f)) > std::fabs(error(*worst)))) worst = &f;
+    if (f.kind == kind::kPredicted) checks.emplace_back(std::fabs(error(f)), &f);
+  }
+  std::stable_sort(checks.begin(), checks.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::ostringstream t;
+  t << figures.size() << " figures: " << kinds[kind::kCalibrated] << " calibrated, " << kinds[kind::kPredicted]
+    << " predicted, " << kinds[kind::kDerived] << " derived\n";
+  if (worst)
+    t << "calibrated: worst error " << analysis::fixed(error(*worst), 2) << " % (" << worst->system << " "
+      << worst->figure << "): the fit\n";
+  t << "predicted with a published value: " << checks.size() << (checks.empty() ? "\n" : ", worst first:\n");
+  for (const auto& [abs_error, f] : checks)
+    t << "  " << f->system << " " << f->figure << ": " << number(*f->published) << " published, "
+      << analysis::fixed(f->simulated, 3) << " simulated, " << analysis::fixed(error(*f), 2) << " %\n";
+  return t.str();
 }
 
 std::string reproduce_table(const std::vector<ReproducedFigure>& figures) {

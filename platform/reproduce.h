@@ -32,6 +32,11 @@ struct ReproducedFigure {
 
 // The systems `rsoc reproduce` knows, in report order.
 std::vector<std::string> reproduction_systems();
+// The shipped scenario of each system, by its file's stem: soc os_aes_des, hsm hsm_rsa2048, cell cell_rsa4096,
+// desrnd desrnd_3des.
+std::string reproduction_scenario(const std::string& system);
+// The system a --system names: its own name or its scenario's (os_aes_des is soc); nothing for another name.
+std::optional<std::string> reproduction_system(const std::string& name);
 // The experiments of a system, each one simulation (one process): names like "crossover" or "clients=4".
 std::vector<std::string> reproduction_experiments(const std::string& system);
 // Roughly how many seconds of one core an experiment takes (measured on a 2-core reference machine), for
@@ -71,5 +76,8 @@ std::vector<ReproducedFigure> read_figures(const std::filesystem::path& path);
 // reproduce.csv, and the same as an aligned table.
 void write_reproduce_csv(const std::filesystem::path& path, const std::vector<ReproducedFigure>& figures);
 std::string reproduce_table(const std::vector<ReproducedFigure>& figures);
+// What the table comes to, a few lines: how many figures of each kind; the calibrated ones' worst error (a
+// fit); every predicted figure with a published value and its error (an out-of-sample check), worst first.
+std::string reproduce_summary(const std::vector<ReproducedFigure>& figures);
 
 }  // namespace rsoc::platform

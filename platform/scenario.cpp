@@ -1248,6 +1248,25 @@ class Resolver {
       if (!has_sw && !has_core)
         issues_.add(ptr + "/functionality", std::string("nothing implements ") + fi.name +
                                                 ": define /software/" + fi.name + " or " + wanted_core);
+      // A core that no slot can hold (too large for every reconfigurable slot, none configured at boot) runs
+      // nothing: without software, every request would fail.
+      const auto hostable = [&](const CoreSpec& c) {
+        return std::any_of(p.slots.begin(), p.slots.end(), [&](const SlotSpec& slot) {
+          return slot.core == c.name ||
+                 (slot.params.reconfigurable && c.bitstream_bytes <= slot.params.capacity_bytes);
+        });
+      };
+      const bool has_hostable_core = std::any_of(p.cores.begin(), p.cores.end(), [&](const CoreSpec& c) {
+        return runtime::implements(c.design(), s.functionality) && hostable(c);
+      });
+      if (!has_sw && has_core && !has_hostable_core)
+        issues_.add(ptr + "/functionality",
+                    std::string("nothing can run ") + fi.name + ": /software/" + fi.name +
+                        " is not defined and no slot in /platform/slots can hold " + wanted_core);
+      if (p.runtime.policy == runtime::PolicyKind::kThreshold && !has_sw &&
+          !p.runtime.thresholds.count(s.functionality))
+        issues_.add(ptr + "/functionality", std::string("the threshold policy needs /runtime/thresholds/") +
+                                                fi.name + " or /software/" + fi.name + " for " + fi.name);
       // `count` identical applications (as `openssl speed -multi N` runs N processes): <name>0, <name>1, ...
       // with hw_thread, on the CPU's hardware threads in turn from hw_thread.
       const std::uint64_t count = u64(a["count"]);

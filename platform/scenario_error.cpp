@@ -22,7 +22,7 @@ std::string ScenarioIssue::to_string() const {
   std::string text = file;
   if (line > 0) text += ':' + std::to_string(line) + ':' + std::to_string(column);
   if (!pointer.empty()) text += ": " + pointer;
-  return text + ": " + message;
+  return bounded_words(text + ": " + message);
 }
 
 bool ScenarioIssue::operator==(const ScenarioIssue& other) const {
@@ -87,6 +87,29 @@ std::optional<std::size_t> invalid_utf8(std::string_view text) {
     i += length;
   }
   return std::nullopt;
+}
+
+std::string bounded_words(const std::string& text) {
+  constexpr std::size_t kMaxWordChars = 500;
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find_first_of(" \n\t", at);
+    if (end == std::string::npos) end = text.size();
+    if (end - at <= kMaxWordChars) {
+      out.append(text, at, end - at);
+    } else {
+      const auto boundary = [&](std::size_t i) {  // back to the start of a UTF-8 character
+        while (i > at && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) --i;
+        return i;
+      };
+      const std::size_t head = boundary(at + kMaxWordChars / 2), tail = boundary(end - kMaxWordChars / 2);
+      out.append(text, at, head - at).append("...").append(text, tail, end - tail);
+    }
+    if (end < text.size()) out += text[end];
+    at = end + 1;
+  }
+  return out;
 }
 
 std::string printable_text(std::string_view text) {

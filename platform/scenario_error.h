@@ -78,6 +78,10 @@ class ScenarioError : public std::runtime_error {
   std::vector<ScenarioIssue> issues_;
 };
 
+// `text` with every word (a run without blanks) longer than 500 characters cut to 500 with "..." in its middle:
+// a message quoting what the user gave (a path, an override, a name), however long, stays readable. Every
+// message rsoc prints goes through it.
+std::string bounded_words(const std::string& text);
 // `text` with each byte that is not part of a well-formed UTF-8 sequence written as \xHH: a file name, a
 // flag or what the JSON parser read, quoted in a message or written into a JSON result, stays valid text.
 std::string printable_text(std::string_view text);

@@ -26,19 +26,20 @@ constexpr std::size_t kMaxQuotedChars = 60;  // longer strings are shortened in 
 
 // --- text helpers
 
+// A string in a message (a key, a name, a value the user gave): quoted, shortened when long, so that a
+// message stays a line however long what it quotes.
 std::string Quote(std::string_view text) {
-  return Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-// A user string in a message: quoted, shortened when long.
-std::string QuoteValue(std::string_view text) {
-  if (text.size() <= kMaxQuotedChars) return Quote(text);
+  const auto quote = [](std::string_view t) {
+    return Json(std::string(t)).dump(-1, ' ', false, Json::error_handler_t::replace);
+  };
+  if (text.size() <= kMaxQuotedChars) return quote(text);
   std::size_t cut = kMaxQuotedChars;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // keep UTF-8 whole
-  std::string quoted = Quote(text.substr(0, cut));
+  std::string quoted = quote(text.substr(0, cut));
   quoted.insert(quoted.size() - 1, "...");
   return quoted;
 }
+
 
 std::string Join(const std::vector<std::string>& items, std::string_view separator) {
   std::string text;
@@ -201,7 +202,7 @@ std::string Describe(const J& value) {
   if (value.is_boolean()) return std::string("a boolean ") + (value.template get<bool>() ? "true" : "false");
   if (value.is_number_integer()) return "an integer " + value.dump();
   if (value.is_number_float()) return "a number " + value.dump();
-  if (value.is_string()) return "a string " + QuoteValue(value.template get_ref<const std::string&>());
+  if (value.is_string()) return "a string " + Quote(value.template get_ref<const std::string&>());
   if (value.is_array()) return "an array";
   if (value.is_object()) return "an object";
   return "an unsupported value";
@@ -301,7 +302,7 @@ class Resolver {
         continue;
       }
       if (schema.identifier_keys() && !IsIdentifier(it.key())) {
-        issues_.add(child, "key " + QuoteValue(it.key()) +
+        issues_.add(child, "key " + Quote(it.key()) +
                                " is not a valid identifier; expected a key matching " + kIdentifierPattern);
       }
       out[it.key()] = Resolve(it.value(), schema.element(), child);
@@ -345,13 +346,13 @@ class Resolver {
     const auto& value = in.template get_ref<const std::string&>();
     const std::size_t length = Utf8Length(value);
     if (schema.min_length_value() && length < *schema.min_length_value()) {
-      issues_.add(pointer, QuoteValue(value) + " is too short; expected a string of at least " +
+      issues_.add(pointer, Quote(value) + " is too short; expected a string of at least " +
                                Count(*schema.min_length_value(), "character", "characters"));
     } else if (schema.max_length_value() && length > *schema.max_length_value()) {
-      issues_.add(pointer, QuoteValue(value) + " is too long; expected a string of at most " +
+      issues_.add(pointer, Quote(value) + " is too long; expected a string of at most " +
                                Count(*schema.max_length_value(), "character", "characters"));
     } else if (schema.identifier_only() && !IsIdentifier(value)) {
-      issues_.add(pointer, QuoteValue(value) + " is not a valid identifier; expected a string matching " +
+      issues_.add(pointer, Quote(value) + " is not a valid identifier; expected a string matching " +
                                kIdentifierPattern);
     }
     return value;
@@ -529,6 +530,22 @@ bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, Is
         const std::size_t size = present ? node->size() : 0;
         std::optional<std::size_t> index =
             token == "-" ? std::optional<std::size_t>(size) : ParseIndex(token);
+        // An element of an array of named elements, by its name (platform.buses.plb.clock_mhz).
+        const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+        std::vector<std::string> names;
+        for (std::size_t k = 0; !index && !digits && k < size; ++k) {
+          const J& element = (*node)[k];
+          if (!element.is_object() || !element.contains("name") || !element["name"].is_string()) continue;
+          names.push_back(element["name"].template get<std::string>());
+          if (names.back() == token) index = k;
+        }
+        if (!index && !names.empty()) {
+          std::string message = "no element named " + Quote(token);
+          if (std::optional<std::string> near = nearest_match(token, names))
+            return fail(pointer_child(pointer, token), message + "; did you mean " + Quote(*near) + "?");
+          return fail(pointer_child(pointer, token), message + " (the names: " + QuotedList(names) +
+                                                         "; or an index: 0, 1, ..., or - to append)");
+        }
         if (!index) {
           return fail(pointer_child(pointer, token),
                       "expected an array index (0, 1, ..., or - to append), got " + Quote(token));
@@ -1016,6 +1033,15 @@ std::optional<std::string> nearest_match(std::string_view word, const std::vecto
   constexpr std::size_t kLongest = 256;
   if (word.size() > kLongest) return std::nullopt;
   const std::string lower_word = Lower(word);
+  // A name cut short ("aes" for "aes128") is what one means when only one name begins with it.
+  std::optional<std::string> begins;
+  std::size_t beginning = 0;
+  for (const std::string& candidate : candidates)
+    if (word.size() >= 2 && candidate.size() > word.size() && Lower(candidate).rfind(lower_word, 0) == 0) {
+      begins = candidate;
+      ++beginning;
+    }
+  if (beginning == 1) return begins;
   const std::size_t threshold = std::max<std::size_t>(2, word.size() / 3);
   std::optional<std::string> best;
   std::size_t best_distance = 0;
@@ -1033,7 +1059,7 @@ std::optional<std::string> nearest_match(std::string_view word, const std::vecto
 }
 
 std::string not_one_of_message(std::string_view value, const std::vector<std::string>& allowed) {
-  std::string message = QuoteValue(value) + " is not one of " + QuotedList(allowed);
+  std::string message = Quote(value) + " is not one of " + QuotedList(allowed);
   if (std::optional<std::string> near = nearest_match(value, allowed))
     message += "; did you mean " + Quote(*near) + "?";
   return message;

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "analysis/breakdown.h"
+#include "analysis/json_numbers.h"
 #include "analysis/output_dir.h"
 #include "analysis/output_file.h"
 #include "analysis/request_log.h"
@@ -40,7 +41,8 @@ std::string energy_text(double mj) {
 
 namespace {
 
-void write_json(const std::filesystem::path& path, const nlohmann::json& doc) {
+void write_json(const std::filesystem::path& path, nlohmann::json doc) {
+  analysis::round_floats(doc);
   analysis::write_text_file(path, doc.dump(2) + "\n");
 }
 

@@ -15,6 +15,8 @@
 #include "platform/log.h"
 #include "platform/scenario.h"
 #include "platform/scenario_error.h"
+#include "platform/scenario_schema.h"
+#include "platform/schema.h"
 #include "platform/session.h"
 #include "rsoc/version.h"
 
@@ -158,6 +160,12 @@ SweepParameter parse_parameter(const std::string& text) {
   const std::string values = text.substr(eq + 1);
   if (auto range = range_values(values, p.path)) {
     p.values = std::move(*range);
+  } else if (const auto colon = values.find(':');
+             colon != std::string::npos && values.find(':', colon + 1) == std::string::npos &&
+             number_of(values.substr(0, colon)) && number_of(values.substr(colon + 1))) {
+    throw SweepError("--param " + text + ": a range is start:stop:step (" + values +
+                     ":1 for every whole number from " + values.substr(0, colon) + " to " +
+                     values.substr(colon + 1) + "); a list of values is v1,v2,...");
   } else {
     p.values = split_outside_json(values, ',');
     for (const auto& v : p.values)
@@ -447,6 +455,26 @@ void validate_parameters(const SweepSpec& spec) {
     all.insert(all.end(), found.begin(), found.end());
   }
   if (!all.empty()) throw ScenarioError(all);
+  // The input each --param sets, in the scenario (an element named or indexed): two naming one are refused.
+  nlohmann::ordered_json doc;
+  try {
+    doc = nlohmann::ordered_json::parse(spec.scenario_text);
+  } catch (const nlohmann::json::exception&) {
+    return;  // the loader has said what is wrong with it
+  }
+  IssueList ignored;
+  for (const auto& o : spec.overrides) apply_override(doc, o, scenario_schema(), ignored, "", nullptr);
+  std::vector<std::string> inputs;
+  for (const auto& p : spec.parameters) {
+    std::string pointer;
+    nlohmann::ordered_json copy = doc;
+    apply_override(copy, p.path + "=" + p.values.front(), scenario_schema(), ignored, "", &pointer);
+    for (std::size_t j = 0; j < inputs.size(); ++j)
+      if (!pointer.empty() && inputs[j] == pointer)
+        throw SweepError("--param " + p.path + " sweeps the same input as --param " + spec.parameters[j].path +
+                         " (" + pointer + "); give its values in one --param");
+    inputs.push_back(pointer);
+  }
 }
 
 analysis::SweepPoint run_point(const fs::path& dir, std::size_t index) {

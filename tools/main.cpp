@@ -44,9 +44,11 @@
 #include <thread>
 #include <vector>
 
+#include "analysis/json_numbers.h"
 #include "analysis/output_dir.h"
 #include "analysis/output_file.h"
 #include "analysis/sensitivity_table.h"
+#include "analysis/sweep_table.h"
 #include "models/crypto/desrnd_verify.h"
 #include "platform/crossover.h"
 #include "platform/interrupt.h"
@@ -68,6 +70,7 @@ namespace po = boost::program_options;
 namespace fs = std::filesystem;
 namespace logging = rsoc::platform::logging;
 using rsoc::platform::ScenarioError;
+using rsoc::platform::bounded_words;
 
 namespace {
 
@@ -282,7 +285,8 @@ Format output_format(const po::variables_map& vm) {
   throw UsageError("--format " + format + ": expected text or json");
 }
 
-void print_json(const nlohmann::ordered_json& doc) {
+void print_json(nlohmann::ordered_json doc) {
+  rsoc::analysis::round_floats(doc);
   std::cout << doc.dump(2) << "\n";
 }
 
@@ -568,6 +572,10 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
     print_json(doc);
   } else if (spec.sensitivity) {
     std::cout << rsoc::analysis::sensitivity_text(rows);
+  } else {
+    std::vector<rsoc::analysis::SweepPoint> points;
+    for (std::size_t i = 0; i < n; ++i) points.push_back(rsoc::platform::read_point(spec, dir, i));
+    std::cout << rsoc::analysis::sweep_text(rsoc::platform::parameter_paths(spec), points);
   }
   if (spec.sensitivity) return kOk;
   return failed || missing ? kSimulationFailure : kOk;
@@ -883,7 +891,7 @@ int reproduce(const std::vector<std::string>& systems, const fs::path& scenarios
     }
     print_json(doc);
   } else {
-    std::cout << rsoc::platform::reproduce_table(figures);
+    std::cout << rsoc::platform::reproduce_table(figures) << "\n" << rsoc::platform::reproduce_summary(figures);
   }
   report_files(out);
   logging::note() << "rsoc: " << figures.size() << " figures; results in " << out.string() << "\n";
@@ -899,7 +907,9 @@ int cmd_reproduce(const std::vector<std::string>& args) {
       "alone). Each system's own results are in DIR/<system>/. On a terminal, a line\nsays how many "
       "experiments are done, which are running and the time elapsed.\n\noptions");
   opts.add_options()("help,h", "this help")("out,o", po::value<std::string>(), "output folder (required)")(
-      "system", po::value<std::vector<std::string>>()->composing(), "only this system; repeatable")(
+      "system", po::value<std::vector<std::string>>()->composing(),
+      "only this system, by its name or its scenario's: soc (os_aes_des), hsm (hsm_rsa2048), cell "
+      "(cell_rsa4096), desrnd (desrnd_3des); repeatable")(
       "scenarios", po::value<std::string>(), "folder of the shipped scenarios (default: the source tree's)")(
       "jobs,j", po::value<std::string>(),
       "experiments run at once, each its own process (default: the number "
@@ -928,14 +938,23 @@ int cmd_reproduce(const std::vector<std::string>& args) {
     return kOk;
   }
   const auto known = rsoc::platform::reproduction_systems();
-  std::vector<std::string> systems = vm.count("system") ? vm["system"].as<std::vector<std::string>>() : known;
-  for (const auto& s : systems)
-    if (std::find(known.begin(), known.end(), s) == known.end())
-      throw UsageError("--system " + s + ": not a reference system (known: " + [&] {
-        std::string k;
-        for (const auto& n : known) k += (k.empty() ? "" : ", ") + n;
-        return k;
-      }() + ")");
+  std::vector<std::string> systems = known;
+  if (vm.count("system")) {
+    systems.clear();
+    for (const auto& name : vm["system"].as<std::vector<std::string>>()) {
+      const auto system = rsoc::platform::reproduction_system(name);
+      if (!system)
+        throw UsageError("--system " + name + ": not a reference system (known: " + [&] {
+          std::string k;
+          for (const auto& n : known)
+            k += (k.empty() ? "" : ", ") + n + " (" + rsoc::platform::reproduction_scenario(n) + ")";
+          return k;
+        }() + ")");
+      if (std::find(systems.begin(), systems.end(), *system) != systems.end())
+        throw UsageError("--system " + name + ": " + *system + " is given twice");
+      systems.push_back(*system);
+    }
+  }
   const std::uint64_t jobs = vm.count("jobs")
                                  ? whole_number("jobs", vm["jobs"].as<std::string>(), 1, kMaxJobs)
                                  : std::max(1u, std::thread::hardware_concurrency());
@@ -1342,28 +1361,28 @@ int run_command(const std::vector<std::string>& all) {
     if (writes_results(all[command])) rsoc::platform::install_interrupt_handlers();
     return dispatch(all[command], std::vector<std::string>(all.begin() + command + 1, all.end()));
   } catch (const rsoc::platform::Interrupted& e) {
-    std::cerr << "rsoc: " << e.what() << ": " << e.kept() << "\n";
+    std::cerr << bounded_words("rsoc: " + std::string(e.what()) + ": " + e.kept()) << "\n";
     return 128 + e.signal();
   } catch (const UsageError& e) {
-    std::cerr << "rsoc: " << e.what() << "\n";
+    std::cerr << bounded_words("rsoc: " + std::string(e.what())) << "\n";
     return kUsage;
   } catch (const ScenarioError& e) {
-    std::cerr << e.what() << "\n";
+    std::cerr << bounded_words(e.what()) << "\n";
     return kUsage;
   } catch (const rsoc::analysis::OutputDirError& e) {
-    std::cerr << "rsoc: " << e.what() << "\n";
+    std::cerr << bounded_words("rsoc: " + std::string(e.what())) << "\n";
     return kUsage;
   } catch (const rsoc::platform::SweepError& e) {
-    std::cerr << "rsoc: " << e.what() << "\n";
+    std::cerr << bounded_words("rsoc: " + std::string(e.what())) << "\n";
     return kUsage;
   } catch (const Failure& e) {
-    std::cerr << "rsoc: " << e.what() << "\n";
+    std::cerr << bounded_words("rsoc: " + std::string(e.what())) << "\n";
     return e.code();
   } catch (const rsoc::platform::SimulationError& e) {
-    std::cerr << "rsoc: " << e.what() << "\n";
+    std::cerr << bounded_words("rsoc: " + std::string(e.what())) << "\n";
     return kSimulationFailure;
   } catch (const std::exception& e) {
-    std::cerr << "rsoc: simulation failure: " << e.what() << "\n";
+    std::cerr << bounded_words("rsoc: simulation failure: " + std::string(e.what())) << "\n";
     return kSimulationFailure;
   }
 }

@@ -357,6 +357,19 @@ def singular(key):
     return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
 
 
+def element_index(node, part):
+    """The index in the list `node` that `part` designates: an index, or the name of an element (rsoc takes
+    platform.buses.plb for platform.buses.0); None when it designates none."""
+    if not isinstance(node, list):
+        return None
+    if part.isdigit():
+        return int(part) if int(part) < len(node) else None
+    for i, element in enumerate(node):
+        if isinstance(element, dict) and element.get("name") == part:
+            return i
+    return None
+
+
 def set_path(doc, path, value):
     """Sets `path` in the JSON document when its parent exists there; otherwise leaves it alone."""
     *parents, leaf = path_parts(path)
@@ -364,14 +377,14 @@ def set_path(doc, path, value):
     for part in parents:
         if isinstance(node, dict):
             node = node.get(part)
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
+        elif element_index(node, part) is not None:
+            node = node[element_index(node, part)]
         else:
             return
     if isinstance(node, dict):
         node[leaf] = value
-    elif isinstance(node, list) and leaf.isdigit() and int(leaf) < len(node):
-        node[int(leaf)] = value
+    elif element_index(node, leaf) is not None:
+        node[element_index(node, leaf)] = value
 
 
 class Names:
@@ -419,8 +432,9 @@ class Names:
             return words, unit
         node, words, key = self.scenario, [], None
         for k, part in enumerate(parts):
-            if part.isdigit() and key is not None:  # an element of the list `key`
-                element = node[int(part)] if isinstance(node, list) and int(part) < len(node) else None
+            index = element_index(node, part)
+            if key is not None and (part.isdigit() or index is not None):  # an element of the list `key`
+                element = node[index] if index is not None else None
                 label = element.get("name") if isinstance(element, dict) else None
                 words[-1] = label if isinstance(label, str) and label else f"{singular(key)} {part}"
                 node, key = element, None

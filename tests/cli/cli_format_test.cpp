@@ -186,3 +186,27 @@ TEST(CliFormat, SensitivityRowsAsJsonAgreeWithSensitivityCsv) {
     expect_agrees(row.at(value), rows[0].at(value), 6, value);
   expect_agrees(row.at("swing_pct"), rows[0].at("swing_pct"), 2, "swing_pct");
 }
+
+TEST(CliFormat, JsonNumbersAreShortDecimals) {
+  // Means and ratios come out of binary arithmetic with noise in their last bits; the JSON results print
+  // them rounded to 15 significant digits (3637.326236, not 3637.3262360000003).
+  const fs::path dir = scratch("format_numbers");
+  Result r = rsoc("run --format json --out x", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const std::string& text : {r.out, slurp(dir / "x" / "stats.json")}) {
+    std::size_t checked = 0;
+    for (std::size_t at = 0; (at = text.find_first_of("0123456789", at)) != std::string::npos;) {
+      std::size_t end = text.find_first_not_of("0123456789.eE+-", at);
+      if (end == std::string::npos) end = text.size();
+      const std::string number = text.substr(at, end - at);
+      at = end;
+      if (number.find('.') == std::string::npos) continue;
+      std::string mantissa;  // its digits, leading zeros dropped: the significant ones
+      for (char c : number.substr(0, number.find_first_of("eE")))
+        if (c >= '0' && c <= '9' && (c != '0' || !mantissa.empty())) mantissa += c;
+      EXPECT_LE(mantissa.size(), 15u) << number;
+      ++checked;
+    }
+    EXPECT_GT(checked, 10u);
+  }
+}

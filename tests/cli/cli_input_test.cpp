@@ -142,3 +142,80 @@ TEST(CliInput, AScenarioFileWhoseNameIsNotUtf8RunsAndSweeps) {
   EXPECT_NE(slurp(dir / "sw" / "sweep.json").find("\"scenario_name\": \"smoke\\\\xff.json\""),
             std::string::npos);
 }
+
+TEST(CliInput, ElementsOfANamedArrayAreAddressedByTheirName) {
+  // platform.buses.plb is platform.buses.0 in --set, --param and --vary; an unknown name is refused with the
+  // names there are (or the nearest).
+  const fs::path dir = scratch("named_elements");
+  Result by_name = rsoc("show --set platform.buses.plb.clock_mhz=25", dir);
+  Result by_index = rsoc("show --set platform.buses.0.clock_mhz=25", dir);
+  ASSERT_EQ(by_name.code, 0) << by_name.err;
+  EXPECT_EQ(by_name.out, by_index.out);
+  EXPECT_NE(by_name.out.find("\"clock_mhz\": 25.0"), std::string::npos);
+  Result sweep = rsoc("sweep " + kSmoke + " --param platform.buses.plb.clock_mhz=25,50 --out s", dir);
+  EXPECT_EQ(sweep.code, 0) << sweep.err;
+  EXPECT_NE(slurp(dir / "s" / "sweep.csv").find("\n1,ok,,50,"), std::string::npos) << slurp(dir / "s" / "sweep.csv");
+  EXPECT_NE(slurp(dir / "s" / "points" / "0001" / "resolved_scenario.json").find("\"clock_mhz\": 50.0"),
+            std::string::npos);
+  // The same input by name and by index is one input swept twice.
+  Result twice =
+      rsoc("sweep " + kSmoke + " --param platform.buses.plb.clock_mhz=25 --param platform.buses.0.clock_mhz=50 "
+           "--out t", dir);
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_EQ(twice.err,
+            "rsoc: --param platform.buses.0.clock_mhz sweeps the same input as --param platform.buses.plb.clock_mhz "
+            "(/platform/buses/0/clock_mhz); give its values in one --param\n");
+  Result vary = rsoc("sensitivity " + kSmoke + " --vary platform.cpus.cpu.clock_mhz=50:200 --metric requests "
+                     "--out v", dir);
+  EXPECT_EQ(vary.code, 0) << vary.err;
+  const std::pair<std::string, std::string> cases[] = {
+      {"show --set platform.buses.plbb.clock_mhz=25",
+       "--set platform.buses.plbb.clock_mhz=25: /platform/buses/plbb: no element named \"plbb\"; did you mean "
+       "\"plb\"?\n"},
+      {"show --set platform.buses.xyzzy.clock_mhz=25",
+       "--set platform.buses.xyzzy.clock_mhz=25: /platform/buses/xyzzy: no element named \"xyzzy\" (the names: "
+       "\"plb\"; or an index: 0, 1, ..., or - to append)\n"},
+      {"sweep " + kSmoke + " --param platform.buses.plbb.clock_mhz=25 --out x",
+       "--param platform.buses.plbb.clock_mhz=25: /platform/buses/plbb: no element named \"plbb\"; did you mean "
+       "\"plb\"?\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    Result r = rsoc(args, dir);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.err, message) << args;
+  }
+}
+
+TEST(CliInput, WhatTheUserGaveIsQuotedCutToABoundedLength) {
+  // A name, a path or an override of 100,000 characters gives a message of a line, not 100 KB.
+  const fs::path dir = scratch("long_text");
+  const std::string longest(100000, 'a');
+  for (const std::string& args :
+       {"validate --set workload.apps.0.functionality=" + longest + " " + kSmoke,
+        "show --set platform." + longest + "=1", "crossover -f " + longest, "run " + kSmoke + " --out " + longest,
+        "validate " + longest + ".json", "sweep " + kSmoke + " --param " + longest + "=1 --out x"}) {
+    Result r = rsoc(args, dir);
+    EXPECT_EQ(r.code, 2) << args.substr(0, 40);
+    EXPECT_LT(r.err.size(), 2000u) << r.err.substr(0, 3000);
+    EXPECT_NE(r.err.find("aaa...aaa"), std::string::npos) << r.err.substr(0, 2000);
+  }
+}
+
+TEST(CliInput, SuggestionsAndRangesSayWhatWasMeant) {
+  // A name cut short is suggested whole ("aes" is "aes128", not "des", one letter away); a range of two parts
+  // says what a range is.
+  const fs::path dir = scratch("suggestions");
+  const std::pair<std::string, std::string> cases[] = {
+      {"crossover -f aes --out x",
+       "--functionality aes: \"aes\" is not one of \"aes128\", \"des\", \"3des\", \"modexp1024\", \"modexp2048\", "
+       "\"modexp4096\", \"rsa2048_crt\", \"rsa4096_crt\", \"rsa4096_verify\"; did you mean \"aes128\"?\n"},
+      {"sweep " + kSmoke + " --param platform.slots.0.count=1:4 --out x",
+       "rsoc: --param platform.slots.0.count=1:4: a range is start:stop:step (1:4:1 for every whole number from 1 "
+       "to 4); a list of values is v1,v2,...\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    Result r = rsoc(args + " -q", dir);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.err, message) << args;
+  }
+}

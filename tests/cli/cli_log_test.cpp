@@ -118,7 +118,7 @@ TEST(CliLog, SweepsSayEachPointsCommandWhenVerboseAndOnlyFailuresWhenQuiet) {
   EXPECT_EQ(quiet.err,
             "rsoc: point 0001 (runtime.driver.max_polls=1) failed: 4 of 4 requests failed\n"
             "rsoc: 2 points (0 kept from before, 1 failed); table in q/sweep.csv\n");
-  EXPECT_EQ(quiet.out, "");
+  EXPECT_EQ(quiet.out.substr(0, 6), "point ");  // the table, whatever the level
   Result verbose = rsoc(sweep + "v -v", dir);
   EXPECT_EQ(verbose.code, 1);
   const std::string abs = fs::absolute(dir / "v").string();

@@ -133,3 +133,30 @@ TEST(CliReproduce, SummaryAsJsonAgreesWithTheTable) {
   EXPECT_EQ(i, figures.size());
   EXPECT_GT(i, 10u);
 }
+
+TEST(CliReproduce, SystemsByTheirScenariosNamesAndASummaryAtTheEnd) {
+  const fs::path dir = scratch("reproduce_names");
+  Result r = rsoc("reproduce --system desrnd_3des --out rep", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The table, then what it comes to: every kind counted, the calibrated ones' worst error.
+  EXPECT_NE(r.out.find("\n\n24 figures: 2 calibrated, 20 predicted, 2 derived\n"
+                       "calibrated: worst error 0.00 % (desrnd speedup.des): the fit\n"
+                       "predicted with a published value: 0\n"),
+            std::string::npos)
+      << r.out;
+  Result help = rsoc("reproduce --help", dir);
+  for (const char* name : {"soc", "(os_aes_des)", "hsm (hsm_rsa2048)", "cell (cell_rsa4096)", "desrnd (desrnd_3des)"})
+    EXPECT_NE(help.out.find(name), std::string::npos) << help.out;
+  const std::pair<std::string, std::string> refused[] = {
+      {"reproduce --system os_aes --out x",
+       "rsoc: --system os_aes: not a reference system (known: soc (os_aes_des), hsm (hsm_rsa2048), cell "
+       "(cell_rsa4096), desrnd (desrnd_3des))\n"},
+      {"reproduce --system desrnd --system desrnd_3des.json --out x",
+       "rsoc: --system desrnd_3des.json: desrnd is given twice\n"},
+  };
+  for (const auto& [args, message] : refused) {
+    Result bad = rsoc(args, dir);
+    EXPECT_EQ(bad.code, 2) << args;
+    EXPECT_EQ(bad.err, message) << args;
+  }
+}

@@ -122,3 +122,26 @@ TEST(CliSweep, ResumeRunsAgainEveryPointWhoseRecordedOutcomeDoesNotCheckOut) {
   EXPECT_NE(again.err.find("(6 kept from before, 0 failed)"), std::string::npos) << again.err;
   EXPECT_EQ(slurp(dir / "s" / "sweep.csv"), fresh);
 }
+
+TEST(CliSweep, PrintsItsTableOnStdoutWithCensoredCrossoversAndFailedPoints) {
+  const fs::path dir = scratch("sweep_table_text");
+  Result r = rsoc("sweep " + kSmoke + " --param platform.cpus.0.clock_mhz=50,100 --out s", dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
+            "point  platform.cpus.0.clock_mhz  requests  failed  requests_per_s  aes128.hardware.latency_mean_ms");
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;
+  // A crossover beyond the search: "> N".
+  Result x = rsoc("crossover " + kSmoke + " --param platform.cpus.0.clock_mhz=50,100 --max-blocks 20 --out x", dir);
+  ASSERT_EQ(x.code, 0) << x.err;
+  EXPECT_EQ(x.out,
+            "point  platform.cpus.0.clock_mhz  aes128.crossover_blocks\n"
+            "    0                         50                     > 20\n"
+            "    1                        100                     > 20\n");
+  // A point that failed: its status and error.
+  Result f = rsoc("sweep " + kSmoke + " --set platform.cores.0.block_cycles=100000 --param "
+                  "runtime.driver.max_polls=100000000,1 --out f", dir);
+  EXPECT_EQ(f.code, 1) << f.err;
+  EXPECT_NE(f.out.find("  status  error\n"), std::string::npos) << f.out;
+  EXPECT_NE(f.out.find("  failed  4 of 4 requests failed\n"), std::string::npos) << f.out;
+  EXPECT_NE(f.out.find("  ok      \n"), std::string::npos) << f.out;
+}

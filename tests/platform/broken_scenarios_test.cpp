@@ -110,6 +110,12 @@ const Case kCases[] = {
       "outside memory \"ddr\" [0x0, 0x4000000)"}},
     {"empty_apps.json",
      {"empty_apps.json: /workload/apps: the workload needs at least one application (or an hsm firmware)"}},
+    {"threshold_policy_without_threshold.json",
+     {"threshold_policy_without_threshold.json: /workload/apps/0/functionality: the threshold policy needs "
+      "/runtime/thresholds/aes128 or /software/aes128 for aes128"}},
+    {"core_no_slot_can_hold.json",
+     {"core_no_slot_can_hold.json: /workload/apps/0/functionality: nothing can run aes128: /software/aes128 is "
+      "not defined and no slot in /platform/slots can hold a core of type \"aes128\""}},
     {"software_policy_without_cost.json",
      {"software_policy_without_cost.json: /workload/apps/0/functionality: the software policy needs "
       "/software/aes128, which the scenario does not define"}},
@@ -280,7 +286,7 @@ TEST(ScenarioUnits, TheExecutionUnitAndItsCostsAreCheckedAndResolved) {
   // them: its custom cores add theirs).
   EXPECT_EQ(
       issues_with(reference, {"runtime.unit_bytes={\"des\":8,\"aes\":16}"}),
-      (std::vector<std::string>{"/runtime/unit_bytes/aes: unknown key \"aes\"; did you mean \"des\"?"}));
+      (std::vector<std::string>{"/runtime/unit_bytes/aes: unknown key \"aes\"; did you mean \"aes128\"?"}));
   // Resolved: the reference's 4 KiB blocks, one cipher block for the functionalities it does not set; the
   // software's cost per block and per byte; the driver's per block and per cipher block; word timing.
   rsoc::platform::LoadOptions opt;

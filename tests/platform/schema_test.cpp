@@ -599,8 +599,13 @@ TEST(SchemaOverride, ArrayIndexMustExistOrAppend) {
             "appends)");
   EXPECT_EQ(
       OverrideIssue(doc, "platform.cpus.first.name=x").to_string(),
-      "--set platform.cpus.first.name=x: /platform/cpus/first: expected an array index (0, 1, ..., or - to "
-      "append), got \"first\"");
+      "--set platform.cpus.first.name=x: /platform/cpus/first: no element named \"first\" (the names: "
+      "\"cpu0\"; or an index: 0, 1, ..., or - to append)");
+  // An element by its name is the element at its index.
+  json by_name = ValidInput(), by_index = ValidInput();
+  apply_override(by_name, "platform.cpus.cpu0.clock_mhz=50", TestSchema());
+  apply_override(by_index, "platform.cpus.0.clock_mhz=50", TestSchema());
+  EXPECT_EQ(by_name, by_index);
   EXPECT_EQ(OverrideIssue(doc, "platform.cpus.01.name=x").message,
             "expected an array index (0, 1, ..., or - to append), got \"01\"");
   apply_override(doc, "platform.cpus.1.name=cpu1", TestSchema());

@@ -61,6 +61,25 @@ TEST(SweepTable, UnionOfMetricsInFirstAppearanceOrderAndEmptyCellsWhereMissing) 
   std::filesystem::remove(path);
 }
 
+TEST(SweepTable, EachColumnHasOneFormat) {
+  // A column of whole numbers stays whole; one with a fraction anywhere gives every value six decimals (a
+  // mean that came out whole is not written as an integer among decimals).
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rsoc_sweep_formats_" + std::to_string(::getpid()));
+  std::vector<rsoc::analysis::SweepPoint> points(2);
+  points[0] = {0, "ok", "", {"1"}, {{"requests", 10}, {"latency_ms", 10}}, "v", "h", "1"};
+  points[1] = {1, "ok", "", {"2"}, {{"requests", 26}, {"latency_ms", 25.9999999999}}, "v", "h", "1"};
+  rsoc::analysis::write_sweep_csv(path.string(), {"p"}, points);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(),
+            "point,status,error,p,requests,latency_ms,rsoc_version,scenario_sha256,seed\n"
+            "0,ok,,1,10,10.000000,v,h,1\n"
+            "1,ok,,2,26,26.000000,v,h,1\n");
+  std::filesystem::remove(path);
+}
+
 TEST(SweepList, SplitsOutsideJsonAtAnySeparator) {
   EXPECT_EQ(rsoc::platform::split_outside_json(R"(["a:b","c"]:{"k":1}:x)", ':'),
             (std::vector<std::string>{R"(["a:b","c"])", R"({"k":1})", "x"}));

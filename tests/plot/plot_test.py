@@ -555,6 +555,8 @@ class PlotTestCase(unittest.TestCase):
         cases = {
             "platform.buses.0.clock_mhz": "plb clock (MHz)",
             "/platform/buses/0/clock_mhz": "plb clock (MHz)",  # a JSON pointer names it too
+            "platform.buses.plb.clock_mhz": "plb clock (MHz)",  # an element by its name, as rsoc takes it
+            "workload.background.kernel_daemon.busy_us": "kernel_daemon busy (µs)",
             "platform.slots.0.count": "slot count",
             "platform.cores.1.bitstream.size_kib": "des_core bitstream size (KiB)",
             "platform.config_port.cpu_copy_cycles_per_word": "config port cpu copy cycles per word",
@@ -577,7 +579,7 @@ class PlotTestCase(unittest.TestCase):
                          ["bus 0 clock (MHz)", "memory 1 size (KiB)", "app 0 blocks list"])
         # The sweep's --set overrides count: a renamed bus, a DMA engine that only they add.
         write_sweep_json(self.tmp, overrides=[
-            "platform.buses.0.name=opb", 'platform.dmas=[{"name":"dma","bus":"plb","base":"0x40100000"}]'])
+            "platform.buses.plb.name=opb", 'platform.dmas=[{"name":"dma","bus":"plb","base":"0x40100000"}]'])
         overridden = plot.Names.of_sweep(os.path.join(self.tmp, "sweep.csv"))
         columns = ("platform.buses.0.clock_mhz", "platform.dmas.0.burst_words")
         self.assertEqual([overridden.label(c) for c in columns], ["opb clock (MHz)", "dma burst (words)"])
