@@ -293,12 +293,14 @@ def main():
     if not Path(args.rsoc).is_file():
         print(f"doc_figures: {args.rsoc}: no such rsoc binary (--rsoc)", file=sys.stderr)
         return 2
-    drifted = 0
-    try:
-        for path in args.manifests:
+    drifted, broken = 0, 0
+    for path in args.manifests:  # every manifest, whatever another one gave
+        try:
             drifted += process(path, root, os.path.abspath(args.rsoc), max(1, args.jobs), args.mode)
-    except ManifestError as e:
-        print(f"doc_figures: {e}", file=sys.stderr)
+        except ManifestError as e:
+            print(f"doc_figures: {e}", file=sys.stderr)
+            broken += 1
+    if broken:
         return 2
     if args.mode == "check" and drifted:
         print(f"doc_figures: {drifted} figures differ from what rsoc gives; after checking the new figures, "
