@@ -2,6 +2,8 @@
 // cannot be written is named as the user gave it, and a write that fails (a full disk) fails the command with
 // exit code 2, naming the file and the system's reason.
 #include <gtest/gtest.h>
+
+#include <optional>
 #include <unistd.h>
 
 #include <string>
@@ -50,6 +52,24 @@ Result on_small_disk(const std::string& size, const std::string& script, const f
   const std::string inner = "mount -t tmpfs -o size=" + size + " tmpfs disk && cd disk && " + script +
                             "; rc=$?; find . -mindepth 1 | sort > ../files.txt; exit $rc";
   return shell(unshare + " sh -c '" + inner + "'", cwd);
+}
+
+// Why no small tmpfs can be mounted here (a chroot, an unprivileged container), or nothing when one can.
+std::optional<std::string> no_small_disk(const fs::path& cwd) {
+  Result probe = on_small_disk("64k", "true", cwd);
+  if (probe.code == 0) return std::nullopt;
+  std::string why = probe.err.empty() ? "exit " + std::to_string(probe.code) : probe.err;
+  while (!why.empty() && why.back() == '\n') why.pop_back();
+  return why;
+}
+
+// The same under a file size limit (RLIMIT_FSIZE, `ulimit -f` in KiB): no privilege needed.
+Result with_file_size_limit(const std::string& kib, const std::string& script, const fs::path& cwd) {
+  fs::remove_all(cwd / "limited");
+  fs::create_directories(cwd / "limited");
+  return shell("(cd limited && bash -c 'ulimit -f " + kib + "; " + script +
+                   "'; rc=$?; find . -mindepth 1 | sort > ../files.txt; exit $rc)",
+               cwd);
 }
 
 }  // namespace
@@ -233,8 +253,11 @@ TEST(CliOutput, AnOutThatCannotBeWrittenIsNamedAsGivenAndExitsTwo) {
 
 TEST(CliOutput, AFullDiskFailsEveryCommandWithTheFileAndTheReason) {
   // Each command on a tmpfs too small for its results. The files written late — streamed tables, the VCD
-  // that SystemC writes, the sweep's points — are the ones that do not fit.
+  // that SystemC writes, the sweep's points — are the ones that do not fit. Where no tmpfs can be mounted
+  // (a chroot, an unprivileged container), skipped with the reason: the file size limit below covers the
+  // same paths without privilege.
   const fs::path dir = scratch("full_disk");
+  if (const auto why = no_small_disk(dir)) GTEST_SKIP() << "no small tmpfs can be mounted here: " << *why;
   const std::string rsoc_binary = RSOC_BINARY;
   const std::string many = kSmoke + " --set workload.apps.0.requests=1000";
   struct Case {
@@ -310,6 +333,42 @@ TEST(CliOutput, AFullDiskFailsEveryCommandWithTheFileAndTheReason) {
             std::string::npos)
       << rep.err;
   EXPECT_EQ(slurp(dir / "files.txt"), "");
+}
+
+TEST(CliOutput, AFileSizeLimitFailsEveryCommandWithTheFileAndTheReason) {
+  // RLIMIT_FSIZE (ulimit -f) fails a write as a full disk does, with EFBIG, and needs no privilege: each
+  // command names the file it could not write and leaves nothing that looks complete.
+  const fs::path dir = scratch("file_size_limit");
+  const std::string rsoc_binary = RSOC_BINARY;
+  const std::string many = kSmoke + " --set workload.apps.0.requests=1000";
+  struct Case {
+    std::string kib, script, message;
+    std::vector<std::string> absent;
+  };
+  const Case cases[] = {
+      {"16", rsoc_binary + " run " + many + " --out res",
+       "rsoc: running " + kSmoke + "\nrsoc: res/requests.csv: cannot write: File too large\n", {"./res"}},
+      {"16", rsoc_binary + " run " + kSmoke + " --vcd --out res",
+       "rsoc: running " + kSmoke + "\nrsoc: res/timeline.vcd: cannot write: File too large\n", {"./res"}},
+      {"8", rsoc_binary + " crossover " + kSmoke + " -f aes128 --max-blocks 60 --out xo",
+       "rsoc: crossover experiments on " + kSmoke + "\nrsoc: xo/crossover.csv: cannot write: File too large\n",
+       {"./xo"}},
+      {"16", rsoc_binary + " sweep " + many + " --param runtime.driver.cycles_per_block=100,200 --jobs 1 --out s",
+       "rsoc: sweep of 2 points (2 to run), 1 at a time\n"
+       "rsoc: point 0000 could not run: s/points/0000/requests.csv: cannot write: File too large; 0 of 2 points "
+       "finished, kept in s: the same command with --resume runs the other 2\n",
+       {"./s/points/0000/", "./s/points/0000.json"}},
+  };
+  for (const auto& c : cases) {
+    Result r = with_file_size_limit(c.kib, c.script, dir);
+    EXPECT_EQ(r.code, 2) << c.script << "\n" << r.err;
+    EXPECT_EQ(r.err, c.message) << c.script;
+    const std::string files = slurp(dir / "files.txt");
+    std::vector<std::string> absent = c.absent;
+    absent.insert(absent.end(), {".partial-", ".tmp-", ".copy"});
+    for (const auto& left : absent)
+      EXPECT_EQ(files.find(left), std::string::npos) << c.script << "\n" << left << " in\n" << files;
+  }
 }
 
 TEST(CliOutput, StandardOutputThatCannotBeWrittenFailsTheCommand) {
