@@ -22,6 +22,10 @@ std::string swing_text(const SensitivityRow& row) {
   return swing ? fixed(*swing, 2) : "";
 }
 
+std::string beyond_text(const std::optional<double>& bound) {
+  return bound ? fixed(*bound, 0) : "";
+}
+
 // The cells of a row, in column order.
 std::vector<std::string> cells(const SensitivityRow& r) {
   return {r.parameter,
@@ -36,6 +40,7 @@ std::vector<std::string> cells(const SensitivityRow& r) {
 
 const std::vector<std::string> kColumns{"parameter", "low",     "high",    "metric",
                                         "at_low",    "at_base", "at_high", "swing_pct"};
+const std::vector<std::string> kBeyondColumns{"at_low_beyond", "at_base_beyond", "at_high_beyond"};
 
 }  // namespace
 
@@ -47,11 +52,13 @@ std::optional<double> swing_pct(const SensitivityRow& row) {
 void write_sensitivity_csv(const std::string& path, const std::vector<SensitivityRow>& rows,
                            const Provenance& base) {
   std::vector<std::string> columns = kColumns;
+  columns.insert(columns.end(), kBeyondColumns.begin(), kBeyondColumns.end());
   columns.insert(columns.end(), {"rsoc_version", "scenario_sha256", "seed"});
   std::ostringstream out;
   CsvWriter csv(out, columns);
   for (const auto& r : rows) {
     for (const auto& c : cells(r)) csv.cell(c);
+    for (const auto* b : {&r.low_beyond, &r.base_beyond, &r.high_beyond}) csv.cell(beyond_text(*b));
     csv.cell(base.version).cell(base.scenario_sha256).cell(base.seed);
     csv.end_row();
   }
@@ -62,6 +69,9 @@ std::string sensitivity_text(const std::vector<SensitivityRow>& rows) {
   std::vector<std::vector<std::string>> table{kColumns};
   for (const auto& r : rows) {
     table.push_back(cells(r));
+    const std::optional<double>* beyond[] = {&r.low_beyond, &r.base_beyond, &r.high_beyond};
+    for (std::size_t i = 0; i < 3; ++i)
+      if (*beyond[i]) table.back()[4 + i] = "> " + beyond_text(*beyond[i]);
     for (auto& c : table.back())
       if (c.empty()) c = "-";
   }

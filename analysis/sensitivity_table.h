@@ -5,7 +5,9 @@
 // by '+' (`platform.cpus.0.clock_mhz+software.aes128.cycles_per_block`), its values likewise (`50+1500`).
 // swing_pct = (at_high - at_low) / at_base * 100: signed (negative when the figure falls as the assumption
 // goes from its low to its high end), empty when at_base is 0 or a value is missing (a point without that
-// figure, e.g. no crossover up to the largest block count).
+// figure, e.g. no crossover up to the largest block count). Then `at_low_beyond, at_base_beyond, at_high_beyond`:
+// for a crossover metric, the block count an end was searched up to when it found none there (censored; the
+// text table says "> N" in its place), else empty.
 
 #include <optional>
 #include <string>
@@ -18,6 +20,8 @@ namespace rsoc::analysis {
 struct SensitivityRow {
   std::string parameter, low, high, metric;
   std::optional<double> at_low, at_base, at_high;
+  // A crossover metric without a value at an end: the block count it was searched up to (censored: beyond it).
+  std::optional<double> low_beyond{}, base_beyond{}, high_beyond{};
 };
 
 std::optional<double> swing_pct(const SensitivityRow& row);

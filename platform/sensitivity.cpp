@@ -43,6 +43,31 @@ std::optional<double> metric_of(const analysis::SweepPoint& point, const std::st
   return std::nullopt;
 }
 
+// For a crossover metric the point has no value of: the block count it was searched up to (none up to there).
+std::optional<double> beyond_of(const analysis::SweepPoint& point, const std::string& name) {
+  static const std::string kCrossover = "crossover_blocks";
+  if (metric_of(point, name) || name.size() < kCrossover.size() ||
+      name.compare(name.size() - kCrossover.size(), kCrossover.size(), kCrossover) != 0)
+    return std::nullopt;
+  return metric_of(point, name.substr(0, name.find('.')) + ".searched_to_blocks");
+}
+
+// The metrics a point gives: its own, and the crossovers it searched without finding one.
+std::vector<std::string> metric_names(const analysis::SweepPoint& point) {
+  std::vector<std::string> names;
+  for (const auto& [name, value] : point.metrics) {
+    static const std::string kSearched = ".searched_to_blocks";
+    if (name.size() > kSearched.size() &&
+        name.compare(name.size() - kSearched.size(), kSearched.size(), kSearched) == 0) {
+      const std::string f = name.substr(0, name.size() - kSearched.size());
+      for (const char* m : {".crossover_blocks", ".analytic_crossover_blocks"})
+        if (!metric_of(point, f + m)) names.push_back(f + m);
+    }
+    names.push_back(name);
+  }
+  return names;
+}
+
 // "point 0003 (platform.cpus.0.clock_mhz=200)": a point as the messages name it.
 std::string point_text(const SweepSpec& spec, std::size_t index) {
   const std::string overrides = joined(point_overrides(spec, index), ", ");
@@ -129,8 +154,7 @@ void validate_assumptions(const SweepSpec& spec, const std::vector<Assumption>& 
 
 void check_metrics(const SweepSpec& spec, const analysis::SweepPoint& base) {
   if (!spec.sensitivity) return;
-  std::vector<std::string> known;
-  for (const auto& [name, value] : base.metrics) known.push_back(name);
+  const std::vector<std::string> known = metric_names(base);
   std::string problems;
   for (const auto& wanted : spec.sensitivity->metrics) {
     if (std::find(known.begin(), known.end(), wanted) != known.end()) continue;
@@ -168,15 +192,15 @@ std::vector<analysis::SensitivityRow> write_sensitivity(const fs::path& dir) {
                           std::to_string(n) + " points did not succeed\n" + joined(problems, "\n"));
 
   std::vector<std::string> metrics = spec.sensitivity->metrics;
-  if (metrics.empty())
-    for (const auto& [name, value] : base.metrics) metrics.push_back(name);
+  if (metrics.empty()) metrics = metric_names(base);
   std::vector<analysis::SensitivityRow> rows;
   for (std::size_t i = 1; i + 1 < n; i += 2) {
     const auto& low = spec.points[i];
     const auto& high = spec.points[i + 1];
     for (const auto& m : metrics)
       rows.push_back({joined(paths_of(low), "+"), joined(values_of(low), "+"), joined(values_of(high), "+"),
-                      m, metric_of(points[i], m), metric_of(base, m), metric_of(points[i + 1], m)});
+                      m, metric_of(points[i], m), metric_of(base, m), metric_of(points[i + 1], m),
+                      beyond_of(points[i], m), beyond_of(base, m), beyond_of(points[i + 1], m)});
   }
   analysis::write_sensitivity_csv((dir / "sensitivity.csv").string(), rows,
                                   {base.version, base.scenario_sha256, std::stoull(base.seed)});

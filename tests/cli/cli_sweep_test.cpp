@@ -145,3 +145,19 @@ TEST(CliSweep, PrintsItsTableOnStdoutWithCensoredCrossoversAndFailedPoints) {
   EXPECT_NE(f.out.find("  failed  4 of 4 requests failed\n"), std::string::npos) << f.out;
   EXPECT_NE(f.out.find("  ok      \n"), std::string::npos) << f.out;
 }
+
+TEST(CliSweep, ASensitivityOfACrossoverBeyondTheSearchSaysSo) {
+  // The AES crossover (40 blocks) searched to 30 only: censored at every end, "> 30" in the table and the
+  // bound in sensitivity.csv's *_beyond columns; --metric names it although no point has a value of it.
+  const fs::path dir = scratch("sensitivity_censored");
+  Result r = rsoc("sensitivity " + kScenarios + "/os_aes_des.json --experiment crossover -f aes128 --max-blocks 30 "
+                  "--table 0 --vary platform.cpus.0.clock_mhz=50:400 --metric aes128.crossover_blocks --out s",
+                  dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "parameter                  low  high  metric                   at_low  at_base  at_high  swing_pct\n"
+            "platform.cpus.0.clock_mhz  50   400   aes128.crossover_blocks    > 30     > 30     > 30          -\n");
+  EXPECT_NE(slurp(dir / "s" / "sensitivity.csv")
+                .find("\nplatform.cpus.0.clock_mhz,50,400,aes128.crossover_blocks,,,,,30,30,30,"),
+            std::string::npos);
+}

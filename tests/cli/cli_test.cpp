@@ -818,15 +818,16 @@ TEST(Cli, VerifyBadArgumentsExitTwo) {
 // `rsoc sensitivity`: the scenario at its base values and at each end of each assumption.
 namespace {
 const std::string kSensitivityHeader =
-    "parameter,low,high,metric,at_low,at_base,at_high,swing_pct,rsoc_version,scenario_sha256,seed\n";
+    "parameter,low,high,metric,at_low,at_base,at_high,swing_pct,at_low_beyond,at_base_beyond,at_high_beyond,"
+    "rsoc_version,scenario_sha256,seed\n";
 
-// The rows of a sensitivity.csv without the provenance columns (the last three).
+// The rows of a sensitivity.csv without the censored bounds and the provenance columns (the last six).
 std::string sensitivity_rows(const fs::path& csv) {
   std::istringstream lines(slurp(csv));
   std::string line, out;
   std::getline(lines, line);
   while (std::getline(lines, line)) {
-    for (int i = 0; i < 3; ++i) line.erase(line.rfind(','));
+    for (int i = 0; i < 6; ++i) line.erase(line.rfind(','));
     out += line + "\n";
   }
   return out;
