@@ -43,12 +43,13 @@ std::optional<double> metric_of(const analysis::SweepPoint& point, const std::st
   return std::nullopt;
 }
 
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
 // For a crossover metric the point has no value of: the block count it was searched up to (none up to there).
 std::optional<double> beyond_of(const analysis::SweepPoint& point, const std::string& name) {
-  static const std::string kCrossover = "crossover_blocks";
-  if (metric_of(point, name) || name.size() < kCrossover.size() ||
-      name.compare(name.size() - kCrossover.size(), kCrossover.size(), kCrossover) != 0)
-    return std::nullopt;
+  if (metric_of(point, name) || !ends_with(name, "crossover_blocks")) return std::nullopt;
   return metric_of(point, name.substr(0, name.find('.')) + ".searched_to_blocks");
 }
 
@@ -57,8 +58,7 @@ std::vector<std::string> metric_names(const analysis::SweepPoint& point) {
   std::vector<std::string> names;
   for (const auto& [name, value] : point.metrics) {
     static const std::string kSearched = ".searched_to_blocks";
-    if (name.size() > kSearched.size() &&
-        name.compare(name.size() - kSearched.size(), kSearched.size(), kSearched) == 0) {
+    if (ends_with(name, kSearched)) {
       const std::string f = name.substr(0, name.size() - kSearched.size());
       for (const char* m : {".crossover_blocks", ".analytic_crossover_blocks"})
         if (!metric_of(point, f + m)) names.push_back(f + m);
@@ -191,8 +191,15 @@ std::vector<analysis::SensitivityRow> write_sensitivity(const fs::path& dir) {
     throw SimulationError("no sensitivity.csv: " + std::to_string(problems.size()) + " of " +
                           std::to_string(n) + " points did not succeed\n" + joined(problems, "\n"));
 
+  // By default every metric of any point, the base's first (a crossover censored at the base has a value at
+  // some end), but the searches' bounds: those stand beside the crossovers they bound.
   std::vector<std::string> metrics = spec.sensitivity->metrics;
-  if (metrics.empty()) metrics = metric_names(base);
+  if (metrics.empty())
+    for (const auto& p : points)
+      for (const auto& m : metric_names(p))
+        if (!ends_with(m, ".searched_to_blocks") &&
+            std::find(metrics.begin(), metrics.end(), m) == metrics.end())
+          metrics.push_back(m);
   std::vector<analysis::SensitivityRow> rows;
   for (std::size_t i = 1; i + 1 < n; i += 2) {
     const auto& low = spec.points[i];
