@@ -84,8 +84,11 @@ std::optional<std::uint64_t> first_win(Sampler& s, std::uint64_t table, std::uin
     if (gap(s.at(n)) < 0) return n;
     if (!failed.empty()) return std::nullopt;
   }
-  // Hardware lost at every count up to lo.
-  std::uint64_t lo = table, hi = table == 0 ? 1 : 2 * table;
+  // Hardware lost at every count up to lo. The gallop visits the powers of two above the table, whatever its
+  // length: where the gap wavers about zero (the daemon's share of a long request), the bracket and so the
+  // crossover found do not depend on --table.
+  std::uint64_t lo = table, hi = 1;
+  while (hi <= table) hi *= 2;
   const auto no_fall = [&](std::uint64_t n) {  // the gap has not fallen over the last two doublings
     const auto& rows = s.rows();
     return n >= 8 && rows.count(n / 2) && rows.count(n / 4) && gap(rows.at(n)) >= gap(rows.at(n / 2)) &&
