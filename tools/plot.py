@@ -17,6 +17,17 @@ it): another python3 on PATH may not see Debian's packages.
       scenario has an energy model (crossover.csv's sw_uj, hw_cold_uj, hw_cached_uj hold values), also
       crossover_F_energy.png/.svg: the energy of one request in each mode, with the energy crossover marked
       (crossover_summary.csv's energy_crossover_blocks, or computed from the rows).
+      A crossover outside the blocks drawn is said in the legend. Beyond the search: rsoc searches for the
+      crossover up to a bound (crossover_summary.csv's searched_to_blocks: 262144 blocks in the reference
+      scenario) that the table's rows (rsoc's --table, 200 by default) may stop well before; a crossover
+      the summary leaves empty is said as "no crossover up to N blocks" (an energy one "no energy
+      crossover up to N blocks"), N that bound, and an empty analytic estimate as "(estimate > N)".
+      Without the summary, or with one from before searched_to_blocks, N is the largest block count drawn
+      (without the summary the crossovers come from the rows). When the summary's crossings is above 1,
+      the latency and throughput figures say "Software and hardware with reconfiguration cross K times
+      among the block counts simulated; the crossover shown is the first". The block-count axis says the
+      size of a block, crossover.csv's unit_bytes: "Blocks (4 KiB each)", "Blocks (16 bytes each)"; plain
+      "Blocks" without the column or when its value varies.
 
   plot.py coupling DIR_OR_CSV [--functionality NAME]... [--[no-]logx] [--[no-]logy] [--out OUTDIR]
       From coupling.csv (in DIR, or the CSV given): the same requests run in software (`software`), on a
@@ -50,11 +61,24 @@ it): another python3 on PATH may not see Debian's packages.
       whose lines coincide are named in a note). Several rows at one X (another parameter varies) give
       the line their mean and are drawn as dots over it. Both axes linear by default; a logarithmic one
       leaves out the points at or below 0. Writes sweep_Y_by_X[_per_GROUP].png/.svg.
+      A crossover beyond the search (Y a column ending in crossover_blocks, empty in a point that did not
+      fail while F.searched_to_blocks, F the text before Y's first dot, holds N: hardware does not win up
+      to N blocks) is drawn at N as a hollow arrow pointing up in its line's colour, with the legend entry
+      "> N: no crossover up to N blocks (as far as searched)", and is not counted among the points not
+      shown; it stays on a logarithmic axis (N > 0). The line is broken at such a point: it joins only
+      neighbouring points with a value, as the value there is not known. A point whose several rows
+      include one beyond the search is beyond it too, drawn at the mean with the bounds in place (which
+      the real mean exceeds). An empty Y without such a bound is a point not shown, as before.
 
   plot.py heatmap SWEEP_CSV --x COL --y COL --z COL [--out OUTDIR] [--name NAME]
       From `rsoc sweep`: Z over the X x Y grid, a cell per value pair, each with its value (while cells are
       wide enough to hold it); a cell whose point failed says "failed", one without a value "n/a", both
-      hatched. Writes heatmap_Z_by_X_and_Y.png/.svg.
+      grey and hatched. A cell whose Z is a crossover beyond the search (empty, with N in
+      F.searched_to_blocks, as for `sweep`) says "> N", pale orange and hatched the other way, outside the
+      colour scale, with the legend entry "> N: no crossover up to N blocks (as far as searched)" below the
+      figure; it is not counted among the points not shown. A cell whose several rows include one beyond
+      the search is beyond it too: "> M", M the mean with the bounds in place. Writes
+      heatmap_Z_by_X_and_Y.png/.svg.
 
   plot.py sensitivity DIR_OR_CSV [--metric NAME]... [--[no-]logx] [--out OUTDIR]
       From `rsoc sensitivity` (sensitivity.csv in DIR, or the CSV given): for each metric M (every one in
@@ -62,18 +86,27 @@ it): another python3 on PATH may not see Debian's packages.
       assumption, from the metric's value at the assumption's low end to its value at the high end, drawn
       from the base value (a vertical line) in one colour towards the low end and in another towards the
       high end; the assumption that moves the metric most (largest |swing_pct|) on top. Each bar is labelled
-      with its parameter (a compound one on several lines, one input a line), the low and high input value
-      at the bar's ends, and its swing on the right. An end without a value (a point without that figure,
-      e.g. no crossover up to the largest block count) is said as "VALUE: no value" at the base, its bar
-      after those with both ends; rows without a base value are left out. The metric axis is linear by
-      default; --logx makes it logarithmic when every value is above 0.
+      with its parameter, named as sweep figures name it (see Names; a compound one on several lines, one
+      input a line), the low and high input value at the bar's ends, and its swing on the right. An end
+      whose value is beyond the search (at_low empty while at_low_beyond holds N: no crossover up to N
+      blocks; likewise at_high, at_base) is drawn to N, hatched, with an arrowhead past it, and labelled
+      "VALUE: > N"; the legend adds "> N: no crossover up to N blocks (as far as searched)". Its swing is
+      then a bound, computed with N in place: "> +X %" when the high end is beyond (the real swing is
+      larger), "< -X %" when the low end is (smaller; the other way round for a base below 0), "n/a" when
+      both ends are; such bars are ordered with the bound in place. A base beyond the search is drawn at
+      its bound as a dashed line, "base: > N", and every swing is "n/a". An end without a value and
+      without a bound (a point without that figure; every empty end of a file from before the *_beyond
+      columns) is said as "VALUE: no value" at the base, its bar after those with both ends; rows without
+      a base value (or bound) are left out. The metric axis is linear by default; --logx makes it
+      logarithmic when every value is above 0.
 
-Names. In sweep and heatmap figures a parameter (a scenario path such as platform.buses.0.clock_mhz, or
-its JSON pointer) is named by the element it sets, as the sweep's scenario names it: "plb clock (MHz)"
-(the scenario text and --set overrides come from the sweep.json that rsoc writes beside sweep.csv;
-without it, "bus 0 clock (MHz)"). A metric is named by its words: aes128.crossover_blocks is "aes128
-crossover (blocks)". Axis units come from the column names (suffix _ms: ms, _us: µs, _kBps: kB/s, _per_s:
-1/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...). Titles wrap between words only.
+Names. In sweep, heatmap and sensitivity figures a parameter (a scenario path such as
+platform.buses.0.clock_mhz, or its JSON pointer) is named by the element it sets, as the scenario names
+it: "plb clock (MHz)" (the scenario text and --set overrides come from the sweep.json that rsoc writes
+beside sweep.csv, and beside sensitivity.csv too; without it, "bus 0 clock (MHz)"). A metric is named by
+its words: aes128.crossover_blocks is "aes128 crossover (blocks)". Axis units come from the column names
+(suffix _ms: ms, _us: µs, _kBps: kB/s, _per_s: 1/s, _mhz: MHz, _kib: KiB, _blocks: blocks, ...). Titles
+wrap between words only.
 
 Files. Each figure is COMMAND_WHAT.png (150 dpi) and .svg, the parts of its name joined by "_", the dots
 and spaces within a part made "-": a metric by its column (aes128-crossover_blocks), a parameter by its
@@ -87,9 +120,10 @@ are printed, one per line. The folder's .rsoc-plots lists the figures drawn into
 them: an rsoc result or sweep folder holding them is still replaced by a re-run of rsoc, the figures with the
 results they show (rsoc names the commands that drew them); anything else rsoc did not write stops it.
 
-Rows whose `status` is not `ok`, whose plotted columns are empty, or that a figure cannot show are left
-out, and counted with the reason both on stderr and on the figure itself ("Not shown: 2 of 12 points: 1
-failed, 1 with an empty aes128.crossover_blocks"). Numeric columns are ordered by value, other columns by
+Rows whose `status` is not `ok`, whose plotted columns are empty (a crossover beyond the search is not
+empty: it has its bound), or that a figure cannot show are left out, and counted with the reason both on
+stderr and on the figure itself ("Not shown: 2 of 12 points: 1 failed, 1 with an empty
+aes128.crossover_blocks"). Numeric columns are ordered by value, other columns by
 first appearance. Tick labels that would run into each other are slanted (text) or thinned (numbers),
 their ticks kept.
 Exit codes: 0 success, 2 usage, input or output error (one line on stderr: `plot.py: FILE: what is
@@ -120,6 +154,7 @@ except ImportError:
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot is imported)
 import numpy as np  # noqa: E402
+import matplotlib.path  # noqa: E402
 import matplotlib.text  # noqa: E402
 import matplotlib.transforms  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
@@ -282,12 +317,13 @@ class Usable:
         return f"Not shown: {summary}" if summary else None
 
 
-def usable_rows(table, columns, checks=None, among=None, extra=(), noun="row"):
+def usable_rows(table, columns, checks=None, among=None, extra=(), noun="row", beyond=None):
     """The rows with status ok (when the table has a status column) and every one of `columns` filled,
     among the table's rows or those given. `checks` maps columns to (test, what): their value must also
     be a number that passes test(value), else the row is skipped as one 'with a non-numeric COLUMN' or
-    'with COLUMN what'. `extra` holds further (keep(row), why) filters, applied last. Reports the others on
-    stderr; a UserError when none is left. Returns a Usable."""
+    'with COLUMN what'. `extra` holds further (keep(row), why) filters, applied last. beyond(row, column),
+    when given, is the bound of a censored value (see searched_bound): an empty column it gives one for
+    counts as filled. Reports the others on stderr; a UserError when none is left. Returns a Usable."""
     checks = checks or {}
     among = table.rows if among is None else among
     has_status = "status" in table.columns
@@ -296,7 +332,7 @@ def usable_rows(table, columns, checks=None, among=None, extra=(), noun="row"):
         why = None
         if has_status and row["status"] != "ok":
             why = (0, "failed")
-        blank = [c for c in columns if row[c] == ""]
+        blank = [c for c in columns if row[c] == "" and (beyond is None or beyond(row, c) is None)]
         if why is None and blank:
             why = (1, columns.index(blank[0]), f"with an empty {blank[0]}")
         values = {c: to_float(row[c]) for c in checks}
@@ -320,6 +356,43 @@ def usable_rows(table, columns, checks=None, among=None, extra=(), noun="row"):
     if usable.skipped:
         note(table.path, f"skipped {usable.summary()}")
     return usable
+
+
+# A crossover beyond the search ("censored"): rsoc searched up to N blocks and hardware did not win there. A
+# sweep leaves F.crossover_blocks (F.analytic_crossover_blocks, F.energy_crossover_blocks) empty and gives N
+# in F.searched_to_blocks; crossover_summary.csv in searched_to_blocks; sensitivity.csv in at_low_beyond,
+# at_base_beyond and at_high_beyond.
+CROSSOVER_SUFFIX = "crossover_blocks"
+SEARCHED_SUFFIX = ".searched_to_blocks"
+
+
+def searched_bound(table, row, column):
+    """N when `column` (a crossover, F.…crossover_blocks) is empty in an ok row whose F.searched_to_blocks
+    holds N: no crossover up to N blocks. None otherwise: a value, a failed point, no such bound (then the
+    value is missing, not beyond)."""
+    if row.get(column, "") != "" or row.get("status", "ok") != "ok" or "." not in column or \
+            not column.endswith(CROSSOVER_SUFFIX):
+        return None
+    bound_column = column.split(".", 1)[0] + SEARCHED_SUFFIX
+    if bound_column not in table.columns:
+        return None
+    bound = to_float(row[bound_column])
+    return bound if bound is not None and bound > 0 else None
+
+
+def beyond_text(bound):
+    """'> 262144': a value beyond the search's bound, as rsoc's tables write it."""
+    return f"> {format_number(bound)}"
+
+
+def beyond_legend(bounds):
+    """The legend entry of values beyond the search: '> 262144: no crossover up to 262144 blocks (as far as
+    searched)', with N for the number when the bounds differ."""
+    bounds = set(bounds)
+    if len(bounds) == 1:
+        bound = bounds.pop()
+        return f"{beyond_text(bound)}: no crossover up to {count(bound, 'block')} (as far as searched)"
+    return "> N: no crossover up to N blocks (as far as searched)"
 
 
 # ------------------------------------------------------------------------------------- presentation
@@ -600,10 +673,10 @@ NOTE_COLOUR = "#a01c1c"  # dark red: what the figure leaves out, or hides
 NOTE_SIZE = 8.5
 
 
-def finish(fig, footer, notes=()):
+def finish(fig, footer, notes=(), legend=()):
     """The provenance footer in the bottom right corner; above it, on the left, the notes (None entries are
-    left out) that the reader must see: rows not shown and why, lines hidden under others. Then the layout,
-    leaving them room."""
+    left out) that the reader must see: rows not shown and why, lines hidden under others; above them the
+    legend entries given as (handle, label), if any. Then the layout, leaving them room."""
     width, height = fig.get_size_inches()
     bottom = 0.0
     if footer:
@@ -615,6 +688,12 @@ def finish(fig, footer, notes=()):
         fig.text(0.006, bottom, text, ha="left", va="bottom", fontsize=NOTE_SIZE, color=NOTE_COLOUR,
                  linespacing=1.3)
         bottom += ((text.count("\n") + 1) * NOTE_SIZE * 1.3 / 72 + 0.06) / height
+    if legend:
+        handles, labels = zip(*legend)
+        entries = fig.legend(handles, labels, loc="lower left", bbox_to_anchor=(0.012, bottom),
+                             bbox_transform=fig.transFigure, frameon=False, borderaxespad=0, borderpad=0,
+                             fontsize=NOTE_SIZE)
+        bottom += (entries.get_window_extent(fig.canvas.get_renderer()).height / fig.dpi + 0.06) / height
     fig.tight_layout(rect=(0, bottom, 1, 1))
     for _ in range(4):  # each round may slant or thin labels, and the layout then changes
         if not legible_ticks(fig):
@@ -843,16 +922,31 @@ def load_crossover(table):
     return series
 
 
+class Summary(tuple):
+    """A functionality's line of crossover_summary.csv: crossover (simulated), estimate (analytic), energy
+    (each None when empty: the energy crossover also when the file has no such column), searched_to (the
+    block count searched up to: an empty crossover is beyond it; None in files from before the column) and
+    crossings (how many times software and hardware with reconfiguration cross among the block counts
+    simulated; None without the column)."""
+
+    def __new__(cls, crossover, estimate, energy, searched_to=None, crossings=None):
+        return super().__new__(cls, (crossover, estimate, energy, searched_to, crossings))
+
+    crossover, estimate, energy, searched_to, crossings = (property(lambda self, i=i: self[i])
+                                                           for i in range(5))
+
+
 def load_summary(path):
-    """{functionality: (simulated crossover, analytic estimate, energy crossover)}, each None when empty (the
-    energy crossover also when the file has no such column)."""
+    """{functionality: Summary}, and whether the file has energy crossovers (a column for them)."""
     table = Table(path)
     table.require("functionality", "crossover_blocks", "analytic_crossover_blocks")
-    energy = "energy_crossover_blocks" in table.columns
-    return {row["functionality"]: (table.number(line, row, "crossover_blocks"),
-                                   table.number(line, row, "analytic_crossover_blocks"),
-                                   table.number(line, row, "energy_crossover_blocks") if energy else None)
-            for line, row in table.rows}
+
+    def number(line, row, column):
+        return table.number(line, row, column) if column in table.columns else None
+    columns = ("crossover_blocks", "analytic_crossover_blocks", "energy_crossover_blocks", "searched_to_blocks",
+               "crossings")
+    return ({row["functionality"]: Summary(*(number(line, row, c) for c in columns)) for line, row in table.rows},
+            "energy_crossover_blocks" in table.columns)
 
 
 def simulated_crossover(s, suffix="_ms"):
@@ -862,11 +956,40 @@ def simulated_crossover(s, suffix="_ms"):
                 None)
 
 
-def crossover_text(crossover, estimate, max_blocks, what="crossover"):
-    est = f" (estimate {format_number(estimate)})" if estimate is not None else ""
+def crossover_text(crossover, estimate, max_blocks, what="crossover", searched_to=None,
+                   estimate_beyond=False):
+    """'crossover: 40 blocks (estimate 40)'; without one, 'no crossover up to N blocks', N the block count
+    searched up to (searched_to) when known, else the largest drawn (max_blocks). estimate_beyond: the
+    estimate is beyond the search too ('(estimate > N)')."""
+    bound = searched_to if searched_to is not None else max_blocks
+    est = f" (estimate {format_number(estimate)})" if estimate is not None else \
+        f" (estimate {beyond_text(searched_to)})" if estimate_beyond and searched_to is not None else ""
     if crossover is None:
-        return f"no {what} up to {count(max_blocks, 'block')}{est}"
+        return f"no {what} up to {count(bound, 'block')}{est}"
     return f"{what}: {count(crossover, 'block')}{est}"
+
+
+def size_text(n):
+    """'4 KiB', '1 MiB', '16 bytes', '1 byte': a size in bytes, in KiB or MiB when a whole number of them."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{format_number(n / size)} {unit}"
+    return count(n, "byte")
+
+
+def blocks_label(unit_bytes):
+    """The block-count axis label: 'Blocks (4 KiB each)' when the block size is known, else 'Blocks'."""
+    return f"Blocks ({size_text(unit_bytes)} each)" if unit_bytes else "Blocks"
+
+
+def unit_of(table, rows):
+    """The block size in bytes of `rows` (crossover.csv's unit_bytes): None when the column is missing, or
+    its value is empty, not a whole number above 0, or not the same in every row."""
+    if "unit_bytes" not in table.columns:
+        return None
+    values = {to_float(row["unit_bytes"]) for _, row in rows}
+    unit = values.pop() if len(values) == 1 else None
+    return int(unit) if unit is not None and unit >= 1 and unit == int(unit) else None
 
 
 def crossover_label_offsets(right_half):
@@ -889,7 +1012,11 @@ def energy_unit(values_uj):
     return next(((d, u) for d, u in ((1, "µJ"), (1e3, "mJ")) if top < 1000 * d), (1e6, "J"))
 
 
-def crossover_figure(functionality, s, crossover, estimate, quantity, footer, logx=False, logy=True):
+def crossover_figure(functionality, s, crossover, estimate, quantity, footer, logx=False, logy=True,
+                     searched_to=None, estimate_beyond=False, unit_bytes=None, notes=()):
+    """One figure of a functionality: the three modes' `quantity` against the block count, the crossover
+    marked (see crossover_text for searched_to and estimate_beyond), the axis saying the block size
+    (unit_bytes, when known), `notes` below."""
     name, suffix, ylabel, title = quantity
     scale = 1
     if name == "energy":  # µJ in the file; drawn in the unit that suits its range
@@ -899,7 +1026,8 @@ def crossover_figure(functionality, s, crossover, estimate, quantity, footer, lo
     for prefix, label, colour in MODES:
         ax.plot(s["blocks"], [v / scale for v in s[prefix + suffix]], label=label, color=colour, linewidth=2)
     blocks = s["blocks"]
-    text = crossover_text(crossover, estimate, blocks[-1], "energy crossover" if name == "energy" else "crossover")
+    what = "energy crossover" if name == "energy" else "crossover"
+    text = crossover_text(crossover, estimate, blocks[-1], what, searched_to, estimate_beyond)
     in_range = blocks[0] <= crossover <= blocks[-1] if crossover is not None else False
     label = None
     if in_range:
@@ -920,11 +1048,11 @@ def crossover_figure(functionality, s, crossover, estimate, quantity, footer, lo
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
     if blocks[-1] > blocks[0]:
         ax.set_xlim(blocks[0], blocks[-1])
-    set_labels(fig, ax, f"{functionality}: {title}", "Blocks", ylabel)
+    set_labels(fig, ax, f"{functionality}: {title}", blocks_label(unit_bytes), ylabel)
     # Lower right is empty on both figures with the default scales (under the curves that rise to the
     # right); with others, wherever covers least.
     ax.legend(loc="lower right" if not logx and logy else "best")
-    finish(fig, footer)
+    finish(fig, footer, notes)
     if label is not None:
         left, right = (math.log(b) if logx else b for b in (blocks[0], blocks[-1]))
         at = math.log(crossover) if logx else crossover
@@ -947,21 +1075,33 @@ def cmd_crossover(args):
     if unknown:
         raise UserError(path, f"no functionality {', '.join(unknown)} (has: {', '.join(series)})")
     summary_path = os.path.join(os.path.dirname(path), "crossover_summary.csv")
-    summary = load_summary(summary_path) if os.path.exists(summary_path) else {}
+    summary, summary_energy = load_summary(summary_path) if os.path.exists(summary_path) else ({}, False)
     energy = has_energy(table)
     for functionality in dict.fromkeys(wanted):
         s = series[functionality]
-        crossover, estimate, energy_crossover = summary.get(functionality, (simulated_crossover(s), None, None))
-        if energy and energy_crossover is None and functionality not in summary:
+        if functionality in summary:
+            known = summary[functionality]
+        else:  # computed from the rows, up to the largest block count they hold
+            known = Summary(simulated_crossover(s), None, None)
+        energy_crossover = known.energy
+        if energy and (functionality not in summary or not summary_energy):
             energy_crossover = simulated_crossover(s, ENERGY[1])
+        # A summary that says how far the search went: an empty crossover or estimate is beyond it.
+        searched_to = known.searched_to
         rows = [r for r in table.rows if r[1]["functionality"] == functionality]
         footer = table.provenance(rows)
+        unit = unit_of(table, rows)
+        notes = []
+        if known.crossings is not None and known.crossings > 1:
+            notes.append(f"Software and hardware with reconfiguration cross {format_number(known.crossings)} "
+                         "times among the block counts simulated; the crossover shown is the first")
         for quantity in QUANTITIES:
-            fig = crossover_figure(functionality, s, crossover, estimate, quantity, footer,
-                                   args.logx, args.logy)
+            fig = crossover_figure(functionality, s, known.crossover, known.estimate, quantity, footer,
+                                   args.logx, args.logy, searched_to, searched_to is not None, unit, notes)
             save(fig, outdir, figure_name("crossover", functionality, quantity[0]))
         if energy:  # the energy crossover beside the latency's
-            fig = crossover_figure(functionality, s, energy_crossover, None, ENERGY, footer, args.logx, args.logy)
+            fig = crossover_figure(functionality, s, energy_crossover, None, ENERGY, footer, args.logx,
+                                   args.logy, searched_to if summary_energy else None, False, unit)
             save(fig, outdir, figure_name("crossover", functionality, ENERGY[0]))
 
 
@@ -1258,6 +1398,10 @@ def mean_by_key(pairs):
 
 # One marker shape per group besides the colour, so lines stay apart in grey print and where they touch.
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
+# A point beyond the search, at its bound: an arrow pointing up (the value is above), its outline only.
+BEYOND_MARKER = matplotlib.path.Path(
+    [(0, 1), (0.6, 0.25), (0.2, 0.25), (0.2, -1), (-0.2, -1), (-0.2, 0.25), (-0.6, 0.25), (0, 1)],
+    [matplotlib.path.Path.MOVETO] + [matplotlib.path.Path.LINETO] * 6 + [matplotlib.path.Path.CLOSEPOLY])
 
 
 def coinciding(lines, logy=False):
@@ -1291,9 +1435,14 @@ def cmd_sweep(args):
     # errors below, or categories).
     extra = [(lambda row, c=c: to_float(row[c]) is None or to_float(row[c]) > 0, f"with {c} ≤ 0 (log axis)")
              for c, log in ((args.x, args.logx), (args.y, args.logy)) if log]
-    usable = usable_rows(table, columns, extra=extra, noun="point")
+    # A crossover beyond the search (empty, with the bound in F.searched_to_blocks) is drawn at its bound.
+    def bound(row, column):
+        return searched_bound(table, row, column) if column == args.y else None
+    usable = usable_rows(table, columns, extra=extra, noun="point", beyond=bound)
     rows = usable.rows
     ys = [table.number(line, row, args.y) for line, row in rows]
+    beyond = [y is None for y in ys]  # ys[k] is then the bound
+    ys = [bound(row, args.y) if y is None else y for (_, row), y in zip(rows, ys)]
     xcat = Categories([row[args.x] for _, row in rows])
     if args.logx and not xcat.numeric:
         values = ", ".join(short(t) for t in xcat.labels[:5]) + (", …" if len(xcat) > 5 else "")
@@ -1306,20 +1455,30 @@ def cmd_sweep(args):
     averaged = 0
     groups = range(len(gcat) if gcat else 1)
     lines = []
+    bounds = []  # of the rows beyond the search
     for g in groups:
-        members = [(row, y) for (_, row), y in zip(rows, ys)
+        members = [(row, y, is_bound) for (_, row), y, is_bound in zip(rows, ys, beyond)
                    if gcat is None or gcat.position(row[args.group]) == g]
-        means, several = mean_by_key((place(row[args.x]), y) for row, y in members)
+        means, several = mean_by_key((place(row[args.x]), y) for row, y, _ in members)
         averaged += several
+        # A point with a row beyond the search is beyond it too: the mean with the bounds in place, which
+        # the real mean exceeds.
+        outside = {place(row[args.x]) for row, _, is_bound in members if is_bound}
+        bounds += [y for _, y, is_bound in members if is_bound]
         xs = sorted(means)
-        lines.append({x: means[x] for x in xs})
+        lines.append({(x, x in outside): means[x] for x in xs})
         # Hollow markers, each group's smaller than the one before: where lines meet, every marker shows
-        # around the next.
-        line, = ax.plot(xs, [means[x] for x in xs], marker=MARKERS[g % len(MARKERS)], linewidth=2,
-                        markersize=max(4.0, 10 - 1.5 * g), markerfacecolor="none", markeredgewidth=1.6,
-                        zorder=2, label=gcat.labels[g] if gcat else "mean")
+        # around the next. The line is broken at a point beyond the search (its value is not known).
+        line, = ax.plot(xs, [np.nan if x in outside else means[x] for x in xs],
+                        marker=MARKERS[g % len(MARKERS)], linewidth=2, markersize=max(4.0, 10 - 1.5 * g),
+                        markerfacecolor="none", markeredgewidth=1.6, zorder=2,
+                        label=gcat.labels[g] if gcat else "mean")
+        if outside:  # at the bound, a hollow arrow pointing up in the line's colour
+            ax.plot([x for x in xs if x in outside], [means[x] for x in xs if x in outside], linestyle="none",
+                    marker=BEYOND_MARKER, markersize=max(7.0, 13 - 1.5 * g), markerfacecolor="none",
+                    markeredgecolor=line.get_color(), markeredgewidth=1.6, zorder=2)
         if several:  # the rows behind each mean, as dots over the lines (the means' markers are hollow)
-            ax.scatter([place(row[args.x]) for row, _ in members], [y for _, y in members], s=14,
+            ax.scatter([place(row[args.x]) for row, _, _ in members], [y for _, y, _ in members], s=14,
                        color=line.get_color(), alpha=0.6, linewidths=0, zorder=3,
                        label=None if gcat else "rows")
     if averaged:
@@ -1336,10 +1495,15 @@ def cmd_sweep(args):
     per = f", per {names.title(args.group)}" if args.group else ""
     set_labels(fig, ax, f"{names.title(args.y)} against {names.title(args.x)}{per}",
                names.label(args.x), names.label(args.y))
+    handles, labels = ax.get_legend_handles_labels()
+    if bounds:
+        handles.append(plt.Line2D([], [], linestyle="none", marker=BEYOND_MARKER, markersize=11,
+                                  markerfacecolor="none", markeredgecolor="0.25", markeredgewidth=1.6))
+        labels.append(beyond_legend(bounds))
     if gcat:
-        ax.legend(title=names.label(args.group))
-    elif averaged:
-        ax.legend()
+        ax.legend(handles, labels, title=names.label(args.group))
+    elif averaged or bounds:
+        ax.legend(handles, labels)
     notes = [usable.figure_note()]
     for same in hidden:
         listed = [gcat.labels[g] for g in same]
@@ -1355,6 +1519,11 @@ def cmd_sweep(args):
 # ------------------------------------------------------------------------------------------ heatmap
 
 
+# A cell beyond the search: pale orange, hatched the other way from the grey of failed and n/a cells.
+BEYOND_CELL = {"facecolor": "#fde3cf", "edgecolor": "#e0803a", "hatch": "\\\\\\", "linewidth": 0}
+BEYOND_TEXT = "#7a3208"
+
+
 def cmd_heatmap(args):
     table = Table(args.input)
     table.require(args.x, args.y, args.z)
@@ -1364,7 +1533,10 @@ def cmd_heatmap(args):
     placed = [(line, row) for line, row in table.rows if row[args.x] != "" and row[args.y] != ""]
     if not placed:
         raise UserError(table.path, f"no points to plot (no row has both {args.x} and {args.y})")
-    usable = usable_rows(table, [args.x, args.y, args.z], noun="point")
+    # A crossover beyond the search (empty, with the bound in F.searched_to_blocks) is a value: "> N".
+    def bound(row, column):
+        return searched_bound(table, row, column) if column == args.z else None
+    usable = usable_rows(table, [args.x, args.y, args.z], noun="point", beyond=bound)
     rows = usable.rows
     xcat = Categories([row[args.x] for _, row in placed])
     ycat = Categories([row[args.y] for _, row in placed])
@@ -1373,31 +1545,55 @@ def cmd_heatmap(args):
               if row.get("status", "ok") != "ok"}
     failed -= {(ycat.position(row[args.y]), xcat.position(row[args.x])) for _, row in placed
                if row.get("status", "ok") == "ok"}
-    means, averaged = mean_by_key(((ycat.position(row[args.y]), xcat.position(row[args.x])),
-                                   table.number(line, row, args.z)) for line, row in rows)
+    cells = {}  # (row, column) of the grid -> [(value or bound, whether it is a bound)]
+    for line, row in rows:
+        value = table.number(line, row, args.z)
+        cells.setdefault((ycat.position(row[args.y]), xcat.position(row[args.x])), []).append(
+            (bound(row, args.z), True) if value is None else (value, False))
+    averaged = sum(len(values) > 1 for values in cells.values())
     if averaged:
         note(table.path,
              f"{count(averaged, 'cell')} with several rows (another column varies): showing their mean")
     grid = np.full((len(ycat), len(xcat)), np.nan)
-    for (j, i), value in means.items():
-        grid[j, i] = value
+    # A cell with a bound among its rows is beyond too: the mean with the bounds in place, which the real
+    # mean exceeds.
+    beyond = {}
+    bounds = [bound for values in cells.values() for bound, is_bound in values if is_bound]
+    for key, values in cells.items():
+        mean = sum(v for v, _ in values) / len(values)
+        if any(is_bound for _, is_bound in values):
+            beyond[key] = mean
+        else:
+            grid[key] = mean
 
     nx, ny = len(xcat), len(ycat)
     fig, ax = plt.subplots(figsize=(min(4 + 0.9 * nx, 20), min(3 + 0.55 * ny, 14)))
     image = ax.imshow(np.ma.masked_invalid(grid), origin="lower", aspect="auto", cmap="viridis")
-    colorbar = fig.colorbar(image, ax=ax)
-    colorbar.set_label(fit(names.label(args.z), 0.75 * fig.get_size_inches()[1], plt.rcParams["font.size"]))
+    if np.isnan(grid).all():  # every cell beyond the search (or without a value): nothing on the scale
+        ax.set_xlim(-0.5, nx - 0.5)
+        ax.set_ylim(-0.5, ny - 0.5)
+    else:
+        colorbar = fig.colorbar(image, ax=ax)
+        colorbar.set_label(fit(names.label(args.z), 0.75 * fig.get_size_inches()[1],
+                               plt.rcParams["font.size"]))
     fontsize = 9 if nx * ny <= 100 else 7
     # A value is written in its cell while cells are at least ~0.4 inch wide (six glyphs at 7 points).
     written = nx <= 40 and ny <= 60
     notes = [usable.figure_note()]
     if not written:
-        notes.append("Too many cells to write their values in: the colour scale gives them; hatched cells "
-                     "failed or have no value")
+        beyond_note = "; orange hatched ones are beyond the search (see the legend)" if beyond else ""
+        notes.append("Too many cells to write their values in: the colour scale gives them; grey hatched "
+                     f"cells failed or have no value{beyond_note}")
     for j in range(ny):
         for i in range(nx):
             value = grid[j, i]
-            if np.isnan(value):
+            if (j, i) in beyond:
+                ax.add_patch(Rectangle((i - 0.5, j - 0.5), 1, 1, **BEYOND_CELL))
+                if written:
+                    ax.text(i, j, beyond_text(beyond[j, i]), ha="center", va="center", fontsize=fontsize,
+                            color=BEYOND_TEXT, fontweight="bold",
+                            bbox={"facecolor": BEYOND_CELL["facecolor"], "edgecolor": "none", "pad": 1})
+            elif np.isnan(value):
                 ax.add_patch(Rectangle((i - 0.5, j - 0.5), 1, 1, facecolor="0.93", edgecolor="0.6",
                                        hatch="///", linewidth=0))
                 if written:
@@ -1413,7 +1609,8 @@ def cmd_heatmap(args):
     categorical_ticks(ax, "y", ycat)
     set_labels(fig, ax, f"{names.title(args.z)} over {names.title(args.x)} × {names.title(args.y)}",
                names.label(args.x), names.label(args.y))
-    finish(fig, table.provenance(rows), notes)
+    legend = [(Rectangle((0, 0), 1, 1, **BEYOND_CELL), beyond_legend(bounds))] if beyond else []
+    finish(fig, table.provenance(rows), notes, legend)
     name = figure_name("heatmap", names.file_part(args.z), "by", names.file_part(args.x), "and",
                        names.file_part(args.y))
     save(fig, outdir, args.name or name)
@@ -1423,6 +1620,7 @@ def cmd_heatmap(args):
 
 SENSITIVITY_COLUMNS = ("parameter", "low", "high", "metric", "at_low", "at_base", "at_high")
 LOW_COLOUR, HIGH_COLOUR = "tab:blue", "tab:orange"
+BEYOND_HATCH = "///"  # the part of a bar that runs to the search's bound
 
 
 def short(text, limit=24):
@@ -1430,68 +1628,133 @@ def short(text, limit=24):
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+class Bar(tuple):
+    """One assumption of a tornado: parameter, low, high (the input values, text), at_low, at_base, at_high
+    (the metric there, None without a value) and beyond: the ends ("low", "base", "high") whose value is
+    beyond the search, the search's bound then standing in for it."""
+
+    def __new__(cls, parameter, low, high, at_low, at_base, at_high, beyond=frozenset()):
+        return super().__new__(cls, (parameter, low, high, at_low, at_base, at_high, frozenset(beyond)))
+
+    parameter, low, high, at_low, at_base, at_high, beyond = (property(lambda self, i=i: self[i])
+                                                              for i in range(7))
+
+
 def swing_key(bar):
     """Larger swings first, then bars with an end without a value (their swing is unknown), in file order.
     at_base is the same for every row of a metric, so |at_high - at_low| orders the bars as |swing_pct|
-    does, also when at_base is 0."""
-    _, _, _, at_low, _, at_high = bar
-    return (0, -abs(at_high - at_low)) if at_low is not None and at_high is not None else (1, 0)
+    does, also when at_base is 0. An end beyond the search counts with its bound in place."""
+    if bar.at_low is None or bar.at_high is None:
+        return (1, 0)
+    return (0, -abs(bar.at_high - bar.at_low))
+
+
+def swing_text(bar):
+    """The swing of a bar, (at_high - at_low) / at_base: '+148.4 %', '0 %'; with one end beyond the search
+    a bound, computed with the search's bound in place: '> +X %' (the high end beyond, the base above 0:
+    the swing is larger) or '< -X %' (the low end beyond); 'n/a' without a value at an end, with both ends
+    or the base beyond, or with a base of 0."""
+    at_low, base, at_high = bar.at_low, bar.at_base, bar.at_high
+    if at_low is None or at_high is None or base == 0 or "base" in bar.beyond or \
+            {"low", "high"} <= bar.beyond:
+        return "n/a"
+    if at_high == at_low and not bar.beyond:
+        return "0 %"
+    swing = f"{(at_high - at_low) / base * 100:+.1f} %"
+    if not bar.beyond:
+        return swing
+    # The real high end is above its bound (the swing's numerator larger); the real low end likewise
+    # (smaller); dividing by a negative base turns the inequality.
+    larger = ("high" in bar.beyond) == (base > 0)
+    return f"{'>' if larger else '<'} {swing}"
 
 
 def load_sensitivity(table, wanted):
-    """{metric: [(parameter, low, high, at_low, at_base, at_high), ...]} for the wanted metrics (None: every
-    one in the file), each sorted by swing_key; at_low or at_high is None where that end has no value (a
-    point without the figure: no crossover up to the largest block count). Rows without a base value are
-    skipped."""
+    """({metric: [Bar, ...]}, usable rows) for the wanted metrics (None: every one in the file), each sorted
+    by swing_key. An end whose metric is empty is beyond the search when its *_beyond column (at_low_beyond,
+    at_base_beyond, at_high_beyond; files from before them have none) gives the bound, which then stands in
+    for the value; otherwise it has no value (None). Rows without a base value are skipped."""
     table.require(*SENSITIVITY_COLUMNS)
     metrics = list(dict.fromkeys(row["metric"] for _, row in table.rows))
     unknown = [m for m in wanted or [] if m not in metrics]
     if unknown:
         raise UserError(table.path, f"no metric {', '.join(unknown)} (has: {', '.join(metrics)})")
     wanted = wanted or metrics
-    usable = usable_rows(table, ["at_base"], among=[(n, r) for n, r in table.rows if r["metric"] in wanted])
+
+    def bound(row, column):
+        text = row.get(column + "_beyond", "")
+        value = to_float(text) if row[column] == "" and text else None
+        return value if value is not None and value > 0 else None
+    usable = usable_rows(table, ["at_base"], among=[(n, r) for n, r in table.rows if r["metric"] in wanted],
+                         beyond=bound)
     rows = usable.rows
     bars = {}
     for line, row in rows:
+        values, beyond = [], set()
+        for end in ("low", "base", "high"):
+            value = table.number(line, row, f"at_{end}")
+            if value is None and bound(row, f"at_{end}") is not None:
+                value = bound(row, f"at_{end}")
+                beyond.add(end)
+            values.append(value)
         bars.setdefault(row["metric"], []).append(
-            (row["parameter"], row["low"], row["high"],
-             *(table.number(line, row, c) for c in ("at_low", "at_base", "at_high"))))
+            Bar(row["parameter"], row["low"], row["high"], *values, beyond))
     for metric in wanted:
         if metric not in bars:
             note(table.path, f"{metric}: no row with a base value: not drawn")
     return {m: sorted(bars[m], key=swing_key) for m in wanted if m in bars}, usable
 
 
-def tornado_figure(metric, bars, footer, notes=(), logx=False):
+def end_text(text, value, is_beyond):
+    """The label at a bar's end: its input value; '1: > 262144' beyond the search; '1: no value'."""
+    if value is None:
+        return f"{short(text)}: no value"
+    return f"{short(text)}: {beyond_text(value)}" if is_beyond else short(text)
+
+
+def tornado_figure(metric, bars, footer, notes=(), logx=False, names=None):
     """The tornado of one metric; logx: a logarithmic metric axis, which needs every value above 0 (else
-    the axis stays linear and a note says why)."""
+    the axis stays linear and a note says why); names: the Names of the parameters (Names() when None)."""
+    names = names or Names()
     notes = list(notes)
-    # A compound assumption's inputs one a line: its bar gets the height of its label.
-    labels = [" +\n".join(parameter.split("+")) for parameter, *_ in bars]
+    # A compound assumption's inputs one a line, each named as sweep figures name it: its bar gets the
+    # height of its label.
+    labels = [" +\n".join(names.label(p) for p in bar.parameter.split("+")) for bar in bars]
     heights = [max(1.0, 0.45 * (label.count("\n") + 1) + 0.3) for label in labels]
     centres, top = [], 0.0
     for h in heights:  # the largest swing on top
         centres.append(-(top + h / 2))
         top += h
     fig, ax = plt.subplots(figsize=(10, 2.2 + 0.5 * top))
-    base = bars[0][4]
-    values = [base] + [v for b in bars for v in (b[3], b[5]) if v is not None]
+    base = bars[0].at_base
+    base_beyond = "base" in bars[0].beyond
+    values = [base] + [v for b in bars for v in (b.at_low, b.at_high) if v is not None]
     if logx and min(values) <= 0:
         logx = False
-        notes.append(f"Linear metric axis (--logx asked for): {Names().title(metric)} has a value ≤ 0")
+        notes.append(f"Linear metric axis (--logx asked for): {names.title(metric)} has a value ≤ 0")
     # Distances along a logarithmic axis are those of the logarithms.
     scale, unscale = (math.log10, lambda v: 10 ** v) if logx else (float, float)
     low_x, high_x = scale(min(values)), scale(max(values))
-    for y, (parameter, low, high, at_low, _, at_high) in zip(centres, bars):
-        ends = [(at_low, low, LOW_COLOUR), (at_high, high, HIGH_COLOUR)]
+    bounds = [base] if base_beyond else []
+    for y, bar in zip(centres, bars):
+        at_low, at_high = bar.at_low, bar.at_high
+        ends = [(at_low, bar.low, LOW_COLOUR, "low" in bar.beyond),
+                (at_high, bar.high, HIGH_COLOUR, "high" in bar.beyond)]
         # Both ends on the same side of the base (the figure is not monotonic in the input): each its own
         # half of the bar, the low end above, so that neither hides the other.
         same_side = at_low is not None and at_high is not None and (at_low - base) * (at_high - base) > 0
-        for k, (value, text, colour) in enumerate(ends):
+        for k, (value, text, colour, is_beyond) in enumerate(ends):
             dy = (-0.15 if k else 0.15) if same_side else 0
+            height = 0.3 if same_side else 0.6
             if value is not None:
-                ax.barh(y + dy, value - base, left=base, height=0.3 if same_side else 0.6, color=colour,
-                        edgecolor="white", zorder=3)
+                # An end beyond the search: drawn to the bound, hatched, an arrowhead past its end.
+                ax.barh(y + dy, value - base, left=base, height=height, color=colour, edgecolor="white",
+                        hatch=BEYOND_HATCH if is_beyond else None, zorder=3)
+                if is_beyond and value != base:
+                    ax.plot([value], [y + dy], marker=">" if value > base else "<", markersize=9,
+                            color=colour, markeredgecolor="white", markeredgewidth=0.8, linestyle="none",
+                            zorder=3.5, clip_on=False)
+                    bounds.append(value)
             # The input value beyond the bar's end, on the side it points to; an end at the base or
             # without a value, on the side away from the other end.
             other = ends[1 - k][0]
@@ -1499,24 +1762,24 @@ def tornado_figure(metric, bars, footer, notes=(), logx=False):
                 right = other < base if other is not None and other != base else k == 1
             else:
                 right = value > base
-            ax.annotate(short(text) if value is not None else f"{short(text)}: no value",
-                        xy=(base if value is None else value, y + dy), xytext=(4 if right else -4, 0),
+            gap = 4 + (7 if is_beyond and value != base else 0)  # clear of the arrowhead
+            ax.annotate(end_text(text, value, is_beyond),
+                        xy=(base if value is None else value, y + dy), xytext=(gap if right else -gap, 0),
                         textcoords="offset points", ha="left" if right else "right", va="center",
                         fontsize=8, color=colour, fontweight="bold" if value is not None else "normal",
                         fontstyle="normal" if value is not None else "italic", zorder=4)
-        swing = "n/a" if at_low is None or at_high is None or base == 0 else \
-            "0 %" if at_high == at_low else f"{(at_high - at_low) / base * 100:+.1f} %"
-        ax.annotate(swing, xy=(1, y), xycoords=("axes fraction", "data"), xytext=(6, 0),
+        ax.annotate(swing_text(bar), xy=(1, y), xycoords=("axes fraction", "data"), xytext=(6, 0),
                     textcoords="offset points", ha="left", va="center", fontsize=8, color="0.25")
     ax.annotate("swing", xy=(1, 1), xycoords="axes fraction", xytext=(6, 4), textcoords="offset points",
                 ha="left", va="bottom", fontsize=8, fontweight="bold", color="0.25")
-    ax.axvline(base, color="0.15", linewidth=1.4, zorder=5)
+    ax.axvline(base, color="0.15", linewidth=1.4, linestyle="--" if base_beyond else "-", zorder=5)
     ax.set_yticks(centres, labels, fontsize=8)
     ax.set_ylim(-top, 0)
     # Room beyond the bars for the value labels: the longest at 8 points (a glyph ~0.6 em) on an axis about
     # 6 inches wide, at most a third of it on each side.
-    longest = max(len(short(text)) + (10 if value is None else 0)  # ": no value"
-                  for b in bars for text, value in ((b[1], b[3]), (b[2], b[5])))
+    longest = max(len(end_text(text, value, "low" in b.beyond if k == 0 else "high" in b.beyond)) +
+                  (2 if k == 0 and "low" in b.beyond or k == 1 and "high" in b.beyond else 0)  # the arrowhead
+                  for b in bars for k, (text, value) in enumerate(((b.low, b.at_low), (b.high, b.at_high))))
     share = min(0.3, (6 + 4.8 * longest) / (6 * 72))
     span = high_x - low_x if high_x > low_x else max(abs(scale(base)), 1)
     room = span * share / (1 - 2 * share)
@@ -1524,15 +1787,18 @@ def tornado_figure(metric, bars, footer, notes=(), logx=False):
     ax.set_xlim(unscale(low_x - room), unscale(high_x + room))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_number(v)))
     ax.grid(False, axis="y")
-    names = Names()  # the metric's; the bars keep the assumptions as they were given
     set_labels(fig, ax, f"{names.title(metric)}: how far each assumption moves it", names.label(metric), "")
     # Below the axis label, where no bar or value label can be.
     handles = [Rectangle((0, 0), 1, 1, color=LOW_COLOUR), Rectangle((0, 0), 1, 1, color=HIGH_COLOUR),
-               plt.Line2D([], [], color="0.15", linewidth=1.4)]
+               plt.Line2D([], [], color="0.15", linewidth=1.4, linestyle="--" if base_beyond else "-")]
+    entries = ["towards the low end", "towards the high end",
+               f"base: {beyond_text(base) if base_beyond else format_number(base)}"]
+    if bounds:
+        handles.append(Rectangle((0, 0), 1, 1, facecolor="0.55", edgecolor="white", hatch=BEYOND_HATCH))
+        entries.append(beyond_legend(bounds))
     below = matplotlib.transforms.offset_copy(ax.transAxes, fig=fig, y=-36, units="points")
-    ax.legend(handles, ["towards the low end", "towards the high end", f"base: {format_number(base)}"],
-              loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=below, ncol=3, fontsize=8,
-              frameon=False)
+    ax.legend(handles, entries, loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=below, ncol=3,
+              fontsize=8, frameon=False)
     finish(fig, footer, notes)
     return fig
 
@@ -1542,12 +1808,13 @@ def cmd_sensitivity(args):
     table = Table(path)
     outdir = output_dir(args.out, path)
     bars, usable = load_sensitivity(table, args.metric)
+    names = Names.of_sweep(path)  # rsoc writes a sweep.json beside sensitivity.csv too
     for metric, metric_bars in bars.items():
         def this_one(row):
             return row["metric"] == metric
         footer = table.provenance([r for r in usable.rows if this_one(r[1])])
-        fig = tornado_figure(metric, metric_bars, footer, [usable.figure_note(this_one)], args.logx)
-        save(fig, outdir, figure_name("sensitivity", Names().file_part(metric)))
+        fig = tornado_figure(metric, metric_bars, footer, [usable.figure_note(this_one)], args.logx, names)
+        save(fig, outdir, figure_name("sensitivity", names.file_part(metric)))
 
 
 # --------------------------------------------------------------------------------------------- main
@@ -1606,8 +1873,14 @@ def parse_args(argv):
         From `rsoc crossover --out DIR`: crossover.csv, and crossover_summary.csv beside it when present.
         For each functionality F writes crossover_F_latency.png/.svg (latency of one request against its
         block count) and crossover_F_throughput.png/.svg, each with software, hardware with
-        reconfiguration and hardware with the core cached, and the crossover marked and labelled.
-        The y axis is logarithmic by default (latencies span four decades), the block count linear.
+        reconfiguration and hardware with the core cached, and the crossover marked and labelled. When
+        the scenario has an energy model (crossover.csv's sw_uj, hw_cold_uj, hw_cached_uj hold values),
+        also crossover_F_energy.png/.svg: the energy of one request, the energy crossover marked.
+        A crossover the summary leaves empty is "no crossover up to N blocks", N the block count the
+        search went to (searched_to_blocks), which the rows may stop well before; when the curves cross
+        more than once (crossings) a note says so. The block-count axis gives a block's size (unit_bytes):
+        "Blocks (4 KiB each)". The y axis is logarithmic by default (latencies span four decades), the
+        block count linear.
         """, cmd_crossover)
     p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding crossover.csv, or the CSV itself")
     p.add_argument("--functionality", "-f", action="append", metavar="NAME",
@@ -1636,7 +1909,9 @@ def parse_args(argv):
         beside the table) names it: platform.buses.0.clock_mhz is "plb clock (MHz)". Groups whose lines
         coincide are named in a note. Writes sweep_Y_by_X[_per_GROUP].png/.svg, e.g.
         sweep_aes128-crossover_blocks_by_plb-clock_per_slot-count: a metric by its column (dots made
-        hyphens), a parameter by its name.
+        hyphens), a parameter by its name. A crossover beyond the search (empty, with N in
+        F.searched_to_blocks) is drawn at N as a hollow arrow pointing up, "> N: no crossover up to N
+        blocks (as far as searched)" in the legend; the line is broken there.
         """, cmd_sweep)
     p.add_argument("input", metavar="SWEEP_CSV")
     p.add_argument("--x", required=True, metavar="COL", help="column on the x axis (usually a parameter)")
@@ -1649,7 +1924,9 @@ def parse_args(argv):
     p = command(commands, "heatmap", "a metric over a grid of two parameters", """
         Z over the X x Y grid of a sweep.csv, one cell per value pair (the axes are categories: no
         logarithmic scale), each cell with its value; a cell whose point failed says "failed", one without
-        a value "n/a", both hatched. Parameters are named as by `sweep`. Writes
+        a value "n/a", both hatched grey. A crossover beyond the search (empty, with N in
+        F.searched_to_blocks) says "> N", hatched pale orange, with a legend entry "> N: no crossover up to
+        N blocks (as far as searched)". Parameters are named as by `sweep`. Writes
         heatmap_Z_by_X_and_Y.png/.svg, e.g. heatmap_aes128-crossover_blocks_by_plb-clock_and_slot-count.
         """, cmd_heatmap)
     p.add_argument("input", metavar="SWEEP_CSV")
@@ -1661,7 +1938,10 @@ def parse_args(argv):
     p = command(commands, "sensitivity", "how far each assumption moves each metric (tornado)", """
         From sensitivity.csv (`rsoc sensitivity`): for each metric M writes sensitivity_M.png/.svg
         (e.g. sensitivity_aes128-crossover_blocks), one bar per assumption from the metric at its low to
-        its high end around the base value, the largest swing on top.
+        its high end around the base value, the largest swing on top. Assumptions are named as by `sweep`
+        (from the sweep.json beside the table): "plb clock (MHz)". An end beyond the search (at_low empty,
+        at_low_beyond N; likewise high and base) is drawn to N, hatched, labelled "VALUE: > N", its swing
+        a bound ("> +X %", "< -X %") or "n/a"; an end without a value or bound says "VALUE: no value".
         """, cmd_sensitivity)
     p.add_argument("input", metavar="DIR_OR_CSV", help="folder holding sensitivity.csv, or the CSV itself")
     p.add_argument("--metric", "-m", action="append", metavar="NAME",

@@ -28,6 +28,11 @@ SWEEP_POLICY = os.path.join(FIXTURES, "sweep_policy.csv")
 COUPLING = os.path.join(FIXTURES, "coupling.csv")
 SENSITIVITY = os.path.join(FIXTURES, "sensitivity.csv")
 SENSITIVITY_CROSSOVER = os.path.join(FIXTURES, "sensitivity_crossover.csv")
+# From `rsoc crossover --param ... --param ...` and `rsoc sensitivity` on the reference scenario with the bus
+# at 1 MHz: crossovers beyond the search (empty, the bound in F.searched_to_blocks or at_*_beyond).
+SWEEP_BEYOND = os.path.join(FIXTURES, "sweep_beyond.csv")
+SENSITIVITY_BEYOND = os.path.join(FIXTURES, "sensitivity_beyond.csv")
+BEYOND_LEGEND = "> 262144: no crossover up to 262144 blocks (as far as searched)"
 SENSITIVITY_HEADER = ("parameter,low,high,metric,at_low,at_base,at_high,swing_pct,"
                       "rsoc_version,scenario_sha256,seed")
 COUPLING_HEADER = "functionality,implementation,blocks,latency_ms,throughput_kBps,cpu_left_pct"
@@ -308,6 +313,60 @@ class PlotTestCase(unittest.TestCase):
             f.write(header + rows.splitlines()[0] + "\n" + ",".join(rows.splitlines()[1].split(",")[:9]) + ",,,\n")
         self.expect_error(["crossover", off], f"plot.py: {os.path.join(off, 'crossover.csv')}: line 3: sw_uj is empty")
 
+    def test_crossover_beyond_the_search_several_crossings_and_block_size(self):
+        # The summary says how far the search went: des has no crossover up to 262144 blocks, far beyond the
+        # 20 rows drawn; aes128's curves cross 9 times. crossover.csv gives the block sizes.
+        header = ("functionality,blocks,unit_bytes,sw_ms,hw_cold_ms,hw_cached_ms,sw_kBps,hw_cold_kBps,"
+                  "hw_cached_kBps,sw_uj,hw_cold_uj,hw_cached_uj\n")
+        rows = "".join(f"{f},{b},{unit},{3.8 * b},{150 + 3.7 * b},{0.04 * b},4.2,"
+                       f"{unit / 1000 * b / (150 + 3.7 * b)},435,{3800 * b},{150000 + 3700 * b},{40 * b}\n"
+                       for f, unit in (("aes128", 4096), ("des", 8)) for b in range(1, 21))
+        # sha256's block size differs between rows: no size on its axis.
+        rows += "".join(f"sha256,{b},{64 * b},{3.8 * b},{150 + 3.7 * b},{0.04 * b},4.2,0.1,435,1,2,3\n"
+                        for b in (1, 2))
+        folder = os.path.join(self.tmp, "beyond")
+        os.mkdir(folder)
+        with open(os.path.join(folder, "crossover.csv"), "w") as f:
+            f.write(header + rows)
+        with open(os.path.join(folder, "crossover_summary.csv"), "w") as f:
+            f.write("functionality,crossover_blocks,analytic_crossover_blocks,energy_crossover_blocks,"
+                    "searched_to_blocks,crossings,rsoc_version,scenario_sha256,seed\n"
+                    "aes128,41,40,,100,9,0.1.0,abc,2008\n"
+                    "des,,,,262144,0,0.1.0,abc,2008\n"
+                    "sha256,,,,45,1,0.1.0,abc,2008\n")
+        self.plot("crossover", folder)
+
+        def texts(f, kind):
+            return svg_texts(os.path.join(folder, f"crossover_{f}_{kind}.svg"))
+        crossings = ("Software and hardware with reconfiguration cross 9 times among the block counts "
+                     "simulated; the crossover shown is the first")
+        for kind in ("latency", "throughput"):
+            # Up to the bound searched, not to the last row drawn (20 blocks).
+            self.assertIn("no crossover up to 262144 blocks (estimate > 262144)", texts("des", kind))
+            self.assertIn("crossover: 41 blocks (estimate 40)", texts("aes128", kind))
+            # The note, wrapped to the figure's width, on aes128's figures only (des: 0 crossings, sha256: 1).
+            self.assertIn(crossings, " ".join(texts("aes128", kind)))  # wrapped: a text a line
+            for f in ("des", "sha256"):
+                self.assertNotIn(" times among", " ".join(texts(f, kind)), (f, kind))
+        self.assertIn("no energy crossover up to 262144 blocks", texts("des", "energy"))
+        self.assertIn("no energy crossover up to 100 blocks", texts("aes128", "energy"))
+        self.assertNotIn(" times among", " ".join(texts("aes128", "energy")))
+        # The block-count axis says the size of a block.
+        for f, label in (("aes128", "Blocks (4 KiB each)"), ("des", "Blocks (8 bytes each)"),
+                         ("sha256", "Blocks")):
+            for kind in ("latency", "throughput", "energy"):
+                self.assertIn(label, texts(f, kind), (f, kind))
+        plot = load_plot()
+        self.assertEqual([plot.size_text(n) for n in (4096, 16, 1, 1 << 20, 1536)],
+                         ["4 KiB", "16 bytes", "1 byte", "1 MiB", "1536 bytes"])
+        # A summary from before searched_to_blocks and crossings: as before, up to the last row drawn.
+        with open(os.path.join(folder, "crossover_summary.csv"), "w") as f:
+            f.write("functionality,crossover_blocks,analytic_crossover_blocks\n"
+                    "aes128,41,40\ndes,,\nsha256,,\n")
+        self.plot("crossover", folder, "-f", "des", "-f", "aes128")
+        self.assertIn("no crossover up to 20 blocks", texts("des", "latency"))
+        self.assertNotIn(" times among", " ".join(texts("aes128", "latency")))
+
     def test_crossover_errors(self):
         missing = os.path.join(self.tmp, "nothing")
         self.expect_error(["crossover", missing], f"plot.py: {missing}: no such file")
@@ -521,6 +580,43 @@ class PlotTestCase(unittest.TestCase):
                      "1", "2", "3", "4", "50", "100", "200"):
             self.assertIn(text, texts)
 
+    def test_sweep_points_beyond_the_search_are_drawn_at_their_bound(self):
+        drawn, stderr = figures("sweep", SWEEP_BEYOND, "--x", "platform.buses.plb.clock_mhz",
+                                "--y", "aes128.crossover_blocks", "--group", "platform.slots.0.count",
+                                "--logy")
+        # Only the failed point and the one without a value or a bound are left out.
+        reasons = "2 of 8 points: 1 failed, 1 with an empty aes128.crossover_blocks"
+        self.assertEqual(stderr, f"plot.py: {SWEEP_BEYOND}: skipped {reasons}\n")
+        (fig,) = drawn.values()
+        ax = fig.axes[0]
+        arrow = load_plot().BEYOND_MARKER.vertices
+        lines = {line.get_label(): line for line in ax.get_lines() if not line.get_label().startswith("_")}
+        beyond = [line for line in ax.get_lines()
+                  if np.array_equal(getattr(line.get_marker(), "vertices", None), arrow)]
+        self.assertEqual(len(beyond), 2)  # one per slot count, at 1 MHz
+        for group, line in zip(("1", "2"), beyond):
+            self.assertEqual(list(line.get_xdata()), [1])
+            self.assertEqual(list(line.get_ydata()), [262144])
+            self.assertEqual(line.get_linestyle(), "None")
+            self.assertEqual(line.get_markerfacecolor(), "none")  # hollow, in the line's colour
+            self.assertEqual(line.get_markeredgecolor(), lines[group].get_color())
+            # The group's line is broken there: no value at 1 MHz.
+            ys = dict(zip(lines[group].get_xdata(), lines[group].get_ydata()))
+            self.assertTrue(math.isnan(ys[1]), ys)
+            self.assertEqual(ys[2], 7009)
+        self.assertEqual(ax.get_yscale(), "log")
+        low, high = ax.get_ylim()
+        self.assertTrue(low < 43 and 262144 < high, (low, high))
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertEqual(legend, ["1", "2", BEYOND_LEGEND])
+        self.assertIn(f"Not shown: {reasons}", [t.get_text().replace("\n", " ") for t in fig.texts])
+        # In the SVG too, without --group: the legend entry, the points not shown.
+        self.plot("sweep", SWEEP_BEYOND, "--x", "platform.buses.plb.clock_mhz", "--y", "des.crossover_blocks",
+                  "--out", self.tmp, "--name", "des")
+        texts = svg_texts(os.path.join(self.tmp, "des.svg"))
+        self.assertIn(BEYOND_LEGEND, texts)
+        self.assertIn("Not shown: 1 of 8 points: 1 failed", texts)
+
     def test_sweep_rate_metric_is_per_second(self):
         # requests_per_s: "_per_s" is a rate, not a duration ("_s").
         self.plot("sweep", SWEEP, "--x", "platform.buses.0.clock_mhz", "--y", "requests_per_s",
@@ -675,6 +771,50 @@ class PlotTestCase(unittest.TestCase):
             self.assertIn(text, texts)
         self.assertFalse([t for t in texts if "platform" in t], texts)
 
+    def test_heatmap_cells_beyond_the_search(self):
+        self.plot("heatmap", SWEEP_BEYOND, "--x", "platform.buses.plb.clock_mhz",
+                  "--y", "platform.slots.0.count", "--z", "aes128.crossover_blocks", "--out", self.tmp,
+                  "--name", "beyond")
+        texts = svg_texts(os.path.join(self.tmp, "beyond.svg"))
+        # Row by row from 1 slot: at 1 MHz no crossover up to the search's bound; (25 MHz, 2 slots) failed;
+        # (50 MHz, 2 slots) has neither a value nor a bound.
+        cells = ["> 262144", "7009", "43", "40",
+                 "> 262144", "7009", "failed", "n/a"]
+        self.assertTrue(any(texts[i:i + len(cells)] == cells for i in range(len(texts))), texts)
+        self.assertIn(BEYOND_LEGEND, texts)
+        self.assertIn("Not shown: 2 of 8 points: 1 failed, 1 with an empty aes128.crossover_blocks", texts)
+        self.assertEqual(self.last.stderr, f"plot.py: {SWEEP_BEYOND}: skipped 2 of 8 points: 1 failed, "
+                                           "1 with an empty aes128.crossover_blocks\n")
+        # Drawn apart from the colour scale and from the failed and n/a cells.
+        drawn, _ = figures("heatmap", SWEEP_BEYOND, "--x", "platform.buses.plb.clock_mhz",
+                           "--y", "platform.slots.0.count", "--z", "aes128.energy_crossover_blocks")
+        (fig,) = drawn.values()
+        ax = fig.axes[0]
+        image = ax.images[0].get_array()
+        self.assertTrue(image.mask[0, 0] and image.mask[1, 0])  # (1 MHz, 1 and 2 slots): not on the scale
+        self.assertEqual(image[0, 1], 9098)
+        patches = {}
+        for patch in ax.patches:
+            patches.setdefault((patch.get_hatch(), tuple(patch.get_facecolor())), []).append(
+                (round(patch.get_x() + 0.5), round(patch.get_y() + 0.5)))
+        self.assertEqual(len(patches), 2, patches)  # two kinds of hatched cell
+        beyond = next(cells for (hatch, _), cells in patches.items() if hatch != "///")
+        missing = next(cells for (hatch, _), cells in patches.items() if hatch == "///")
+        self.assertEqual(sorted(beyond), [(0, 0), (0, 1)])
+        self.assertEqual(sorted(missing), [(2, 1), (3, 1)])
+        self.assertEqual([t.get_text() for t in fig.legends[0].get_texts()], [BEYOND_LEGEND])
+        # A cell whose rows mix a value and a bound is beyond too, at their mean: 131122 = (100 + 262144) / 2.
+        mixed = os.path.join(self.tmp, "mixed.csv")
+        with open(mixed, "w") as f:
+            f.write("point,status,error,a,b,des.crossover_blocks,des.searched_to_blocks\n"
+                    "0,ok,,1,1,100,262144\n1,ok,,1,1,,262144\n2,ok,,2,1,80,262144\n")
+        self.plot("heatmap", mixed, "--x", "a", "--y", "b", "--z", "des.crossover_blocks", "--out", self.tmp,
+                  "--name", "mixed")
+        texts = svg_texts(os.path.join(self.tmp, "mixed.svg"))
+        self.assertIn("> 131122", texts)
+        self.assertIn("80", texts)
+        self.assertIn(BEYOND_LEGEND, texts)
+
     def test_heatmap_with_a_string_axis(self):
         self.plot("heatmap", SWEEP_POLICY, "--x", "runtime.policy", "--y", "platform.slots.0.count",
                   "--z", "aes128.latency_mean_ms", "--out", self.tmp, "--name", "policy")
@@ -725,11 +865,12 @@ class PlotTestCase(unittest.TestCase):
                      "base: 39", "rsoc 0.1.0 · scenario 82f131840b04 · seed 2008"):
             self.assertIn(text, texts)
         # Bars from the largest |swing_pct| down (the file has them in --vary order); a compound assumption
-        # one input a line; the swings beside them.
-        parameters = ["platform.slots.0.count", "platform.cpus.0.clock_mhz",
-                      "platform.config_port.cpu_copy_cycles_per_word", "platform.cpus.0.clock_mhz +",
-                      "platform.config_port.cpu_copy_cycles_per_word", "runtime.replacement",
-                      "workload.background.1.busy_us"]
+        # one input a line; the swings beside them. Parameters are named as sweep figures name them, by the
+        # scenario in the sweep.json beside the table (fixtures/sweep.json).
+        parameters = ["slot count", "cpu clock (MHz)",
+                      "config port cpu copy cycles per word", "cpu clock (MHz) +",
+                      "config port cpu copy cycles per word", "runtime replacement",
+                      "user_load busy (µs)"]
         swings = ["-684.5 %", "-152.3 %", "+106.8 %", "-48.0 %", "0 %", "0 %"]
         for sequence in (parameters, swings):
             self.assertTrue(any(texts[i:i + len(sequence)] == sequence for i in range(len(texts))), texts)
@@ -753,8 +894,65 @@ class PlotTestCase(unittest.TestCase):
         self.assertIn("234: no value", texts)
         swings = ["0 %", "0 %", "n/a"]
         self.assertTrue(any(texts[i:i + 3] == swings for i in range(len(texts))), texts)
-        self.assertEqual(texts.index("platform.config_port.cpu_copy_cycles_per_word"),
-                         texts.index("platform.buses.0.clock_mhz") + 1)
+        self.assertEqual(texts.index("config port cpu copy cycles per word"),
+                         texts.index("plb clock (MHz)") + 1)
+
+    def test_sensitivity_ends_beyond_the_search(self):
+        self.plot("sensitivity", SENSITIVITY_BEYOND, "--out", self.tmp)
+        self.assertEqual(self.last.stderr, "")  # every row has a base value or bound
+        texts = svg_texts(os.path.join(self.tmp, "sensitivity_aes128-crossover_blocks.svg"))
+        # The low end at 1 MHz is beyond the search: drawn to its bound and labelled so, not "no value";
+        # the swing, computed with the bound in place, is a bound (the real low end is higher: the swing
+        # lower). cycles_per_block's high end is beyond: its swing is larger than +655160 %. Bars with a
+        # bound are ordered with it in place. The copy cost's high end has neither value nor bound: "no
+        # value", last.
+        self.assertIn("1: > 262144", texts)
+        self.assertIn("762000: > 262144", texts)
+        self.assertIn("234: no value", texts)
+        self.assertNotIn("1: no value", texts)
+        swings = ["< -655252.5 %", "> +655160.0 %", "0 %", "n/a"]
+        self.assertTrue(any(texts[i:i + 4] == swings for i in range(len(texts))), texts)
+        # Named as sweep figures name them, from fixtures/sweep.json; the metric by its words.
+        bars = ["plb clock (MHz)", "software aes128 cycles per block", "slot count",
+                "config port cpu copy cycles per word"]
+        self.assertTrue(any(texts[i:i + 4] == bars for i in range(len(texts))), texts)
+        self.assertIn("aes128 crossover: how far each assumption moves it", texts)
+        self.assertIn("aes128 crossover (blocks)", texts)
+        self.assertIn(BEYOND_LEGEND, texts)
+        self.assertFalse([t for t in texts if "platform." in t], texts)
+        # The ends beyond the search: hatched bars, an arrowhead past them.
+        drawn, _ = figures("sensitivity", SENSITIVITY_BEYOND, "-m", "aes128.crossover_blocks")
+        ax = drawn["sensitivity_aes128-crossover_blocks"].axes[0]
+        hatched = sorted(p.get_x() + p.get_width() for p in ax.patches if p.get_hatch())
+        self.assertEqual(hatched, [262144, 262144])
+        arrows = [(line.get_marker(), line.get_xdata()[0]) for line in ax.get_lines()
+                  if line.get_marker() == ">"]
+        self.assertEqual(arrows, [(">", 262144), (">", 262144)])
+        # A base beyond the search: at its bound, every swing n/a.
+        texts = svg_texts(os.path.join(self.tmp, "sensitivity_des-crossover_blocks.svg"))
+        self.assertIn("base: > 262144", texts)
+        self.assertEqual([t for t in texts if t.endswith("%") or t == "n/a"], ["n/a", "n/a"])
+        self.assertIn("25", texts)
+        # The names come from the sweep.json beside the table (rsoc writes one beside sensitivity.csv):
+        # with the slot renamed by --set, so is the bar; without one, the names are the keys'.
+        for overrides, name in ((["platform.slots.0.name=region"], "region count"), (None, "slot 0 count")):
+            folder = tempfile.mkdtemp(dir=self.tmp)
+            shutil.copy(SENSITIVITY_BEYOND, os.path.join(folder, "sensitivity.csv"))
+            if overrides is not None:
+                write_sweep_json(folder, overrides)
+            self.plot("sensitivity", folder, "-m", "aes128.crossover_blocks")
+            texts = svg_texts(os.path.join(folder, "sensitivity_aes128-crossover_blocks.svg"))
+            self.assertIn(name, texts)
+        # A file from before the *_beyond columns: those ends have no value.
+        old = os.path.join(self.tmp, "old.csv")
+        with open(SENSITIVITY_BEYOND, encoding="utf-8") as f:
+            table = list(csv.reader(f))
+        with open(old, "w", encoding="utf-8", newline="") as f:
+            csv.writer(f).writerows([row[:8] + row[11:] for row in table])
+        self.plot("sensitivity", old, "-m", "aes128.crossover_blocks")
+        texts = svg_texts(os.path.join(self.tmp, "sensitivity_aes128-crossover_blocks.svg"))
+        self.assertIn("1: no value", texts)
+        self.assertNotIn(BEYOND_LEGEND, texts)
 
     def test_sensitivity_ends_on_one_side_and_long_values(self):
         # A figure that is not monotonic in the input: both ends above the base. A long JSON value is cut.
@@ -770,7 +968,7 @@ class PlotTestCase(unittest.TestCase):
         self.assertEqual(self.last.stderr, f"plot.py: {path}: skipped 1 of 4 rows: 1 with an empty at_base\n")
         texts = svg_texts(os.path.join(self.tmp, "sensitivity_requests_per_s.svg"))
         self.assertIn("Not shown: 1 of 4 rows: 1 with an empty at_base", texts)
-        order = ["runtime.policy", "workload.hsm.modexp_slots", "runtime.caching"]
+        order = ["runtime policy", "hsm modexp slots", "runtime caching"]  # no sweep.json: by their keys
         self.assertTrue(any(texts[i:i + 3] == order for i in range(len(texts))), texts)
         self.assertIn('["modexp0","modexp1","m…', texts)
         self.assertIn("false: no value", texts)
@@ -964,13 +1162,16 @@ class PlotTestCase(unittest.TestCase):
 
     def test_help(self):
         # Each command's help says what it writes and which scales it takes.
-        says = {"crossover": ["crossover_F_latency.png/.svg", "crossover_F_throughput.png/.svg", "--logx",
-                              "--no-logy"],
+        beyond = "> N: no crossover up to N blocks (as far as searched)"
+        says = {"crossover": ["crossover_F_latency.png/.svg", "crossover_F_throughput.png/.svg",
+                              "crossover_F_energy.png/.svg", "energy model", "no crossover up to N blocks",
+                              "searched_to_blocks", "Blocks (4 KiB each)", "--logx", "--no-logy"],
                 "coupling": ["coupling_F.png/.svg", "--no-logx", "--no-logy"],
                 "sweep": ["sweep_Y_by_X[_per_GROUP].png/.svg", "plb clock (MHz)", "--logx", "--logy",
-                          "--name"],
-                "heatmap": ["heatmap_Z_by_X_and_Y.png/.svg", "--name"],
-                "sensitivity": ["sensitivity_M.png/.svg", "--logx"]}
+                          "--name", beyond],
+                "heatmap": ["heatmap_Z_by_X_and_Y.png/.svg", "--name", beyond],
+                "sensitivity": ["sensitivity_M.png/.svg", "--logx", "plb clock (MHz)", "VALUE: > N",
+                                "VALUE: no value"]}
         for command, texts in says.items():
             result = run(command, "--help")
             self.assertEqual(result.returncode, 0)
