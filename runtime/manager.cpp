@@ -252,15 +252,19 @@ bool Manager::configure_slot(Process& p, RequestRecord& r, std::size_t s, const 
       throw;
     }
     r.reconfigured = true;
-    if (use == TimeUse::kReconfig) r.reconfig_ps = ps(p.cpu().now() - t0);
-    if (use == TimeUse::kReconfig && measure) r.reconfig_nj = p.energy().total_nj() - nj0;
+    const std::uint64_t attempt_ps = ps(p.cpu().now() - t0);
+    const double attempt_nj = measure ? p.energy().total_nj() - nj0 : 0.0;
+    if (use == TimeUse::kReconfig) {
+      r.reconfig_ps += attempt_ps;
+      r.reconfig_nj += attempt_nj;
+    }
     driver_.forget(view.base);
     if (configured) break;
     // The port's check failed: the attempt was lost to the fault.
     if (use == TimeUse::kReconfig) {
       p.recount(TimeUse::kReconfig, TimeUse::kRecovery, p.cpu().now() - t0);
-      r.reconfig_ps = 0;
-      r.reconfig_nj = 0;
+      r.reconfig_ps -= attempt_ps;
+      r.reconfig_nj -= attempt_nj;
     }
     if (count_fault(s, r) || r.retries >= params_.recovery.configuration_retries) break;
     reason += "; configuration failed (" + error + "): configuring again";
@@ -423,8 +427,10 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
       // The core being prefetched: wait for it (the rest of its configuration is not hidden).
       if (prefetching_ && prefetching_->design == index_of(design)) {
         overtook = p.cpu().now() - prefetching_->start;
+        const sc_time t0 = p.cpu().now();
         while (prefetching_ && prefetching_->design == index_of(design))
           p.wait_for(port_released_, TimeUse::kReconfig);
+        r.reconfig_ps += ps(p.cpu().now() - t0);  // the rest of the configuration, not hidden
       }
       const auto choice =
           table_.choose(index_of(design), design->bitstream_bytes, reconfiguration_ != nullptr);

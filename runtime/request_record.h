@@ -55,7 +55,8 @@ struct RequestRecord {
   std::uint64_t issue_ps = 0;     // the application asked
   std::uint64_t start_ps = 0;     // the implementation started (after queueing for the CPU/slot)
   std::uint64_t end_ps = 0;       // the result was in the application's hands
-  std::uint64_t reconfig_ps = 0;  // part of the latency spent configuring the slot
+  std::uint64_t reconfig_ps = 0;  // part of the latency spent configuring the slot (or waiting for the rest
+                                  // of a prefetch of its core)
   // Configuration time a prefetch hid: the prefetch of the core it used, less any part it waited for.
   std::uint64_t reconfig_hidden_ps = 0;
   std::uint64_t exec_ps = 0;  // running the implementation (driver + bus + core, or software)

@@ -72,6 +72,18 @@ Result with_file_size_limit(const std::string& kib, const std::string& script, c
                cwd);
 }
 
+// A command that could not write its results (`script`, run by one of the two above) failed with exit 2 and
+// `message`, and left nothing that looks complete (`absent`) and no temporary file or folder.
+void expect_failed_cleanly(const Result& r, const std::string& script, const std::string& message,
+                           std::vector<std::string> absent, const fs::path& dir) {
+  EXPECT_EQ(r.code, 2) << script << "\n" << r.err;
+  EXPECT_EQ(r.err, message) << script;
+  const std::string files = slurp(dir / "files.txt");
+  absent.insert(absent.end(), {".partial-", ".tmp-", ".copy"});
+  for (const auto& left : absent)
+    EXPECT_EQ(files.find(left), std::string::npos) << script << "\n" << left << " in\n" << files;
+}
+
 }  // namespace
 
 TEST(CliOutput, AResultListsItsFilesAndARerunNeverDeletesFilesRsocDidNotWrite) {
@@ -310,17 +322,8 @@ TEST(CliOutput, AFullDiskFailsEveryCommandWithTheFileAndTheReason) {
        "rsoc: s/sweep.csv: cannot write: No space left on device\n",
        {"./s/sweep.csv"}},
   };
-  for (const auto& c : cases) {
-    Result r = on_small_disk(c.size, c.script, dir);
-    EXPECT_EQ(r.code, 2) << c.script << "\n" << r.err;
-    EXPECT_EQ(r.err, c.message) << c.script;
-    // Nothing that looks complete, and no temporary file or folder.
-    const std::string files = slurp(dir / "files.txt");
-    std::vector<std::string> absent = c.absent;
-    absent.insert(absent.end(), {".partial-", ".tmp-", ".copy"});
-    for (const auto& left : absent)
-      EXPECT_EQ(files.find(left), std::string::npos) << c.script << "\n" << left << " in\n" << files;
-  }
+  for (const auto& c : cases)
+    expect_failed_cleanly(on_small_disk(c.size, c.script, dir), c.script, c.message, c.absent, dir);
   // A reproduction: an experiment that cannot write stops it with its message and the same code.
   Result rep = on_small_disk("16k", rsoc_binary + " reproduce --system soc --out rep", dir);
   EXPECT_EQ(rep.code, 2) << rep.err;
@@ -359,16 +362,8 @@ TEST(CliOutput, AFileSizeLimitFailsEveryCommandWithTheFileAndTheReason) {
        "finished, kept in s: the same command with --resume runs the other 2\n",
        {"./s/points/0000/", "./s/points/0000.json"}},
   };
-  for (const auto& c : cases) {
-    Result r = with_file_size_limit(c.kib, c.script, dir);
-    EXPECT_EQ(r.code, 2) << c.script << "\n" << r.err;
-    EXPECT_EQ(r.err, c.message) << c.script;
-    const std::string files = slurp(dir / "files.txt");
-    std::vector<std::string> absent = c.absent;
-    absent.insert(absent.end(), {".partial-", ".tmp-", ".copy"});
-    for (const auto& left : absent)
-      EXPECT_EQ(files.find(left), std::string::npos) << c.script << "\n" << left << " in\n" << files;
-  }
+  for (const auto& c : cases)
+    expect_failed_cleanly(with_file_size_limit(c.kib, c.script, dir), c.script, c.message, c.absent, dir);
 }
 
 TEST(CliOutput, StandardOutputThatCannotBeWrittenFailsTheCommand) {

@@ -87,6 +87,7 @@ TEST(Prefetch, ARequestForTheCoreBeingPrefetchedWaitsForItAndOnlyTheRestIsHidden
     EXPECT_LT(rec.reconfig_hidden_ps, 110000000000u) << i;
     EXPECT_GE(rec.reconfig_hidden_ps + waited, kConfigurationPs) << i;
     EXPECT_LE(rec.reconfig_hidden_ps + waited, kConfigurationPs + 1000000) << i;
+    EXPECT_EQ(rec.reconfig_ps, waited) << i;  // requests.csv's reconfig_ms says what breakdown.csv says
     EXPECT_EQ(rec.breakdown.total(), rec.end_ps - rec.issue_ps) << i;
   }
   EXPECT_EQ(manager(r, "prefetches_useful"), 4);  // the first request overtakes the prefetch from time zero
