@@ -32,7 +32,9 @@ a CSV file of it, as dicts of strings), `row(name, **where)` (the one row whose 
 compared as text), `col(name, column, **where)` (a column of that row, as a number), `stat(group, key)` (a
 value of stats.json), `load(name)` (a JSON file of it), `grep(pattern, text=stdout)` (the first group, or the
 match, of a regular expression in stdout or the text given, e.g. stderr), `table(header_word)` (stdout's
-whitespace-separated table whose header line starts with that word: rows as dicts), `run(name)` (another run
+whitespace-separated table whose header line starts with that word: rows as dicts), `crossover(functionality,
+kind="crossover", name="crossover_summary.csv")` (a crossover as rsoc prints it: its block count, or `> N` when
+none was found up to N; kind `analytic_crossover` or `energy_crossover` for the others), `run(name)` (another run
 of the manifest, its helpers as attributes: `run('base').col(...)`, for a figure that compares runs), and
 Python's builtins. Every run of the manifest is run, once. A field's format spec is Python's (`{:,.0f}`,
 `{:.1f}`); `{}` prints the value as str() does. Literal braces in the text are doubled.
@@ -136,8 +138,13 @@ class Run:
                     return rows
             raise ManifestError(f"runs.{self.name}: no table headed {first_word!r} in its output")
 
+        def crossover(functionality, kind="crossover", name="crossover_summary.csv"):
+            found = row(name, functionality=functionality)
+            value = found[kind + "_blocks"]
+            return value if value else "> " + found["searched_to_blocks"]
+
         return {"stdout": self.stdout, "stderr": self.stderr, "out": self.out, "csv": csv, "row": row,
-                "col": col, "load": load, "stat": stat, "grep": grep, "table": table}
+                "col": col, "load": load, "stat": stat, "grep": grep, "table": table, "crossover": crossover}
 
 
 def _no_run(name, namespaces):
