@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -40,9 +41,9 @@ double kbps(const CrossoverRow& row, double seconds) {
 // every figure: the crossovers, the cached throughputs (at 100 blocks; they are constant in size), one
 // reconfiguration (hardware with minus without it, 1 AES block), and the software throughput with its
 // variation over sizes, and with the scenario's energy model the energy crossovers and one reconfiguration's
-// energy (predicted: nothing was published). A block is the scenario's unit (runtime.unit_bytes, an assumption the published
-// figures cannot fix): the software throughput in kB/s is a prediction that depends on it
-// (scenarios/os_aes_des.md).
+// energy (predicted: nothing was published). A block is the scenario's unit (runtime.unit_bytes, an
+// assumption the published figures cannot fix): the software throughput in kB/s is a prediction that depends
+// on it (scenarios/os_aes_des.md).
 std::vector<ReproducedFigure> reproduce_soc(const fs::path& scenarios, const fs::path& out) {
   const Scenario scenario = load_scenario_file((scenarios / "os_aes_des.json").string());
   CrossoverOptions options;
@@ -83,7 +84,8 @@ std::vector<ReproducedFigure> reproduce_soc(const fs::path& scenarios, const fs:
     add("software_throughput_change_pct_1_to_200_blocks." + name, kind::kPredicted, std::nullopt,
         (at200 - at1) / at1 * 100);
   }
-  // With the scenario's energy model (section energy, derived in os_aes_des.md): predictions, nothing published.
+  // With the scenario's energy model (section energy, derived in os_aes_des.md): predictions, nothing
+  // published.
   if (r.energy) {
     for (const auto& s : r.summary)
       if (s.energy)
@@ -532,27 +534,46 @@ void write_reproduce_csv(const fs::path& path, const std::vector<ReproducedFigur
 }
 
 std::string reproduce_summary(const std::vector<ReproducedFigure>& figures) {
-  std::map<std::string, std::size_t> kinds;
-  const ReproducedFigure* worst = nullptr;
-  std::vector<std::pair<double, const ReproducedFigure*>> checks;
-  const auto error = [](const ReproducedFigure& f) { return (f.simulated - *f.published) / *f.published * 100; };
-  for (const auto& f : figures) {
-    ++kinds[f.kind];
-    if (!f.published || *f.published == 0) continue;
-    if (f.kind == kind::kCalibrated && (!worst || std::fabs(error(f)) > std::fabs(error(*worst)))) worst = &f;
-    if (f.kind == kind::kPredicted) checks.emplace_back(std::fabs(error(f)), &f);
-  }
-  std::stable_sort(checks.begin(), checks.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const auto error = [](const ReproducedFigure& f) {
+    return (f.simulated - *f.published) / *f.published * 100;
+  };
+  const auto checked = [](const ReproducedFigure& f) { return f.published && *f.published != 0; };
+  // "24 figures: 2 calibrated, 20 predicted, 2 derived" of the figures `in` accepts.
+  const auto counts = [&](const std::function<bool(const ReproducedFigure&)>& in) {
+    std::map<std::string, std::size_t> kinds;
+    std::size_t n = 0;
+    for (const auto& f : figures)
+      if (in(f)) ++n, ++kinds[f.kind];
+    return std::to_string(n) + " figures: " + std::to_string(kinds[kind::kCalibrated]) + " calibrated, " +
+           std::to_string(kinds[kind::kPredicted]) + " predicted, " + std::to_string(kinds[kind::kDerived]) +
+           " derived";
+  };
+  std::vector<std::string> systems;
+  for (const auto& f : figures)
+    if (std::find(systems.begin(), systems.end(), f.system) == systems.end()) systems.push_back(f.system);
   std::ostringstream t;
-  t << figures.size() << " figures: " << kinds[kind::kCalibrated] << " calibrated, " << kinds[kind::kPredicted]
-    << " predicted, " << kinds[kind::kDerived] << " derived\n";
-  if (worst)
-    t << "calibrated: worst error " << analysis::fixed(error(*worst), 2) << " % (" << worst->system << " "
-      << worst->figure << "): the fit\n";
-  t << "predicted with a published value: " << checks.size() << (checks.empty() ? "\n" : ", worst first:\n");
-  for (const auto& [abs_error, f] : checks)
-    t << "  " << f->system << " " << f->figure << ": " << number(*f->published) << " published, "
-      << analysis::fixed(f->simulated, 3) << " simulated, " << analysis::fixed(error(*f), 2) << " %\n";
+  t << counts([](const ReproducedFigure&) { return true; }) << (systems.size() > 1 ? " in all\n" : "\n");
+  for (const auto& system : systems) {
+    const ReproducedFigure* worst = nullptr;
+    std::vector<std::pair<double, const ReproducedFigure*>> checks;
+    for (const auto& f : figures) {
+      if (f.system != system || !checked(f)) continue;
+      if (f.kind == kind::kCalibrated && (!worst || std::fabs(error(f)) > std::fabs(error(*worst))))
+        worst = &f;
+      if (f.kind == kind::kPredicted) checks.emplace_back(std::fabs(error(f)), &f);
+    }
+    std::stable_sort(checks.begin(), checks.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    t << system << ": " << counts([&](const ReproducedFigure& f) { return f.system == system; }) << "\n";
+    if (worst)
+      t << "  calibrated: worst error " << analysis::fixed(error(*worst), 2) << " % (" << worst->figure
+        << "): the fit\n";
+    t << "  predicted with a published value: " << checks.size()
+      << (checks.empty() ? "\n" : ", worst first:\n");
+    for (const auto& [abs_error, f] : checks)
+      t << "    " << f->figure << ": " << number(*f->published) << " published, "
+        << analysis::fixed(f->simulated, 3) << " simulated, " << analysis::fixed(error(*f), 2) << " %\n";
+  }
   return t.str();
 }
 

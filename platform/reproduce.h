@@ -76,8 +76,9 @@ std::vector<ReproducedFigure> read_figures(const std::filesystem::path& path);
 // reproduce.csv, and the same as an aligned table.
 void write_reproduce_csv(const std::filesystem::path& path, const std::vector<ReproducedFigure>& figures);
 std::string reproduce_table(const std::vector<ReproducedFigure>& figures);
-// What the table comes to, a few lines: how many figures of each kind; the calibrated ones' worst error (a
-// fit); every predicted figure with a published value and its error (an out-of-sample check), worst first.
+// What the table comes to, a few lines: how many figures of each kind, in all and per system; per system the
+// calibrated ones' worst error (a fit) and every predicted figure with a published value and its error (an
+// out-of-sample check), worst first: how far to trust each system.
 std::string reproduce_summary(const std::vector<ReproducedFigure>& figures);
 
 }  // namespace rsoc::platform

@@ -31,13 +31,14 @@ sanitize() {
   # detect_stack_use_after_return (it breaks SystemC's coroutine stacks). A finding aborts the process it is in,
   # so that a test of an exit code cannot mistake it for an error rsoc reports (1 or 2); the sanitizers write
   # to build-sanitize/sanitizer/ rather than to stderr, which the CLI tests compare. The CLI tests run this
-  # build's rsoc. The docs' figures (label doc_figures) are the plain build's to check: the same runs again.
+  # build's rsoc. The docs' figures (label doc_figures) are the plain build's to check: the same runs again;
+  # the Python tools' own tests (label python) run no code of this build.
   local reports="$PWD/$build/sanitizer" rc=0
   rm -rf "$reports"
   mkdir -p "$reports"
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:log_path=$reports/asan" \
     UBSAN_OPTIONS="print_stacktrace=1:abort_on_error=1:log_path=$reports/ubsan" \
-    ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -LE doc_figures || rc=$?
+    ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -LE "doc_figures|python" || rc=$?
   echo "sanitize: tests $(($(date +%s) - start)) s" >&2
   # Every report of an error (ASan's warnings about SystemC's coroutine stacks are not errors).
   local findings

@@ -140,8 +140,9 @@ TEST(CliReproduce, SystemsByTheirScenariosNamesAndASummaryAtTheEnd) {
   ASSERT_EQ(r.code, 0) << r.err;
   // The table, then what it comes to: every kind counted, the calibrated ones' worst error.
   EXPECT_NE(r.out.find("\n\n24 figures: 2 calibrated, 20 predicted, 2 derived\n"
-                       "calibrated: worst error 0.00 % (desrnd speedup.des): the fit\n"
-                       "predicted with a published value: 0\n"),
+                       "desrnd: 24 figures: 2 calibrated, 20 predicted, 2 derived\n"
+                       "  calibrated: worst error 0.00 % (speedup.des): the fit\n"
+                       "  predicted with a published value: 0\n"),
             std::string::npos)
       << r.out;
   Result help = rsoc("reproduce --help", dir);
