@@ -12,8 +12,9 @@
 //
 // Which block counts are simulated: every one up to table_blocks (the table, in order), then, for a
 // crossover not found in the table, a search up to max_blocks that simulates a number of block counts
-// growing with log(max_blocks): galloping (twice the last count) until hardware wins, then bisection on the
-// simulated difference between the two neighbours where it first does. Within the table the answer is the
+// growing with log(max_blocks): galloping over the powers of two above the table (whatever its length, so
+// that the answer does not depend on it) until hardware wins, then bisection on the simulated difference
+// down to two neighbours, the lower one losing and the upper one winning. Within the table the answer is the
 // exhaustive one. The gallop stops early, with no crossover up to max_blocks, when the difference (hardware
 // minus software) has not fallen over two doublings while hardware lost: both times grow in proportion to
 // the blocks, and hardware is no faster per block. A request holds at most kMaxRequestBytes of input: the
