@@ -16,7 +16,9 @@ FmcBus::FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params)
                                                    : params.sync_latency_cycles),
       phase_time_(params.clock_period * phase_cycles_),
       poll_time_each_(periods(params.cpu_clock_period, params.poll_cycles, "an NWAIT poll")),
-      swap_time_each_(periods(params.cpu_clock_period, params.byteswap_cycles, "a byte swap")) {}
+      swap_time_each_(periods(params.cpu_clock_period, params.byteswap_cycles, "a byte swap")),
+      write_software_(periods(params.cpu_clock_period, params.write_software_cycles, "a word's write software")),
+      read_software_(periods(params.cpu_clock_period, params.read_software_cycles, "a word's read software")) {}
 
 const FmcBus::NwaitCost& FmcBus::nwait_cost(std::uint64_t cycles) {
   if (cycles == nwait_.cycles) return nwait_;
@@ -47,7 +49,7 @@ bool FmcBus::access_word(tlm::tlm_generic_payload& word, const AddressRange& ran
   const sc_time start = calendar_.reserve(arrival, bus_time, now);
   delay = start + bus_time - now;
   if (observed()) report_transfer(word, start, start + bus_time, 1, now);
-  if (params_.mode != FmcMode::kAsync) return true;
+  if (params_.nwait == FmcNwait::kHardware) return true;
 
   std::uint64_t polls = cost.polls;
   sc_time polling = cost.polling;
@@ -81,7 +83,8 @@ void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& rang
   const unsigned length = trans.get_data_length();
   const unsigned streaming_width = trans.get_streaming_width();
   const sc_time& swap = swap_time_each_;
-  const int reads_per_word = (read && params_.double_read && params_.mode == FmcMode::kAsync) ? 2 : 1;
+  const int reads_per_word = (read && params_.double_read) ? 2 : 1;
+  const sc_time& software = read ? read_software_ : write_software_;
 
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
   trans.set_data_length(4);
@@ -100,6 +103,7 @@ void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& rang
     }
     (read ? words_read_ : words_written_) += 1;
     spend(trans, read ? reads_per_word : 1);  // every bus cycle: a double read is two
+    delay += software;                        // the driver's calls and loop around the word
     if (status == tlm::TLM_OK_RESPONSE) {     // software swaps the bytes of a word it got
       delay += swap;
       swap_time_ += swap;

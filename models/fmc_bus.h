@@ -1,12 +1,14 @@
 #pragma once
 // FmcBus: an FMC-like external memory bus of 32-bit words between the CPU and the FPGA, with the CPU-side
 // software that drives it (NWAIT polled as a GPIO, double reads, byte swapping) folded into its cost.
-// Timing contract, per word: asynchronous mode costs (addr_setup + data + hold) bus cycles, then the target's
-// NWAIT time (its annotated latency, rounded up to bus cycles) is polled by the CPU every poll_cycles CPU
-// cycles: polls = ceil(nwait / poll) + 1 (the last one sees NWAIT released), each costing poll_cycles; more
-// than max_polls fails the access. With double_read a read is done twice, each followed by its polls.
-// Software byte swapping adds byteswap_cycles CPU cycles per word. Synchronous mode: sync_latency_cycles +
-// NWAIT, no polling. Timelines: every word's booked bus interval (phases and NWAIT, not the CPU's polls)
+// Timing contract, per word: the bus phases cost (addr_setup + data + hold) bus cycles in asynchronous mode,
+// sync_latency_cycles in synchronous mode, then the target's NWAIT time (its annotated latency, rounded up
+// to bus cycles). With nwait polled (the controller does not wait for NWAIT) the CPU polls it as a GPIO after
+// the access every poll_cycles CPU cycles: polls = ceil(nwait / poll) + 1 (the last one sees NWAIT
+// released), each costing poll_cycles; more than max_polls fails the access. With nwait in hardware the
+// controller waits: no polls. With double_read a read is done twice, each followed by its polls. The CPU's
+// driver software costs write_software_cycles per word written, read_software_cycles per word read and
+// byteswap_cycles per word for swapping its bytes (0: in hardware). Timelines: every word's booked bus interval (phases and NWAIT, not the CPU's polls)
 // goes to an attached ActivitySink. PIO recordings (models/pio_replay.h) through this bus are refused: the
 // CPU's NWAIT polling is per word. Energy (models/energy.h): each bus cycle (a double read is two) costs
 // pj_per_word, paid by the payload's account.
@@ -23,6 +25,9 @@ namespace rsoc::models {
 enum class FmcMode { kAsync, kSync };
 inline constexpr NameTable<FmcMode, 2> kFmcModeNames{
     {{{FmcMode::kAsync, "async"}, {FmcMode::kSync, "sync"}}}};
+enum class FmcNwait { kPolled, kHardware };
+inline constexpr NameTable<FmcNwait, 2> kFmcNwaitNames{
+    {{{FmcNwait::kPolled, "polled"}, {FmcNwait::kHardware, "hardware"}}}};
 enum class FmcTiming { kBurst, kWordByWord };
 inline constexpr NameTable<FmcTiming, 2> kFmcTimingNames{
     {{{FmcTiming::kBurst, "burst"}, {FmcTiming::kWordByWord, "word"}}}};
@@ -35,10 +40,12 @@ struct FmcBusParams {
   unsigned data_cycles = 2;
   unsigned hold_cycles = 1;
   unsigned sync_latency_cycles = 9;
+  FmcNwait nwait = FmcNwait::kPolled;
   unsigned poll_cycles = 10;  // CPU cycles per NWAIT GPIO poll
   unsigned max_polls = 10;    // polls before the access fails
   bool double_read = false;
   unsigned byteswap_cycles = 0;  // CPU cycles per word for software byte swapping (0: done in hardware)
+  unsigned write_software_cycles = 0, read_software_cycles = 0;  // the CPU's driver per word, polls apart
   // kBurst: a burst of words is one transaction with one annotated delay (no wait);
   // kWordByWord: every word is synchronised with wait(), so other processes can interleave. Same times.
   FmcTiming timing = FmcTiming::kBurst;
@@ -71,7 +78,7 @@ class FmcBus : public RoutingBus, public StatisticsSource {
   FmcBusParams params_;
   // Fixed per word, from the parameters: the address/data phases (cycles, time), one NWAIT poll, a swap.
   unsigned phase_cycles_;
-  sc_core::sc_time phase_time_, poll_time_each_, swap_time_each_;
+  sc_core::sc_time phase_time_, poll_time_each_, swap_time_each_, write_software_, read_software_;
   // What an NWAIT of `cycles` bus cycles costs a word (the last one seen: polling a register repeats it).
   struct NwaitCost {
     std::uint64_t cycles = ~std::uint64_t{0};

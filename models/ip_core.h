@@ -48,6 +48,7 @@
 #include "models/energy.h"
 #include "models/faults.h"
 #include "models/kernel_time.h"
+#include "models/name_table.h"
 #include "models/pio_replay.h"
 #include "models/register_file.h"
 
@@ -61,13 +62,17 @@ struct CustomCoreParams {
   bool pio = true;  // KEY, BLOCK and RESULT banks (false: the streaming windows only, for the DMA data path)
 };
 
+enum class ModexpArchitecture { kGeneric, kModExpA7 };
+inline constexpr NameTable<ModexpArchitecture, 2> kModexpArchitectureNames{
+    {{{ModexpArchitecture::kGeneric, "generic"}, {ModexpArchitecture::kModExpA7, "modexpa7"}}}};
+
 struct CoreParams {
   CoreKind kind = CoreKind::kAes128;
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
   unsigned access_cycles = 1;     // per register word access
   unsigned key_setup_cycles = 0;  // CTRL.INIT
   unsigned block_cycles = 10;     // CTRL.NEXT: one block (AES) or one DES pass
-  // modexp only
+  // modexp only (the timing of the generic formula or of ModExpA7: modexp_architecture, models/modexp_core.h)
   unsigned multiplier_width_bits = 32;
   unsigned montmul_overhead_cycles = 0;
   unsigned setup_cycles = 0;
@@ -77,6 +82,8 @@ struct CoreParams {
   // one stream write completes take the first block's cycles + initiation_interval_cycles per further block.
   unsigned initiation_interval_cycles = 0;
   CustomCoreParams custom{};  // custom cores only
+  ModexpArchitecture modexp_architecture = ModexpArchitecture::kGeneric;  // modexp
+  unsigned systolic_array_power = 1;  // modexp, ModExpA7: 2^P processing elements (SYSTOLIC_ARRAY_POWER)
 };
 
 // Register layout shared by the cipher cores (byte offsets).

@@ -111,7 +111,20 @@ class ModexpCore : public IpCore {
 
 }  // namespace
 
+namespace {
+// ModExpA7's operand words and their share per processing element (at least one).
+std::uint64_t words_of(unsigned bits) { return (std::uint64_t{bits} + 31) / 32; }
+std::uint64_t per_element(const CoreParams& params, std::uint64_t n) {
+  const std::uint64_t elements = std::uint64_t{1} << std::min(params.systolic_array_power, 16u);
+  return std::max<std::uint64_t>(1, (n + elements - 1) / elements);
+}
+}  // namespace
+
 std::uint64_t montmul_cycles(const CoreParams& params, unsigned modulus_bits) {
+  if (params.modexp_architecture == ModexpArchitecture::kModExpA7) {
+    const std::uint64_t n = words_of(modulus_bits), s = per_element(params, n);
+    return 5 * n * (s + 6) + 6 * n + 3 * s + 29;
+  }
   const std::uint64_t digits =
       (modulus_bits + params.multiplier_width_bits - 1) / params.multiplier_width_bits;
   return 2 * digits * digits + params.montmul_overhead_cycles;
@@ -120,7 +133,12 @@ std::uint64_t montmul_cycles(const CoreParams& params, unsigned modulus_bits) {
 std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, unsigned exponent_bits) {
   // One Montgomery multiplication per exponent bit (square and multiply in parallel), plus the conversions
   // into and out of the Montgomery domain.
-  return params.setup_cycles + (std::uint64_t{exponent_bits} + 2) * montmul_cycles(params, modulus_bits);
+  const std::uint64_t m = montmul_cycles(params, modulus_bits);
+  if (params.modexp_architecture == ModexpArchitecture::kModExpA7) {
+    const std::uint64_t n = words_of(modulus_bits);
+    return params.setup_cycles + std::uint64_t{exponent_bits} * (m + 2 * n + 8) + 2 * m + 6 * n + 25;
+  }
+  return params.setup_cycles + (std::uint64_t{exponent_bits} + 2) * m;
 }
 
 std::uint64_t rsa_crt_cycles(const CoreParams& params, unsigned half_bits) {

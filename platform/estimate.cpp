@@ -38,12 +38,19 @@ double word_access_s(const ScenarioParams& p, const std::vector<const BusSpec*>&
     const auto& f = b->fmc_params;
     const double clk = sec(f.clock_period);
     const double nwait = std::ceil(target_s / clk - 1e-9) * clk;
-    const double swap = sec(f.cpu_clock_period) * f.byteswap_cycles;
-    if (f.mode == models::FmcMode::kSync) return t + clk * f.sync_latency_cycles + nwait + swap;
-    const double poll = sec(f.cpu_clock_period) * f.poll_cycles;
-    const double polls = 1 + (nwait > 0 ? std::ceil(nwait / poll - 1e-9) : 0);
-    const double one = clk * (f.addr_setup_cycles + f.data_cycles + f.hold_cycles) + nwait + polls * poll;
-    return t + one * ((read && f.double_read) ? 2 : 1) + swap;
+    const double cpu_cycle = sec(f.cpu_clock_period);
+    const double software =
+        cpu_cycle * (f.byteswap_cycles + (read ? f.read_software_cycles : f.write_software_cycles));
+    const double phases = f.mode == models::FmcMode::kSync
+                              ? f.sync_latency_cycles
+                              : f.addr_setup_cycles + f.data_cycles + f.hold_cycles;
+    double polling = 0;
+    if (f.nwait == models::FmcNwait::kPolled) {
+      const double poll = cpu_cycle * f.poll_cycles;
+      polling = (1 + (nwait > 0 && poll > 0 ? std::ceil(nwait / poll - 1e-9) : 0)) * poll;
+    }
+    const double one = clk * phases + nwait + polling;
+    return t + one * ((read && f.double_read) ? 2 : 1) + software;
   }
   return t + target_s;
 }

@@ -367,7 +367,7 @@ std::vector<std::string> reproduction_experiments(const std::string& system) {
   if (system == "hsm") {
     std::vector<std::string> out;
     for (int n = 1; n <= 8; ++n) out.push_back("clients=" + std::to_string(n));
-    for (const char* v : {"half_cores", "aes_2x", "sync_fmc", "hw_byteswap", "sync_fmc+hw_byteswap"})
+    for (const char* v : {"half_cores", "aes_2x", "hw_nwait", "hw_byteswap", "hw_nwait+hw_byteswap"})
       for (const char* n : {"1", "2", "4"}) out.push_back(std::string("clients=") + n + "." + v);
     return out;
   }
@@ -377,10 +377,10 @@ std::vector<std::string> reproduction_experiments(const std::string& system) {
 double reproduction_cost(const std::string& system, const std::string& experiment) {
   if (system == "soc") return 4.6;  // 1,200 crossover points
   if (system == "cell") return experiment == "engine=on.procs=15" ? 2.8 : 1.0;
-  if (system == "hsm") {  // from 0.5 s (one client) to 1.6 s (four or more, the synchronous FMC slowest)
-    const bool sync_fmc = experiment.find("sync_fmc") != std::string::npos;
+  if (system == "hsm") {  // from 0.5 s (one client) to 1.6 s (four or more, NWAIT in hardware slowest)
+    const bool hw_nwait = experiment.find("hw_nwait") != std::string::npos;
     const bool one = experiment.rfind("clients=1.", 0) == 0 || experiment == "clients=1";
-    return (one ? 0.6 : 1.3) + (sync_fmc ? 0.3 : 0.0);
+    return (one ? 0.6 : 1.3) + (hw_nwait ? 0.3 : 0.0);
   }
   return 0.01;  // desrnd: analytic
 }
@@ -390,14 +390,13 @@ std::vector<std::string> hsm_variant(const std::string& name) {
   if (name == "half_cores") return {"platform.slots.0.count=2", "platform.slots.1.count=4"};
   // An AES core twice as fast: half the cycles per block and per key expansion.
   if (name == "aes_2x") return {"platform.cores.0.block_cycles=22", "platform.cores.0.key_setup_cycles=6"};
-  // Synchronous FMC: no NWAIT polling, no double read, one access in 9 bus clocks.
-  const std::vector<std::string> sync{"platform.buses.1.fmc.mode=sync",
-                                      "platform.buses.1.fmc.double_read=false",
-                                      "platform.buses.1.fmc.sync_latency_cycles=9"};
+  // An FMC whose controller waits for NWAIT: no NWAIT polling, no double read.
+  const std::vector<std::string> sync{"platform.buses.1.fmc.nwait=hardware",
+                                      "platform.buses.1.fmc.double_read=false"};
   const std::vector<std::string> swap{"platform.buses.1.fmc.byteswap_cycles=0"};  // byte swapping in hardware
-  if (name == "sync_fmc") return sync;
+  if (name == "hw_nwait") return sync;
   if (name == "hw_byteswap") return swap;
-  if (name == "sync_fmc+hw_byteswap") {
+  if (name == "hw_nwait+hw_byteswap") {
     std::vector<std::string> both = sync;
     both.insert(both.end(), swap.begin(), swap.end());
     return both;

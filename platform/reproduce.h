@@ -52,8 +52,8 @@ std::vector<ReproducedFigure> reproduce_experiment(const std::string& system, co
                                                    const std::filesystem::path& scenarios,
                                                    const std::filesystem::path& out);
 
-// The scenario overrides of an HSM variant ("half_cores", "aes_2x", "sync_fmc", "hw_byteswap", and
-// "sync_fmc+hw_byteswap"), as `--set` takes them; scenarios/hsm_rsa2048.md documents the same lists.
+// The scenario overrides of an HSM variant ("half_cores", "aes_2x", "hw_nwait", "hw_byteswap", and
+// "hw_nwait+hw_byteswap"), as `--set` takes them; scenarios/hsm_rsa2048.md documents the same lists.
 std::vector<std::string> hsm_variant(const std::string& name);
 
 // Figures computed from several experiments' results once all have run (`work`: the reproduction folder):

@@ -231,10 +231,13 @@ class Resolver {
       s.fmc_params.data_cycles = u(f["data_cycles"]);
       s.fmc_params.hold_cycles = u(f["hold_cycles"]);
       s.fmc_params.sync_latency_cycles = u(f["sync_latency_cycles"]);
+      s.fmc_params.nwait = models::kFmcNwaitNames.at(f["nwait"].get<std::string>());
       s.fmc_params.poll_cycles = u(f["poll_cycles"]);
       s.fmc_params.max_polls = u(f["max_polls"]);
       s.fmc_params.double_read = f["double_read"].get<bool>();
       s.fmc_params.byteswap_cycles = u(f["byteswap_cycles"]);
+      s.fmc_params.write_software_cycles = u(f["write_software_cycles"]);
+      s.fmc_params.read_software_cycles = u(f["read_software_cycles"]);
       s.fmc_params.timing = models::kFmcTimingNames.at(f["timing"].get<std::string>());
       if (!b["window"].is_null()) {
         const json& w = b["window"];
@@ -416,6 +419,8 @@ class Resolver {
                         "); expected a number of cycles <= block_cycles (a block enters the pipeline at most "
                         "as late as the one before it leaves)");
       custom_core(c, ptr, i, s);
+      s.params.modexp_architecture = models::kModexpArchitectureNames.at(c["architecture"].get<std::string>());
+      s.params.systolic_array_power = u(c["systolic_array_power"]);
       s.params.multiplier_width_bits = u(c["multiplier_width_bits"]);
       s.params.montmul_overhead_cycles = u(c["montmul_overhead_cycles"]);
       s.params.setup_cycles = u(c["setup_cycles"]);
@@ -1081,6 +1086,7 @@ class Resolver {
     hp.request_bytes = u64(h["request_bytes"]);
     hp.response_bytes = u64(h["response_bytes"]);
     hp.blinding_cache = u(h["blinding_cache"]);
+    hp.remainder_at = runtime::kRemainderAtNames.at(h["remainder_at"].get<std::string>());
     hp.io = p.runtime.driver;  // the firmware's status polls: poll_loop_cycles, max_polls
     hp.seed = p.seed;
     const json& c = h["cycles"];

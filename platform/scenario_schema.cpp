@@ -6,6 +6,7 @@
 #include "runtime/drivers.h"
 #include "runtime/extension_software.h"
 #include "runtime/functionality.h"
+#include "runtime/hsm_firmware.h"
 #include "runtime/policy.h"
 #include "runtime/prefetch.h"
 #include "runtime/scheduler.h"
@@ -80,16 +81,24 @@ Schema build() {
   Schema fmc = Schema::object({
       {"mode", Schema::enumeration(models::kFmcModeNames.names())
                    .default_value("async")
-                   .doc("async: setup/data/hold phases with NWAIT polled by the CPU; sync: fixed latency")},
+                   .doc("async: setup/data/hold phases; sync: a fixed latency, in bus cycles")},
       {"addr_setup_cycles", cycles(1, 255).doc("async: address setup phase, bus cycles")},
       {"data_cycles", cycles(2, 255).doc("async: data phase, bus cycles")},
       {"hold_cycles", cycles(1, 255).doc("async: hold phase, bus cycles")},
       {"sync_latency_cycles", cycles(9, 255).doc("sync: bus cycles per word")},
-      {"poll_cycles", cycles(10, 100000).doc("async: CPU cycles of one NWAIT poll (GPIO read and test)")},
+      {"nwait", Schema::enumeration(models::kFmcNwaitNames.names())
+                    .default_value("polled")
+                    .doc("polled: the CPU polls NWAIT as a GPIO after every access; hardware: the controller "
+                         "waits for it")},
+      {"poll_cycles", cycles(10, 100000).doc("polled: CPU cycles of one NWAIT poll (GPIO read and test)")},
       {"max_polls", Schema::integer().min(1).max(1000000).default_value(10).doc(
-                        "async: polls before the access fails with an error response")},
+                        "polled: polls before the access fails with an error response")},
       {"double_read", Schema::boolean().default_value(false).doc(
-                          "async: every read is done twice, each followed by its polls")},
+                          "every read is done twice, each followed by its polls")},
+      {"write_software_cycles",
+       cycles(0, 100000).doc("CPU cycles of the driver's software per word written (calls, loop), polls apart")},
+      {"read_software_cycles",
+       cycles(0, 100000).doc("CPU cycles of the driver's software per word read (calls, loop), polls apart")},
       {"byteswap_cycles",
        cycles(0, 100000).doc("CPU cycles per word for software byte swapping (0: in hardware)")},
       {"timing",
@@ -226,9 +235,16 @@ Schema build() {
       {"initiation_interval_cycles",
        cycles(0).doc("pipelined cores: core cycles between two blocks entering the core when streamed "
                      "(at most block_cycles); 0: one block after the other")},
+      {"architecture", Schema::enumeration(models::kModexpArchitectureNames.names())
+                           .default_value("generic")
+                           .doc("modexp: generic (the multiplier width and overhead below) or modexpa7 "
+                                "(Cryptech's ModExpA7, timed by its RTL)")},
       {"multiplier_width_bits", Schema::integer().unit("bits").min(1).max(4096).default_value(32).doc(
-                                    "modexp: Montgomery multiplier width")},
-      {"montmul_overhead_cycles", cycles(0).doc("modexp: extra core cycles per Montgomery multiplication")},
+                                    "modexp, generic: Montgomery multiplier width")},
+      {"montmul_overhead_cycles",
+       cycles(0).doc("modexp, generic: extra core cycles per Montgomery multiplication")},
+      {"systolic_array_power", Schema::integer().min(0).max(6).default_value(1).doc(
+                                   "modexp, modexpa7: P, the core's 2^P processing elements")},
       {"setup_cycles",
        cycles(0).doc("modexp: core cycles of precomputation per operation; custom: core cycles of CTRL.INIT, "
                      "the set-up of every request")},
@@ -562,7 +578,7 @@ Schema build() {
                            "UART, busy, until the byte is on the line)")},
       {"remainder", step(0,
                          "calibrated: what the firmware does per signature beyond the steps above (runs "
-                         "at dispatch, not yielding)")},
+                         "where remainder_at puts it)")},
   });
 
   Schema hsm = Schema::object({
@@ -597,6 +613,11 @@ Schema build() {
                              "entries of the blinding-factor cache (by modulus, least recently used "
                              "replaced); 0: fresh factors for every signature")},
       {"cycles", hsm_cycles.doc("CPU cycles of the firmware's software, by step")},
+      {"remainder_at", Schema::enumeration(runtime::kRemainderAtNames.names())
+                           .default_value("bignum")
+                           .doc("where cycles.remainder runs: bignum (the bignum steps, each slower in "
+                                "proportion), unwrap (a share before every AES block of the key unwrap) or "
+                                "dispatch (one step before the keystore)")},
   });
 
   Schema workload = Schema::object({

@@ -184,6 +184,37 @@ HsmFirmware::HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& u
     throw std::invalid_argument("the HSM firmware needs an AES core");
   if (manager_.cores_of(models::CoreKind::kModexp) < 2)
     throw std::invalid_argument("the HSM firmware needs two modexp cores");
+  steps_ = params_.cycles;
+  const std::uint64_t remainder = params_.cycles.remainder;
+  switch (params_.remainder_at) {
+    case RemainderAt::kDispatch:
+      remainder_at_dispatch_ = remainder;
+      break;
+    case RemainderAt::kUnwrap: {
+      // RFC 5649: n + 1 semiblocks of wrapped key take 6n AES blocks.
+      const std::uint64_t blocks = std::max<std::uint64_t>(1, 6 * (blob_bytes_ / 8 - 1));
+      remainder_per_block_ = (remainder + blocks / 2) / blocks;
+      break;
+    }
+    case RemainderAt::kBignum: {
+      HsmCosts& s = steps_;
+      // A blinding-cache miss (once per key while the HSM runs) keeps its estimate: the calibration's
+      // signatures found the cache warm.
+      std::array<std::uint64_t*, 7> bignum{&s.key_parse,   &s.blinding_hit, &s.blind,  &s.operand_unpack,
+                                          &s.result_read, &s.crt,          &s.unblind};
+      const std::uint64_t at_hit =
+          s.key_parse + s.blinding_hit + s.blind + s.operand_unpack + s.result_read + s.crt + s.unblind;
+      if (at_hit == 0) {
+        remainder_at_dispatch_ = remainder;  // no bignum step to carry it
+        break;
+      }
+      for (std::uint64_t* step : bignum)
+        *step += static_cast<std::uint64_t>(static_cast<double>(*step) * static_cast<double>(remainder) /
+                                                static_cast<double>(at_hit) +
+                                            0.5);
+      break;
+    }
+  }
 }
 
 void HsmFirmware::start(std::function<void()> done) {
@@ -275,9 +306,9 @@ void HsmFirmware::rpc_task(Process& p) {
 
 std::vector<std::uint8_t> HsmFirmware::sign(Process& p, const Request& request, std::string& reason,
                                             std::string& slot) {
-  const HsmCosts& c = params_.cycles;
+  const HsmCosts& c = steps_;
   models::CpuThread& cpu = p.cpu();
-  p.compute(c.rx_per_byte * params_.request_bytes + c.dispatch + c.remainder);
+  p.compute(c.rx_per_byte * params_.request_bytes + c.dispatch + remainder_at_dispatch_);
 
   // The keystore lock covers the look-up and the copy of the wrapped key only.
   std::vector<std::uint8_t> blob(blob_bytes_);
@@ -333,7 +364,7 @@ std::vector<std::uint8_t> HsmFirmware::unwrap_key(Process& p, const std::vector<
       cpu.write32(aes.base + reg::kKey + i, crypto::load_be32(&kek_[i]));
     cpu.write32(aes.base + reg::kConfig, 0);
     cpu.write32(aes.base + reg::kCtrl, reg::kCtrlInit);
-    const std::uint64_t per_block = params_.cycles.unwrap_per_block;
+    const std::uint64_t per_block = steps_.unwrap_per_block + remainder_per_block_;
     const crypto::BlockCipher do_block = [&](bool, const std::uint8_t* in, std::uint8_t* out) {
       p.compute(per_block);
       for (unsigned i = 0; i < 4; ++i)
@@ -351,7 +382,7 @@ std::vector<std::uint8_t> HsmFirmware::unwrap_key(Process& p, const std::vector<
 }
 
 std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey& key, std::string& reason) {
-  const HsmCosts& c = params_.cycles;
+  const HsmCosts& c = steps_;
   blinding_lock_.spin_lock(p);
   try {
     for (auto it = blinding_cache_.begin(); it != blinding_cache_.end(); ++it) {

@@ -11,7 +11,7 @@
 // call to the answer. The firmware takes received bytes from the UART on its tick (rx_tick) and wakes a task.
 // For every signature a task, step by step along the firmware's code path (every step's CPU cycles in
 // HsmCosts; none yields unless said):
-//   1. decodes the request (rx_per_byte per byte, dispatch, and the calibrated remainder);
+//   1. decodes the request (rx_per_byte per byte, dispatch);
 //   2. fetches the wrapped key: the keystore lock (task_mutex_lock: yield while taken) around the index
 //      search and the copy only (ks.c since May 2018), then the KEK;
 //   3. unwraps it (RFC 5649) on any free AES core: hal_core_alloc takes the least recently used idle one (an
@@ -32,6 +32,7 @@
 //   7. recombines (crt: Garner) and unblinds (unblind), encodes the response (encode);
 //   8. sends it byte by byte, polling the UART (HAL_UART_Transmit): tx_per_byte each, and the CPU busy until
 //      the last byte is on the line.
+// The calibrated remainder runs where HsmParams::remainder_at puts it (RemainderAt, below).
 // Every value is computed for real: the signature is m^d mod n with the key the firmware unwrapped from
 // memory, checked against the reference RSA operation like every request's output (RequestScope).
 // Timing contract: software steps cost their cycles on the CPU under the scheduler; device work costs what
@@ -50,6 +51,7 @@
 #include <vector>
 
 #include "models/crypto/modexp.h"
+#include "models/name_table.h"
 #include "models/uart.h"
 #include "runtime/drivers.h"
 #include "runtime/manager.h"
@@ -100,6 +102,17 @@ struct HsmCosts {
   std::uint64_t remainder = 0;
 };
 
+// Where the calibrated remainder (HsmCosts::remainder, the ARM time per signature the derivations leave
+// unexplained) runs, along the code path:
+// - kBignum: in the bignum steps of a signature (key_parse, blinding_hit, blind, operand_unpack, result_read,
+//   crt, unblind): each takes (1 + remainder / their sum) times its cycles; none yields;
+// - kUnwrap: spread evenly over the AES blocks of the key unwrap, one share before each block (a yield comes
+//   before every status read, so other tasks run between the shares);
+// - kDispatch: as one step at dispatch, before the keystore (no yield).
+enum class RemainderAt { kBignum, kUnwrap, kDispatch };
+inline constexpr models::NameTable<RemainderAt, 3> kRemainderAtNames{
+    {{{RemainderAt::kBignum, "bignum"}, {RemainderAt::kUnwrap, "unwrap"}, {RemainderAt::kDispatch, "dispatch"}}}};
+
 struct HsmParams {
   unsigned rpc_tasks = 4;
   int task_priority = 10;
@@ -111,6 +124,7 @@ struct HsmParams {
   std::uint64_t request_bytes = 80, response_bytes = 280;
   unsigned blinding_cache = 2;  // entries; 0: fresh blinding factors every time
   HsmCosts cycles;
+  RemainderAt remainder_at = RemainderAt::kBignum;
   DriverCosts io;                  // poll_loop_cycles around a status read, max_polls before a wait fails
   std::uint64_t blob_address = 0;  // the wrapped key in memory
   std::uint64_t seed = 1;
@@ -181,6 +195,10 @@ class HsmFirmware {
   HsmParams params_;
   RsaKey key_;
   std::size_t blob_bytes_;
+  // The bignum steps' cycles with their share of the remainder (RemainderAt::kBignum), the remainder's share
+  // per AES block of the unwrap (kUnwrap) and at dispatch (kDispatch).
+  HsmCosts steps_;
+  std::uint64_t remainder_per_block_ = 0, remainder_at_dispatch_ = 0;
   std::vector<std::uint8_t> kek_;
   std::function<void(const Signature&)> on_signature_;
   Mutex keystore_, blinding_lock_;

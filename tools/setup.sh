@@ -17,6 +17,7 @@ packages=(
   libgtest-dev libbenchmark-dev      # tests and benchmarks
   python3-matplotlib                 # tools/plot.py (run with /usr/bin/python3)
   parallel                           # GNU Parallel: rsoc sweep --emit parallel (and its test)
+  gcc-arm-none-eabi python3-unicorn  # tools/hsm_fmc_cycles.py: the HSM firmware's FMC paths, compiled and run
 )
 
 tools/install_missing.sh "${packages[@]}"

@@ -188,10 +188,12 @@ TEST(ModelFmcBus, TooManyPollsFailTheAccess) {
   EXPECT_EQ(end, ps(216673));
 }
 
-TEST(ModelFmcBus, SynchronousModeHasNoPollingNorDoubleRead) {
+TEST(ModelFmcBus, NwaitInHardwareHasNoPollingAndSyncModeAFixedLatency) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
   FmcBusParams p = async_params();
   p.mode = FmcMode::kSync;
+  p.nwait = FmcNwait::kHardware;
+  p.double_read = false;
   p.sync_latency_cycles = 9;
   p.byteswap_cycles = 2;
   FmcBench b("a", p, 7);
@@ -209,6 +211,36 @@ TEST(ModelFmcBus, SynchronousModeHasNoPollingNorDoubleRead) {
   EXPECT_EQ(b.fmc.poll_time(), sc_core::SC_ZERO_TIME);
   // 5556 + (9 + 7) * 11111 + 2 * 5556 = 5556 + 177776 + 11112 = 194444 ps
   EXPECT_EQ(end, ps(194444));
+}
+
+// The Cryptech Alpha's configuration (scenarios/hsm_rsa2048.md): a synchronous bus whose controller ignores
+// NWAIT, so the CPU still polls it after every access and reads twice; its driver software costs cycles per
+// word read and written.
+TEST(ModelFmcBus, SyncModeWithNwaitPolledPollsReadsTwiceAndChargesTheDriverPerWord) {
+  test::set_quantum(sc_core::SC_ZERO_TIME);
+  FmcBusParams p = async_params();
+  p.mode = FmcMode::kSync;
+  p.sync_latency_cycles = 5;
+  p.read_software_cycles = 20;
+  p.write_software_cycles = 9;
+  FmcBench b("a", p, 7);
+  std::uint32_t value = 0;
+  sc_core::sc_time read_end, write_end;
+  test::TestThread th("th", [&] {
+    value = b.cpu.thread(0).read32(kBase + 0x40);
+    read_end = b.cpu.thread(0).now();
+    b.cpu.thread(0).write32(kBase + 0x8, 1);
+    write_end = b.cpu.thread(0).now();
+  });
+  sc_core::sc_start();
+  ASSERT_TRUE(th.finished());
+  EXPECT_EQ(value, test::ProbeTarget::pattern(0x40));
+  EXPECT_EQ(b.fmc.bus_reads(), 2u);
+  EXPECT_EQ(b.fmc.polls(), 15u);  // 5 after each of the two reads and after the write
+  // issue 1 + 2 * ((5 + 7) bus cycles + 5 polls of 4) + swap 3 + read software 20 CPU cycles
+  EXPECT_EQ(read_end, ps(kTcpu + 2 * (12 * kTbus + 20 * kTcpu) + 3 * kTcpu + 20 * kTcpu));
+  // issue 1 + (5 + 7) bus cycles + 5 polls of 4 + swap 3 + write software 9
+  EXPECT_EQ(write_end - read_end, ps(kTcpu + 12 * kTbus + 20 * kTcpu + 3 * kTcpu + 9 * kTcpu));
 }
 
 TEST(ModelFmcBus, MisalignedAccessIsABurstError) {

@@ -312,6 +312,24 @@ TEST(ModelIpCore, ModexpCyclesFormula) {
   EXPECT_EQ(modexp_cycles(p, 2048, 17), 19u * 2 * 64 * 64);  // 64 digits, no overhead
 }
 
+// ModExpA7's cycles as its RTL runs them (models/modexp_core.h): the Montgomery product and one CRT half of
+// RSA-2048 as hal_modexp2 drives it (a 1024-bit prime, the exponent's 1024 bits, the message unreduced), for
+// 2, 4 and 8 processing elements; the figures are those of the RTL's simulation.
+TEST(ModelIpCore, ModExpA7CyclesAreThoseOfItsRtl) {
+  CoreParams p{CoreKind::kModexp, ns(20), 1, 0, 0};
+  p.modexp_architecture = ModexpArchitecture::kModExpA7;
+  const std::array<std::pair<std::uint64_t, std::uint64_t>, 3> montmul_and_half{
+      {{3789, 3965248}, {2485, 2626040}, {1833, 1956436}}};
+  for (unsigned power = 1; power <= 3; ++power) {
+    p.systolic_array_power = power;
+    EXPECT_EQ(montmul_cycles(p, 1024), montmul_and_half[power - 1].first) << "P = " << power;
+    EXPECT_EQ(modexp_cycles(p, 1024, 1024) + montmul_cycles(p, 1024), montmul_and_half[power - 1].second)
+        << "P = " << power;
+  }
+  p.setup_cycles = 1000;  // the core's own Montgomery set-up, when the driver does not give the values
+  EXPECT_EQ(modexp_cycles(p, 1024, 1024), 1000 + 1956436 - 1833);
+}
+
 TEST(ModelIpCore, ModexpTakesAWideMessageAndPrecomputedMontgomeryValuesAsModExpA7Does) {
   // Cryptech's hal_modexp2 flow for one CRT half: a 1024-bit prime, its Montgomery coefficient and factor
   // written by the driver, the 2048-bit message unreduced (CONFIG.WIDE_MESSAGE: the core reduces it).

@@ -51,6 +51,9 @@ TEST_F(OneDefaultPerKey, BusesAndFmc) {
   EXPECT_EQ(rf.max_polls, f.max_polls);
   EXPECT_EQ(rf.double_read, f.double_read);
   EXPECT_EQ(rf.byteswap_cycles, f.byteswap_cycles);
+  EXPECT_EQ(rf.nwait, f.nwait);
+  EXPECT_EQ(rf.write_software_cycles, f.write_software_cycles);
+  EXPECT_EQ(rf.read_software_cycles, f.read_software_cycles);
   EXPECT_EQ(rf.timing, f.timing);
 }
 

@@ -71,6 +71,7 @@ class CoreWork : public models::ActivitySink {
     std::uint64_t start, end;
   };
   std::vector<Span> spans;
+  std::vector<Span> runs;  // processes on the CPU: from taking it to leaving it
   void core_work(models::Lane slot, const char*, std::uint64_t start, std::uint64_t end) override {
     spans.push_back({slot, start, end});
   }
@@ -82,7 +83,9 @@ class CoreWork : public models::ActivitySink {
                           bool) override {}
   void dma_transfer(models::Lane, std::uint64_t, std::uint64_t, std::uint64_t, const std::string&,
                     bool) override {}
-  void process_ran(models::Lane, const std::string&, std::uint64_t, std::uint64_t) override {}
+  void process_ran(models::Lane cpu, const std::string&, std::uint64_t start, std::uint64_t end) override {
+    runs.push_back({cpu, start, end});
+  }
   void fault(models::Lane, const char*, std::uint64_t) override {}
 };
 
@@ -149,13 +152,13 @@ TEST(Hsm, SignaturesAreRealRsa2048ThatOpenSslVerifies) {
     EXPECT_TRUE(rec.verified);
     EXPECT_EQ(rec.breakdown.total(), rec.end_ps - rec.issue_ps);  // where the time went sums to the latency
   }
-  // Every signature unwrapped the 3,290-byte key record on an AES core: the KEK (4 words), CONFIG and INIT,
-  // then 412 semiblocks x 6 operations, each 4 data words and CTRL written, the status read and 4 words read
+  // Every signature unwrapped the 2,258-byte key record on an AES core: the KEK (4 words), CONFIG and INIT,
+  // then 283 semiblocks x 6 operations, each 4 data words and CTRL written, the status read and 4 words read
   // (twice: the FMC reads everything twice) (derived in scenarios/hsm_rsa2048.md, "The published system").
-  EXPECT_EQ(stat(r->stats, "hsm", "aes_block_operations"), 6 * 2472.0);
-  EXPECT_EQ(r->over_slots("slot.aes", "words_written"), 6 * (6 + 2472 * 5.0));
+  EXPECT_EQ(stat(r->stats, "hsm", "aes_block_operations"), 6 * 1698.0);
+  EXPECT_EQ(r->over_slots("slot.aes", "words_written"), 6 * (6 + 1698 * 5.0));
   EXPECT_EQ(r->over_slots("slot.aes", "words_read") - r->over_slots("slot.aes", "status_reads"),
-            2 * 6 * 2472 * 4.0);
+            2 * 6 * 1698 * 4.0);
   // Each CRT half is uploaded as Cryptech's hal_modexp2 does: 261 word writes, 33 reads besides the polls;
   // the first signature also made fresh blinding factors: r^e mod n on one core (MODULUS_WORDS, 64 modulus
   // words, CONFIG, 64 message words, the exponent word, EXPONENT_BITS, CTRL twice: 134 writes; BUFFER_BITS
@@ -173,10 +176,11 @@ TEST(Hsm, OneClientSignsThePublishedRate) {
   EXPECT_NEAR(40 / (r->end_ms / 1e3), 5.68, 5.68 * 0.01);
   // Alone, a task finds every core free: one attempt per core (the AES core, the pair) and per signature.
   EXPECT_EQ(stat(r->stats, "hsm", "core_alloc_attempts"), 2 * 40.0 + 1);  // + the miss's modexp core
-  // The two CRT halves ran at the same time on two cores: each half (1024 + 2) Montgomery steps and one to
-  // reduce the unreduced message, 2 * 32^2 + 1,071 cycles each at 50 MHz.
-  EXPECT_NEAR(r->over_slots("slot.modexp", "core_busy_ms"),
-              2 * 40 * 1027 * 3119 / 50e3 + 34 * (2 * 64 * 64 + 1071) / 50e3, 1e-6);
+  // The two CRT halves ran at the same time on two cores, each ModExpA7 with 4 processing elements at 50 MHz
+  // (models/modexp_core.h, n = 32 words, E = 1024 bits): M = 5 * 32 * (8 + 6) + 6 * 32 + 3 * 8 + 29 = 2,485,
+  // E (M + 2n + 8) + 3M + 6n + 25 = 2,626,040 cycles; the first signature's r^e mod n (n = 64, E = 32):
+  // M = 5 * 64 * 22 + 384 + 48 + 29 = 7,501, 32 * 7,637 + 2 * 7,501 + 384 + 25 = 259,795 cycles.
+  EXPECT_NEAR(r->over_slots("slot.modexp", "core_busy_ms"), 2 * 40 * 2626040 / 50e3 + 259795 / 50e3, 1e-6);
 }
 
 TEST(Hsm, ClientsMeasureFromTheirCallToTheAnswerHostPartIncluded) {
@@ -213,11 +217,11 @@ TEST(Hsm, CoresAreHandedOutLeastRecentlyUsedFirst) {
 TEST(Hsm, AYieldComesBeforeEveryStatusReadTheFirstIncludedAndWhenACoreIsFreed) {
   // hal_io_wait yields before every status read. With AES cores that finish at once, every block's first
   // status read finds the core ready, and still costs a yield: at 100,000 cycles a yield, a signature takes
-  // at least 2,472 yields longer than its 176 ms.
+  // at least 1,698 yields longer than its 176 ms.
   const auto r = run(hsm({"platform.cores.0.block_cycles=0", "platform.cores.0.key_setup_cycles=0",
                           "workload.hsm.signatures_per_client=2", "workload.hsm.host_jitter=0",
                           "runtime.scheduler.yield_cycles=100000"}));
-  EXPECT_GE(latency_ms(r->records[1]), 176 + 2472 * 100000 / 180e3);
+  EXPECT_GE(latency_ms(r->records[1]), 176 + 1698 * 100000 / 180e3);
   // Exactly: a yield per round of status reads (one per AES block; a round of the pair reads each core not
   // done yet), and one per freed core (hal_core_free: the AES core and the pair), for each signature; the
   // first signature's fresh blinding factors (on modexp0; its pair on modexp1 and 2, the second's on 3 and 4)
@@ -227,7 +231,7 @@ TEST(Hsm, AYieldComesBeforeEveryStatusReadTheFirstIncludedAndWhenACoreIsFreed) {
   };  // FMC: twice
   const double rounds = reads("slot.modexp0") + std::max(reads("slot.modexp1"), reads("slot.modexp2")) +
                         std::max(reads("slot.modexp3"), reads("slot.modexp4"));
-  EXPECT_EQ(stat(r->stats, "scheduler.arm.thread0", "yields"), 2 * 2472 + rounds + 2 * 3 + 1);
+  EXPECT_EQ(stat(r->stats, "scheduler.arm.thread0", "yields"), 2 * 1698 + rounds + 2 * 3 + 1);
 }
 
 TEST(Hsm, BothCoresOfThePairAreReadInEachRound) {
@@ -254,7 +258,7 @@ TEST(Hsm, BothCoresOfThePairAreReadInEachRound) {
 TEST(Hsm, TheKeystoreLockIsReleasedBeforeTheUnwrapSoUnwrapsRunInParallel) {
   // ks.c (May 2018): the lock covers the copy of the wrapped key only, so several tasks unwrap at once, each
   // on its own AES core. With 4 clients the AES cores' blocks interleave: the work moves from one core to
-  // another thousands of times per signature (a lock held through the unwrap would give one run of 2,472
+  // another thousands of times per signature (a lock held through the unwrap would give one run of 1,698
   // blocks per signature).
   const auto r = run(hsm({"workload.hsm.clients=4", "workload.hsm.signatures_per_client=3"}));
   std::vector<models::Lane> aes;
@@ -265,7 +269,7 @@ TEST(Hsm, TheKeystoreLockIsReleasedBeforeTheUnwrapSoUnwrapsRunInParallel) {
   for (const auto& s : r->work.spans)
     if (std::find(aes.begin(), aes.end(), s.lane) != aes.end()) blocks.push_back(s);
   std::sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
-  ASSERT_EQ(blocks.size(), 12 * (2472 + 1));  // the blocks and each unwrap's INIT
+  ASSERT_EQ(blocks.size(), 12 * (1698 + 1));  // the blocks and each unwrap's INIT
   std::size_t moves = 0;
   for (std::size_t i = 1; i < blocks.size(); ++i) moves += blocks[i].lane != blocks[i - 1].lane;
   EXPECT_GT(moves, 12 * 1000u);
@@ -288,18 +292,54 @@ TEST(Hsm, TheBlindingFactorCacheSquaresInsteadOfMakingFreshFactors) {
   // rsa.c: a 2-entry cache by modulus; a hit squares both factors mod n (blinding_hit cycles), a miss draws a
   // fresh r, computes r^e mod n on a modexp core and r^-1 mod n. One key: the first signature misses, the
   // others hit, and verify (the squared factors stay each other's blinding pair).
-  const auto r = run(hsm(
-      {"workload.hsm.signatures_per_client=4", "workload.hsm.host_jitter=0", "workload.hsm.rx_tick_us=0"}));
+  // The remainder at dispatch: the blinding steps cost their named cycles.
+  const auto r = run(hsm({"workload.hsm.signatures_per_client=4", "workload.hsm.host_jitter=0",
+                          "workload.hsm.rx_tick_us=0", "workload.hsm.remainder_at=dispatch"}));
   EXPECT_EQ(stat(r->stats, "hsm", "blinding_hits"), 3.0);
   EXPECT_EQ(stat(r->stats, "hsm", "blinding_misses"), 1.0);
   for (const auto& s : r->signatures) EXPECT_TRUE(openssl_verifies(r->key, s));
   EXPECT_NE(r->records[0].reason.find("fresh blinding factors"), std::string::npos);
   EXPECT_NE(r->records[1].reason.find("blinding factors cached"), std::string::npos);
-  // The miss cost blinding_miss cycles and r^e mod n on a core ((32 + 2) Montgomery steps of 2 * 64^2 +
-  // 1,071 cycles at 50 MHz, with its I/O) instead of blinding_hit cycles.
-  const double miss_minus_hit_ms = (2000000 - 170000) / 180e3 + 34 * (2 * 64 * 64 + 1071) / 50e3;
+  // The miss cost blinding_miss cycles and r^e mod n on a core (259,795 cycles at 50 MHz: see
+  // OneClientSignsThePublishedRate; with its I/O) instead of blinding_hit cycles.
+  const double miss_minus_hit_ms = (2000000 - 170000) / 180e3 + 259795 / 50e3;
   EXPECT_GT(latency_ms(r->records[0]) - latency_ms(r->records[2]), miss_minus_hit_ms);
   EXPECT_LT(latency_ms(r->records[0]) - latency_ms(r->records[2]), miss_minus_hit_ms + 0.5);
+}
+
+// The longest time one task held the CPU, with the remainder at `at` (11.3 M cycles, 63 ms at 180 MHz) and
+// four clients that ask again within a millisecond, so that another task is nearly always there to take the
+// CPU at a yield.
+double longest_run_ms(const char* at) {
+  const auto r = run(hsm({"workload.hsm.clients=4", "workload.hsm.signatures_per_client=4",
+                          "workload.hsm.host_us=500", "workload.hsm.rx_tick_us=0",
+                          "workload.hsm.cycles.remainder=11326000", std::string("workload.hsm.remainder_at=") + at}));
+  for (const auto& s : r->signatures) EXPECT_TRUE(openssl_verifies(r->key, s)) << at;
+  // After the signature that made the blinding factors (the miss, once per run, is a long bignum step too).
+  std::uint64_t after = 0;
+  for (const auto& rec : r->records)
+    if (rec.reason.find("fresh blinding factors") != std::string::npos) after = rec.end_ps;
+  EXPECT_GT(after, 0u);
+  double longest = 0;
+  for (const auto& span : r->work.runs)
+    if (span.start >= after) longest = std::max(longest, static_cast<double>(span.end - span.start) / 1e9);
+  return longest;
+}
+constexpr double kRemainderMs = 11326000 / 180e3;
+
+// At dispatch the remainder is one step without a yield: a task holds the CPU at least that long.
+TEST(Hsm, TheRemainderAtDispatchHoldsTheCpuInOneRun) { EXPECT_GT(longest_run_ms("dispatch"), kRemainderMs); }
+
+// Spread before the unwrap's 1,698 AES blocks, with a yield before each status read, other tasks run between
+// the shares: no run of a task comes near the remainder.
+TEST(Hsm, TheRemainderInTheUnwrapIsSharedBetweenYields) { EXPECT_LT(longest_run_ms("unwrap"), 0.2 * kRemainderMs); }
+
+// In the bignum steps it runs from the key's parse to the pair's first status poll and from the results to the
+// response without a yield: long runs, each shorter than the whole remainder.
+TEST(Hsm, TheRemainderInTheBignumStepsRunsInTheirTwoStretches) {
+  const double longest = longest_run_ms("bignum");
+  EXPECT_GT(longest, 0.4 * kRemainderMs);
+  EXPECT_LT(longest, 0.9 * kRemainderMs);
 }
 
 TEST(Hsm, WithoutTheBlindingCacheEverySignatureMakesFreshFactors) {
@@ -351,7 +391,7 @@ TEST(Hsm, HostWorkSpreadsAroundItsMean) {
 }
 
 TEST(Hsm, EveryVariantLoads) {
-  for (const char* v : {"half_cores", "aes_2x", "sync_fmc", "hw_byteswap", "sync_fmc+hw_byteswap"}) {
+  for (const char* v : {"half_cores", "aes_2x", "hw_nwait", "hw_byteswap", "hw_nwait+hw_byteswap"}) {
     auto overrides = platform::hsm_variant(v);
     overrides.push_back("workload.hsm.clients=4");
     EXPECT_NO_THROW(hsm(overrides)) << v;
@@ -363,8 +403,9 @@ TEST(Hsm, EveryVariantLoads) {
   EXPECT_EQ(
       std::count_if(half.slots.begin(), half.slots.end(), [](const auto& s) { return s.core == "aes_core"; }),
       2);
-  EXPECT_EQ(hsm(platform::hsm_variant("sync_fmc")).params.buses.at(1).fmc_params.mode,
-            models::FmcMode::kSync);
+  const auto nwait_in_hardware = hsm(platform::hsm_variant("hw_nwait")).params.buses.at(1).fmc_params;
+  EXPECT_EQ(nwait_in_hardware.nwait, models::FmcNwait::kHardware);
+  EXPECT_FALSE(nwait_in_hardware.double_read);
   EXPECT_THROW(platform::hsm_variant("quantum"), std::invalid_argument);
 }
 

@@ -324,9 +324,9 @@ TEST(Reproduction, TheLongestExperimentsAreExpectedLongest) {
     }
   EXPECT_EQ(longest_name, "soc/crossover");
   EXPECT_EQ(shortest_system, "desrnd");
-  EXPECT_GT(reproduction_cost("cell", "engine=on.procs=15"), reproduction_cost("hsm", "clients=4.sync_fmc"));
+  EXPECT_GT(reproduction_cost("cell", "engine=on.procs=15"), reproduction_cost("hsm", "clients=4.hw_nwait"));
   EXPECT_GT(reproduction_cost("hsm", "clients=4"), reproduction_cost("hsm", "clients=1"));
-  EXPECT_GT(reproduction_cost("hsm", "clients=2.sync_fmc"), reproduction_cost("hsm", "clients=2"));
+  EXPECT_GT(reproduction_cost("hsm", "clients=2.hw_nwait"), reproduction_cost("hsm", "clients=2"));
   EXPECT_LT(reproduction_cost("hsm", "clients=1.aes_2x"), reproduction_cost("hsm", "clients=2.aes_2x"));
 }
 
