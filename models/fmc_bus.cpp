@@ -17,8 +17,8 @@ FmcBus::FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params)
       phase_time_(params.clock_period * phase_cycles_),
       poll_time_each_(periods(params.cpu_clock_period, params.poll_cycles, "an NWAIT poll")),
       swap_time_each_(periods(params.cpu_clock_period, params.byteswap_cycles, "a byte swap")),
-      write_software_(periods(params.cpu_clock_period, params.write_software_cycles, "a word's write software")),
-      read_software_(periods(params.cpu_clock_period, params.read_software_cycles, "a word's read software")) {}
+      write_software_(periods(params.cpu_clock_period, params.write_software_cycles, "a word's software")),
+      read_software_(periods(params.cpu_clock_period, params.read_software_cycles, "a word's software")) {}
 
 const FmcBus::NwaitCost& FmcBus::nwait_cost(std::uint64_t cycles) {
   if (cycles == nwait_.cycles) return nwait_;

@@ -8,10 +8,10 @@
 // released), each costing poll_cycles; more than max_polls fails the access. With nwait in hardware the
 // controller waits: no polls. With double_read a read is done twice, each followed by its polls. The CPU's
 // driver software costs write_software_cycles per word written, read_software_cycles per word read and
-// byteswap_cycles per word for swapping its bytes (0: in hardware). Timelines: every word's booked bus interval (phases and NWAIT, not the CPU's polls)
-// goes to an attached ActivitySink. PIO recordings (models/pio_replay.h) through this bus are refused: the
-// CPU's NWAIT polling is per word. Energy (models/energy.h): each bus cycle (a double read is two) costs
-// pj_per_word, paid by the payload's account.
+// byteswap_cycles per word for swapping its bytes (0: in hardware). Timelines: every word's booked bus
+// interval (phases and NWAIT, not the CPU's polls) goes to an attached ActivitySink. PIO recordings
+// (models/pio_replay.h) through this bus are refused: the CPU's NWAIT polling is per word. Energy
+// (models/energy.h): each bus cycle (a double read is two) costs pj_per_word, paid by the payload's account.
 
 #include <systemc>
 

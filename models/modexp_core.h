@@ -3,12 +3,12 @@
 // architectures (CoreParams::modexp_architecture):
 // - generic: one Montgomery multiplication of d = ceil(bits / multiplier_width_bits) digits takes
 //   2 d^2 + montmul_overhead_cycles; a modexp takes setup_cycles + (exponent bits + 2) of them.
-// - modexpa7: Cryptech's ModExpA7 (its RTL, cryptech core/math/modexpa7 of 2018, with 2^P processing elements,
-//   P = systolic_array_power, each of latency 4), counted from its state machines and checked cycle by cycle
-//   in simulation: for n 32-bit words, a Montgomery product M = 5n(n/2^P + 6) + 6n + 3n/2^P + 29 cycles; a
-//   modexp setup_cycles + E (M + 2n + 8) + 2M + 6n + 25 for E exponent bits (the exponent length written:
-//   the core steps through every bit, constant time), one more M to reduce a double-width message. A core
-//   uses 10 + 2 (2 + 7 * 2^P) DSP slices.
+// - modexpa7: Cryptech's ModExpA7 (its RTL, cryptech core/math/modexpa7 of 2018, with 2^P processing
+//   elements, P = systolic_array_power, each of latency 4), counted from its state machines and checked cycle
+//   by cycle in simulation: for n 32-bit words, a Montgomery product M = 5n(n/2^P + 6) + 6n + 3n/2^P + 29
+//   cycles; a modexp setup_cycles + E (M + 2n + 8) + 2M + 6n + 25 for E exponent bits (the exponent length
+//   written: the core steps through every bit, constant time), one more M to reduce a double-width message.
+//   A core uses 10 + 2 (2 + 7 * 2^P) DSP slices.
 
 #include <cstdint>
 

@@ -391,13 +391,13 @@ std::vector<std::string> hsm_variant(const std::string& name) {
   // An AES core twice as fast: half the cycles per block and per key expansion.
   if (name == "aes_2x") return {"platform.cores.0.block_cycles=22", "platform.cores.0.key_setup_cycles=6"};
   // An FMC whose controller waits for NWAIT: no NWAIT polling, no double read.
-  const std::vector<std::string> sync{"platform.buses.1.fmc.nwait=hardware",
-                                      "platform.buses.1.fmc.double_read=false"};
+  const std::vector<std::string> nwait{"platform.buses.1.fmc.nwait=hardware",
+                                       "platform.buses.1.fmc.double_read=false"};
   const std::vector<std::string> swap{"platform.buses.1.fmc.byteswap_cycles=0"};  // byte swapping in hardware
-  if (name == "hw_nwait") return sync;
+  if (name == "hw_nwait") return nwait;
   if (name == "hw_byteswap") return swap;
   if (name == "hw_nwait+hw_byteswap") {
-    std::vector<std::string> both = sync;
+    std::vector<std::string> both = nwait;
     both.insert(both.end(), swap.begin(), swap.end());
     return both;
   }

@@ -419,7 +419,8 @@ class Resolver {
                         "); expected a number of cycles <= block_cycles (a block enters the pipeline at most "
                         "as late as the one before it leaves)");
       custom_core(c, ptr, i, s);
-      s.params.modexp_architecture = models::kModexpArchitectureNames.at(c["architecture"].get<std::string>());
+      s.params.modexp_architecture =
+          models::kModexpArchitectureNames.at(c["architecture"].get<std::string>());
       s.params.systolic_array_power = u(c["systolic_array_power"]);
       s.params.multiplier_width_bits = u(c["multiplier_width_bits"]);
       s.params.montmul_overhead_cycles = u(c["montmul_overhead_cycles"]);
@@ -1113,6 +1114,16 @@ class Resolver {
              {"tx_per_byte", &runtime::HsmCosts::tx_per_byte},
              {"remainder", &runtime::HsmCosts::remainder}})
       k.*field = u64(c[key]);
+    if (hp.remainder_at == runtime::RemainderAt::kBignum && k.remainder > 0) {
+      std::uint64_t bignum = 0;
+      for (const std::uint64_t* step : runtime::bignum_steps(k)) bignum += *step;
+      if (bignum == 0)
+        issues_.add(ptr + "/remainder_at",
+                    "bignum: the remainder (" + std::to_string(k.remainder) +
+                        " cycles) runs in the bignum steps in proportion to their cycles, and "
+                        "cycles.key_parse, blinding_hit, blind, operand_unpack, result_read, crt and unblind "
+                        "are all 0; expected unwrap or dispatch, or cycles for those steps");
+    }
     s.uart = h["uart"];
     known("uarts", s.uart, ptr + "/uart", "UART");
     s.key_bits = u(h["key_bits"]);

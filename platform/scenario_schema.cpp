@@ -96,7 +96,8 @@ Schema build() {
       {"double_read", Schema::boolean().default_value(false).doc(
                           "every read is done twice, each followed by its polls")},
       {"write_software_cycles",
-       cycles(0, 100000).doc("CPU cycles of the driver's software per word written (calls, loop), polls apart")},
+       cycles(0, 100000).doc(
+           "CPU cycles of the driver's software per word written (calls, loop), polls apart")},
       {"read_software_cycles",
        cycles(0, 100000).doc("CPU cycles of the driver's software per word read (calls, loop), polls apart")},
       {"byteswap_cycles",

@@ -197,21 +197,13 @@ HsmFirmware::HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& u
       break;
     }
     case RemainderAt::kBignum: {
-      HsmCosts& s = steps_;
-      // A blinding-cache miss (once per key while the HSM runs) keeps its estimate: the calibration's
-      // signatures found the cache warm.
-      std::array<std::uint64_t*, 7> bignum{&s.key_parse,   &s.blinding_hit, &s.blind,  &s.operand_unpack,
-                                          &s.result_read, &s.crt,          &s.unblind};
-      const std::uint64_t at_hit =
-          s.key_parse + s.blinding_hit + s.blind + s.operand_unpack + s.result_read + s.crt + s.unblind;
-      if (at_hit == 0) {
-        remainder_at_dispatch_ = remainder;  // no bignum step to carry it
-        break;
-      }
-      for (std::uint64_t* step : bignum)
-        *step += static_cast<std::uint64_t>(static_cast<double>(*step) * static_cast<double>(remainder) /
-                                                static_cast<double>(at_hit) +
-                                            0.5);
+      std::uint64_t sum = 0;
+      for (const std::uint64_t* step : bignum_steps(steps_)) sum += *step;
+      if (sum == 0 && remainder > 0)  // the scenario loader refuses this with the key to change
+        throw std::invalid_argument("the remainder cannot run in the bignum steps: they have no cycles");
+      for (std::uint64_t* step : bignum_steps(steps_))
+        *step += static_cast<std::uint64_t>(
+            static_cast<double>(*step) * static_cast<double>(remainder) / static_cast<double>(sum) + 0.5);
       break;
     }
   }

@@ -385,6 +385,23 @@ TEST(ScenarioHsm, CrossFieldProblemsAreReportedWithTheirPointers) {
           "\"sram\""}));
 }
 
+// The remainder runs in the bignum steps in proportion to their cycles: with none, it cannot run there.
+TEST(ScenarioHsm, ARemainderInBignumStepsWithoutCyclesIsRefusedWithWhatWouldDo) {
+  const std::string file = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  std::vector<std::string> zero;
+  for (const char* step :
+       {"key_parse", "blinding_hit", "blind", "operand_unpack", "result_read", "crt", "unblind"})
+    zero.push_back(std::string("workload.hsm.cycles.") + step + "=0");
+  EXPECT_EQ(issues_with(file, zero),
+            (std::vector<std::string>{
+                "/workload/hsm/remainder_at: bignum: the remainder (13319000 cycles) runs in the bignum "
+                "steps in proportion to their cycles, and cycles.key_parse, blinding_hit, blind, "
+                "operand_unpack, result_read, crt and unblind are all 0; expected unwrap or dispatch, or "
+                "cycles for those steps"}));
+  zero.push_back("workload.hsm.remainder_at=unwrap");
+  EXPECT_TRUE(issues_with(file, zero).empty());
+}
+
 // The firmware's core library takes the platform's static cores: the CRT pair needs two modexp cores that
 // take the unreduced message, the unwrap an AES core.
 TEST(ScenarioHsm, TheFirmwareNeedsAnAesCoreAndTwoModexpCoresThatTakeTheUnreducedMessage) {

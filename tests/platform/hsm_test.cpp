@@ -180,7 +180,8 @@ TEST(Hsm, OneClientSignsThePublishedRate) {
   // (models/modexp_core.h, n = 32 words, E = 1024 bits): M = 5 * 32 * (8 + 6) + 6 * 32 + 3 * 8 + 29 = 2,485,
   // E (M + 2n + 8) + 3M + 6n + 25 = 2,626,040 cycles; the first signature's r^e mod n (n = 64, E = 32):
   // M = 5 * 64 * 22 + 384 + 48 + 29 = 7,501, 32 * 7,637 + 2 * 7,501 + 384 + 25 = 259,795 cycles.
-  EXPECT_NEAR(r->over_slots("slot.modexp", "core_busy_ms"), 2 * 40 * 2626040 / 50e3 + 259795 / 50e3, 1e-6);
+  EXPECT_NEAR(r->over_slots("slot.modexp", "core_busy_ms"), 2 * 40 * 2626040 / 50e3 + 259795 / 50e3,
+              1e-6);
 }
 
 TEST(Hsm, ClientsMeasureFromTheirCallToTheAnswerHostPartIncluded) {
@@ -313,7 +314,8 @@ TEST(Hsm, TheBlindingFactorCacheSquaresInsteadOfMakingFreshFactors) {
 double longest_run_ms(const char* at) {
   const auto r = run(hsm({"workload.hsm.clients=4", "workload.hsm.signatures_per_client=4",
                           "workload.hsm.host_us=500", "workload.hsm.rx_tick_us=0",
-                          "workload.hsm.cycles.remainder=11326000", std::string("workload.hsm.remainder_at=") + at}));
+                          "workload.hsm.cycles.remainder=11326000",
+                          std::string("workload.hsm.remainder_at=") + at}));
   for (const auto& s : r->signatures) EXPECT_TRUE(openssl_verifies(r->key, s)) << at;
   // After the signature that made the blinding factors (the miss, once per run, is a long bignum step too).
   std::uint64_t after = 0;
@@ -332,10 +334,12 @@ TEST(Hsm, TheRemainderAtDispatchHoldsTheCpuInOneRun) { EXPECT_GT(longest_run_ms(
 
 // Spread before the unwrap's 1,698 AES blocks, with a yield before each status read, other tasks run between
 // the shares: no run of a task comes near the remainder.
-TEST(Hsm, TheRemainderInTheUnwrapIsSharedBetweenYields) { EXPECT_LT(longest_run_ms("unwrap"), 0.2 * kRemainderMs); }
+TEST(Hsm, TheRemainderInTheUnwrapIsSharedBetweenYields) {
+  EXPECT_LT(longest_run_ms("unwrap"), 0.2 * kRemainderMs);
+}
 
-// In the bignum steps it runs from the key's parse to the pair's first status poll and from the results to the
-// response without a yield: long runs, each shorter than the whole remainder.
+// In the bignum steps it runs from the key's parse to the pair's first status poll and from the results to
+// the response without a yield: long runs, each shorter than the whole remainder.
 TEST(Hsm, TheRemainderInTheBignumStepsRunsInTheirTwoStretches) {
   const double longest = longest_run_ms("bignum");
   EXPECT_GT(longest, 0.4 * kRemainderMs);
