@@ -33,7 +33,8 @@ struct CoreKindEntry {
 
 inline const std::vector<CoreKindEntry>& core_kinds() {
   static const std::vector<CoreKindEntry> kinds = {
-      {CoreKind::kAes128, "aes128", "AES-128 (FIPS-197), both directions", make_aes128_core},
+      {CoreKind::kAes128, "aes128", "AES-128 (FIPS-197), both directions; AES-256 with CONFIG.AES256 set",
+       make_aes128_core},
       {CoreKind::kDes, "des", "DES and 3DES EDE (FIPS 46-3), both directions", make_des_core},
       {CoreKind::kModexp, "modexp", "modular exponentiation and RSA private operations by the CRT",
        make_modexp_core},

@@ -93,6 +93,8 @@ inline constexpr std::uint32_t kCtrl = 0x20, kStatus = 0x24, kConfig = 0x28;
 inline constexpr std::uint32_t kCtrlInit = 1u << 0, kCtrlNext = 1u << 1;
 inline constexpr std::uint32_t kStatusReady = 1u << 0, kStatusValid = 1u << 1;
 inline constexpr std::uint32_t kConfigEncrypt = 1u << 0, kConfigTriple = 1u << 1;
+// AES: a 256-bit key in KEY[0..7] (Cryptech's CONFIG.KEYLEN); clear: a 128-bit key in KEY[0..3]
+inline constexpr std::uint32_t kConfigAes256 = 1u << 1;
 // modexp: CONFIG.CRT makes one operation a whole RSA private operation by the CRT (see ModexpCore)
 inline constexpr std::uint32_t kConfigCrt = 1u << 2;
 // streaming interface: capacity and results waiting (read-only), FIFO windows (any address inside one)

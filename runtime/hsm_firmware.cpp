@@ -172,7 +172,7 @@ std::vector<std::uint8_t> crt_key_bytes(const RsaKey& k, std::size_t half) {
 }  // namespace
 
 HsmFirmware::HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& uart, const HsmParams& params,
-                         const RsaKey& key, std::size_t blob_bytes, const std::array<std::uint8_t, 16>& kek)
+                         const RsaKey& key, std::size_t blob_bytes, const std::array<std::uint8_t, 32>& kek)
     : scheduler_(scheduler),
       manager_(manager),
       uart_(uart),
@@ -350,11 +350,11 @@ std::vector<std::uint8_t> HsmFirmware::unwrap_key(Process& p, const std::vector<
   models::CpuThread& cpu = p.cpu();
   std::optional<std::vector<std::uint8_t>> record;
   then_release([&] {
-    // load_kek: the KEK, CONFIG (decrypting) and CTRL.INIT, on every unwrap (the core may have held another
-    // key).
+    // load_kek: the 256-bit KEK, CONFIG (KEYLEN, decrypting) and CTRL.INIT, on every unwrap (the core may
+    // have held another key).
     for (std::size_t i = 0; i < kek_.size(); i += 4)
       cpu.write32(aes.base + reg::kKey + i, crypto::load_be32(&kek_[i]));
-    cpu.write32(aes.base + reg::kConfig, 0);
+    cpu.write32(aes.base + reg::kConfig, reg::kConfigAes256);
     cpu.write32(aes.base + reg::kCtrl, reg::kCtrlInit);
     const std::uint64_t per_block = steps_.unwrap_per_block + remainder_per_block_;
     const crypto::BlockCipher do_block = [&](bool, const std::uint8_t* in, std::uint8_t* out) {

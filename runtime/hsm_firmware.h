@@ -145,11 +145,11 @@ class HsmFirmware {
     std::vector<std::uint8_t> signature;  // modulus-sized, big-endian
   };
 
-  // The wrapped key (`blob_bytes` bytes) is stored at params.blob_address; `kek` is the AES-128
+  // The wrapped key (`blob_bytes` bytes) is stored at params.blob_address; `kek` is the AES-256
   // key-encryption key (the firmware reads it from its master key memory). `key` is the private key the
   // model checks every signature against (the firmware knows only the wrapped one).
   HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& uart, const HsmParams& params,
-              const RsaKey& key, std::size_t blob_bytes, const std::array<std::uint8_t, 16>& kek);
+              const RsaKey& key, std::size_t blob_bytes, const std::array<std::uint8_t, 32>& kek);
 
   // Every signature with its digest; set before start().
   void on_signature(std::function<void(const Signature&)> f) { on_signature_ = std::move(f); }

@@ -1,4 +1,4 @@
-// AES-128 (FIPS-197): compile-time generated T-tables, key expansion once per key.
+// AES-128 and AES-256 (FIPS-197): compile-time generated T-tables, key expansion once per key.
 #include "models/crypto/aes128.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -132,20 +132,22 @@ inline std::uint32_t sub_word(std::uint32_t w) {
 namespace {
 // AESENC/AESDEC apply one round (FIPS-197's, and the equivalent inverse cipher's) to the state in memory byte
 // order; the round keys are the schedules' words stored big-endian.
+template <int kRounds>
 __attribute__((target("aes,sse2"))) void encrypt_ni(const std::uint8_t* keys, const std::uint8_t* in,
                                                     std::uint8_t* out) {
   const auto* k = reinterpret_cast<const __m128i*>(keys);
   __m128i s = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)), _mm_load_si128(k));
-  for (int r = 1; r < Aes128::kRounds; ++r) s = _mm_aesenc_si128(s, _mm_load_si128(k + r));
-  s = _mm_aesenclast_si128(s, _mm_load_si128(k + Aes128::kRounds));
+  for (int r = 1; r < kRounds; ++r) s = _mm_aesenc_si128(s, _mm_load_si128(k + r));
+  s = _mm_aesenclast_si128(s, _mm_load_si128(k + kRounds));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), s);
 }
+template <int kRounds>
 __attribute__((target("aes,sse2"))) void decrypt_ni(const std::uint8_t* keys, const std::uint8_t* in,
                                                     std::uint8_t* out) {
   const auto* k = reinterpret_cast<const __m128i*>(keys);
   __m128i s = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)), _mm_load_si128(k));
-  for (int r = 1; r < Aes128::kRounds; ++r) s = _mm_aesdec_si128(s, _mm_load_si128(k + r));
-  s = _mm_aesdeclast_si128(s, _mm_load_si128(k + Aes128::kRounds));
+  for (int r = 1; r < kRounds; ++r) s = _mm_aesdec_si128(s, _mm_load_si128(k + r));
+  s = _mm_aesdeclast_si128(s, _mm_load_si128(k + kRounds));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), s);
 }
 // One round, and the last, of encryption or of the equivalent inverse cipher.
@@ -158,7 +160,7 @@ __attribute__((target("aes,sse2"))) inline __m128i last_round_ni(__m128i s, __m1
   return kDecrypt ? _mm_aesdeclast_si128(s, key) : _mm_aesenclast_si128(s, key);
 }
 // `n` blocks, four at a time with their rounds interleaved, then one by one.
-template <bool kDecrypt>
+template <bool kDecrypt, int kRounds>
 __attribute__((target("aes,sse2"))) void many_ni(const std::uint8_t* keys, const std::uint8_t* in,
                                                  std::uint8_t* out, std::size_t n) {
   const auto* k = reinterpret_cast<const __m128i*>(keys);
@@ -167,19 +169,19 @@ __attribute__((target("aes,sse2"))) void many_ni(const std::uint8_t* keys, const
     const auto* src = reinterpret_cast<const __m128i*>(in + 16 * i);
     __m128i s[4];
     for (int j = 0; j < 4; ++j) s[j] = _mm_xor_si128(_mm_loadu_si128(src + j), _mm_load_si128(k));
-    for (int r = 1; r < Aes128::kRounds; ++r) {
+    for (int r = 1; r < kRounds; ++r) {
       const __m128i key = _mm_load_si128(k + r);
       for (int j = 0; j < 4; ++j) s[j] = round_ni<kDecrypt>(s[j], key);
     }
-    const __m128i key = _mm_load_si128(k + Aes128::kRounds);
+    const __m128i key = _mm_load_si128(k + kRounds);
     auto* dst = reinterpret_cast<__m128i*>(out + 16 * i);
     for (int j = 0; j < 4; ++j) _mm_storeu_si128(dst + j, last_round_ni<kDecrypt>(s[j], key));
   }
   for (; i < n; ++i) {
     const auto* src = reinterpret_cast<const __m128i*>(in + 16 * i);
     __m128i s = _mm_xor_si128(_mm_loadu_si128(src), _mm_load_si128(k));
-    for (int r = 1; r < Aes128::kRounds; ++r) s = round_ni<kDecrypt>(s, _mm_load_si128(k + r));
-    s = last_round_ni<kDecrypt>(s, _mm_load_si128(k + Aes128::kRounds));
+    for (int r = 1; r < kRounds; ++r) s = round_ni<kDecrypt>(s, _mm_load_si128(k + r));
+    s = last_round_ni<kDecrypt>(s, _mm_load_si128(k + kRounds));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * i), s);
   }
 }
@@ -190,7 +192,8 @@ bool cpu_has_aes() {
 }  // namespace
 #endif
 
-bool Aes128::host_has_aes_instructions() {
+template <int kKeyWords>
+bool AesCipher<kKeyWords>::host_has_aes_instructions() {
 #if RSOC_AES_NI
   static const bool has = cpu_has_aes();
   return has;
@@ -199,17 +202,21 @@ bool Aes128::host_has_aes_instructions() {
 #endif
 }
 
-Aes128::Aes128(const Key& key, Implementation implementation) {
-  // Key expansion, FIPS-197 Figure 11 (Nk = 4).
-  for (std::size_t i = 0; i < 4; ++i) enc_[i] = load_be32(&key[4 * i]);
+template <int kKeyWords>
+AesCipher<kKeyWords>::AesCipher(const Key& key, Implementation implementation) {
+  // Key expansion, FIPS-197 Figure 11 (Nk = 4 or 8).
+  constexpr std::size_t nk = kKeyWords;
+  for (std::size_t i = 0; i < nk; ++i) enc_[i] = load_be32(&key[4 * i]);
   std::uint8_t rcon = 0x01;
-  for (std::size_t i = 4; i < enc_.size(); ++i) {
+  for (std::size_t i = nk; i < enc_.size(); ++i) {
     std::uint32_t temp = enc_[i - 1];
-    if (i % 4 == 0) {
+    if (i % nk == 0) {
       temp = sub_word((temp << 8) | (temp >> 24)) ^ (std::uint32_t{rcon} << 24);
       rcon = xtime(rcon);
+    } else if (nk > 6 && i % nk == 4) {
+      temp = sub_word(temp);
     }
-    enc_[i] = enc_[i - 4] ^ temp;
+    enc_[i] = enc_[i - nk] ^ temp;
   }
   // Equivalent inverse cipher (FIPS-197 section 5.3.5): round keys in reverse order, InvMixColumns applied to
   // rounds 1..Nr-1. Td*[S[x]] is InvMixColumns of a single byte because Td* already includes InvSubBytes.
@@ -228,9 +235,10 @@ Aes128::Aes128(const Key& key, Implementation implementation) {
   use_ni_ = implementation == Implementation::kFastest && host_has_aes_instructions();
 }
 
-void Aes128::encrypt(const std::uint8_t* in, std::uint8_t* out) const {
+template <int kKeyWords>
+void AesCipher<kKeyWords>::encrypt(const std::uint8_t* in, std::uint8_t* out) const {
 #if RSOC_AES_NI
-  if (use_ni_) return encrypt_ni(enc_bytes_.data(), in, out);
+  if (use_ni_) return encrypt_ni<kRounds>(enc_bytes_.data(), in, out);
 #endif
   const std::uint32_t* rk = enc_.data();
   std::uint32_t s0 = load_be32(in) ^ rk[0];
@@ -255,9 +263,10 @@ void Aes128::encrypt(const std::uint8_t* in, std::uint8_t* out) const {
   store_be32(out + 12, word(kS[b0(s3)], kS[b1(s0)], kS[b2(s1)], kS[b3(s2)]) ^ rk[3]);
 }
 
-void Aes128::decrypt(const std::uint8_t* in, std::uint8_t* out) const {
+template <int kKeyWords>
+void AesCipher<kKeyWords>::decrypt(const std::uint8_t* in, std::uint8_t* out) const {
 #if RSOC_AES_NI
-  if (use_ni_) return decrypt_ni(dec_bytes_.data(), in, out);
+  if (use_ni_) return decrypt_ni<kRounds>(dec_bytes_.data(), in, out);
 #endif
   const std::uint32_t* rk = dec_.data();
   std::uint32_t s0 = load_be32(in) ^ rk[0];
@@ -282,37 +291,46 @@ void Aes128::decrypt(const std::uint8_t* in, std::uint8_t* out) const {
   store_be32(out + 12, word(kInvS[b0(s3)], kInvS[b1(s2)], kInvS[b2(s1)], kInvS[b3(s0)]) ^ rk[3]);
 }
 
-void Aes128::encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const {
+template <int kKeyWords>
+void AesCipher<kKeyWords>::encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const {
 #if RSOC_AES_NI
-  if (use_ni_) return many_ni<false>(enc_bytes_.data(), in, out, n);
+  if (use_ni_) return many_ni<false, kRounds>(enc_bytes_.data(), in, out, n);
 #endif
   for (std::size_t i = 0; i < n; ++i) encrypt(in + kBlockBytes * i, out + kBlockBytes * i);
 }
 
-void Aes128::decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const {
+template <int kKeyWords>
+void AesCipher<kKeyWords>::decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const {
 #if RSOC_AES_NI
-  if (use_ni_) return many_ni<true>(dec_bytes_.data(), in, out, n);
+  if (use_ni_) return many_ni<true, kRounds>(dec_bytes_.data(), in, out, n);
 #endif
   for (std::size_t i = 0; i < n; ++i) decrypt(in + kBlockBytes * i, out + kBlockBytes * i);
 }
 
-Aes128::Block Aes128::encrypt(const Block& in) const {
+template <int kKeyWords>
+typename AesCipher<kKeyWords>::Block AesCipher<kKeyWords>::encrypt(const Block& in) const {
   Block out;
   encrypt(in.data(), out.data());
   return out;
 }
 
-Aes128::Block Aes128::decrypt(const Block& in) const {
+template <int kKeyWords>
+typename AesCipher<kKeyWords>::Block AesCipher<kKeyWords>::decrypt(const Block& in) const {
   Block out;
   decrypt(in.data(), out.data());
   return out;
 }
 
-std::uint8_t Aes128::sbox(std::uint8_t x) {
+template <int kKeyWords>
+std::uint8_t AesCipher<kKeyWords>::sbox(std::uint8_t x) {
   return kS[x];
 }
-std::uint8_t Aes128::inv_sbox(std::uint8_t x) {
+template <int kKeyWords>
+std::uint8_t AesCipher<kKeyWords>::inv_sbox(std::uint8_t x) {
   return kInvS[x];
 }
+
+template class AesCipher<4>;
+template class AesCipher<8>;
 
 }  // namespace rsoc::crypto

@@ -1,5 +1,6 @@
 #pragma once
-// AES-128 block cipher (FIPS-197, Advanced Encryption Standard), single-block ECB primitive.
+// AES-128 and AES-256 block ciphers (FIPS-197, Advanced Encryption Standard), single-block ECB primitives:
+// AesCipher<Nk> for a key of Nk 32-bit words (Nr = Nk + 6 rounds), Aes128 and Aes256.
 //
 // Table-driven implementation: the S-box, its inverse and the combined SubBytes/ShiftRows/MixColumns tables
 // ("T-tables") are generated at compile time from the GF(2^8) definition in FIPS-197 section 4. The key
@@ -20,11 +21,14 @@
 
 namespace rsoc::crypto {
 
-class Aes128 {
+template <int kKeyWords>
+class AesCipher {
+  static_assert(kKeyWords == 4 || kKeyWords == 8, "AES-128 or AES-256");
+
  public:
-  static constexpr int kRounds = 10;
+  static constexpr int kRounds = kKeyWords + 6;
   static constexpr std::size_t kBlockBytes = 16;
-  static constexpr std::size_t kKeyBytes = 16;
+  static constexpr std::size_t kKeyBytes = 4 * kKeyWords;
 
   using Key = std::array<std::uint8_t, kKeyBytes>;
   using Block = std::array<std::uint8_t, kBlockBytes>;
@@ -33,7 +37,7 @@ class Aes128 {
 
   enum class Implementation { kFastest, kTables };
 
-  explicit Aes128(const Key& key, Implementation implementation = Implementation::kFastest);
+  explicit AesCipher(const Key& key, Implementation implementation = Implementation::kFastest);
   // Whether this host's CPU has the AES instructions (and this build can use them).
   static bool host_has_aes_instructions();
   // Whether this object runs on them.
@@ -50,7 +54,7 @@ class Aes128 {
   void encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const;
   void decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t n) const;
 
-  // The FIPS-197 key expansion w[0..43] (encryption round keys), e.g. for inspecting a core's key RAM.
+  // The FIPS-197 key expansion w[0..4 Nr + 3] (encryption round keys), e.g. for inspecting a core's key RAM.
   const Schedule& round_keys() const { return enc_; }
 
   // FIPS-197 S-box and inverse S-box (SubBytes / InvSubBytes), exposed for models of partial datapaths.
@@ -65,5 +69,10 @@ class Aes128 {
   alignas(16) std::array<std::uint8_t, 16 * (kRounds + 1)> dec_bytes_{};
   bool use_ni_ = false;
 };
+
+using Aes128 = AesCipher<4>;
+using Aes256 = AesCipher<8>;
+extern template class AesCipher<4>;
+extern template class AesCipher<8>;
 
 }  // namespace rsoc::crypto

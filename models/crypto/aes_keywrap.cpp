@@ -71,16 +71,6 @@ std::size_t pad_semiblocks(std::size_t ciphertext_len) {
 
 }  // namespace
 
-BlockCipher aes128_block_cipher(const Aes128& kek) {
-  return [&kek](bool encrypt, const std::uint8_t* in, std::uint8_t* out) {
-    if (encrypt) {
-      kek.encrypt(in, out);
-    } else {
-      kek.decrypt(in, out);
-    }
-  };
-}
-
 // --- RFC 3394 ----------------------------------------------------------------------------------------------
 
 KeyWrapBytes key_wrap(const BlockCipher& cipher, const std::uint8_t* plaintext, std::size_t len,
@@ -102,7 +92,7 @@ KeyWrapBytes key_wrap(const BlockCipher& cipher, const KeyWrapBytes& plaintext, 
 }
 
 KeyWrapBytes key_wrap(const Aes128& kek, const KeyWrapBytes& plaintext, std::uint64_t iv) {
-  return key_wrap(aes128_block_cipher(kek), plaintext, iv);
+  return key_wrap(aes_block_cipher(kek), plaintext, iv);
 }
 
 std::optional<KeyWrapBytes> key_unwrap(const BlockCipher& cipher, const std::uint8_t* ciphertext,
@@ -122,7 +112,7 @@ std::optional<KeyWrapBytes> key_unwrap(const BlockCipher& cipher, const KeyWrapB
 }
 
 std::optional<KeyWrapBytes> key_unwrap(const Aes128& kek, const KeyWrapBytes& ciphertext, std::uint64_t iv) {
-  return key_unwrap(aes128_block_cipher(kek), ciphertext, iv);
+  return key_unwrap(aes_block_cipher(kek), ciphertext, iv);
 }
 
 // --- RFC 5649 ----------------------------------------------------------------------------------------------
@@ -151,7 +141,7 @@ KeyWrapBytes key_wrap_pad(const BlockCipher& cipher, const KeyWrapBytes& plainte
 }
 
 KeyWrapBytes key_wrap_pad(const Aes128& kek, const KeyWrapBytes& plaintext) {
-  return key_wrap_pad(aes128_block_cipher(kek), plaintext);
+  return key_wrap_pad(aes_block_cipher(kek), plaintext);
 }
 
 std::optional<KeyWrapBytes> key_unwrap_pad(const BlockCipher& cipher, const std::uint8_t* ciphertext,
@@ -190,7 +180,7 @@ std::optional<KeyWrapBytes> key_unwrap_pad(const BlockCipher& cipher, const KeyW
 }
 
 std::optional<KeyWrapBytes> key_unwrap_pad(const Aes128& kek, const KeyWrapBytes& ciphertext) {
-  return key_unwrap_pad(aes128_block_cipher(kek), ciphertext);
+  return key_unwrap_pad(aes_block_cipher(kek), ciphertext);
 }
 
 // --- cost accounting ---------------------------------------------------------------------------------------

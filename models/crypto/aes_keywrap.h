@@ -54,8 +54,18 @@ namespace rsoc::crypto {
 // The wrap and unwrap functions call it synchronously, one block at a time, in the RFC 3394 order.
 using BlockCipher = std::function<void(bool encrypt, const std::uint8_t* in, std::uint8_t* out)>;
 
-// A BlockCipher that runs `kek` in software. It keeps a reference: `kek` must outlive the returned function.
-BlockCipher aes128_block_cipher(const Aes128& kek);
+// A BlockCipher that runs `kek` (AES-128 or AES-256) in software. It keeps a reference: `kek` must outlive
+// the returned function.
+template <int kKeyWords>
+BlockCipher aes_block_cipher(const AesCipher<kKeyWords>& kek) {
+  return [&kek](bool encrypt, const std::uint8_t* in, std::uint8_t* out) {
+    if (encrypt) {
+      kek.encrypt(in, out);
+    } else {
+      kek.decrypt(in, out);
+    }
+  };
+}
 
 inline constexpr std::size_t kKeyWrapSemiblockBytes = 8;
 // RFC 3394 section 2.2.3.1 default initial value.

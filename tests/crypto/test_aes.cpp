@@ -1,4 +1,4 @@
-// AES-128 known-answer tests from FIPS-197 and structural checks.
+// AES-128 and AES-256 known-answer tests from FIPS-197 and structural checks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -118,6 +118,34 @@ TEST(CryptoAes, ManyBlocksAtOnceAreEachBlockAlone) {
       }
     }
   }
+}
+
+// FIPS-197 Appendix C.3 (AES-256 example vector), on both implementations, one block and many.
+TEST(CryptoAes, Aes256Fips197KnownAnswer) {
+  const auto key = arr<32>("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+  const auto plain = arr<16>("00112233445566778899aabbccddeeff");
+  const auto cipher = arr<16>("8ea2b7ca516745bfeafc49904b496089");
+  for (const auto impl : {Aes256::Implementation::kFastest, Aes256::Implementation::kTables}) {
+    const Aes256 aes(key, impl);
+    EXPECT_EQ(aes.encrypt(plain), cipher);
+    EXPECT_EQ(aes.decrypt(cipher), plain);
+    std::array<std::uint8_t, 80> many{};
+    for (std::size_t b = 0; b < 5; ++b) std::copy(plain.begin(), plain.end(), many.begin() + 16 * b);
+    aes.encrypt(many.data(), many.data(), 5);
+    for (std::size_t b = 0; b < 5; ++b)
+      EXPECT_TRUE(std::equal(cipher.begin(), cipher.end(), many.begin() + 16 * static_cast<long>(b)));
+  }
+}
+
+// FIPS-197 Appendix A.3: expansion of a 256-bit key (the SubWord of every fourth word of eight).
+TEST(CryptoAes, KeyExpansionFips197AppendixA3) {
+  const Aes256 aes(arr<32>("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"));
+  const auto& w = aes.round_keys();
+  ASSERT_EQ(w.size(), 60u);
+  EXPECT_EQ(w[0], 0x603deb10U);
+  EXPECT_EQ(w[8], 0x9ba35411U);
+  EXPECT_EQ(w[12], 0xa8b09c1aU);
+  EXPECT_EQ(w[59], 0x706c631eU);
 }
 
 // FIPS-197 Appendix A.1: expansion of the key 2b7e1516 28aed2a6 abf71588 09cf4f3c.

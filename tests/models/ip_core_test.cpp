@@ -75,6 +75,42 @@ const std::vector<std::uint32_t> kAesKey{0x00010203, 0x04050607, 0x08090a0b, 0x0
 const std::vector<std::uint32_t> kAesPlain{0x00112233, 0x44556677, 0x8899aabb, 0xccddeeff};
 const std::vector<std::uint32_t> kAesCipher{0x69c4e0d8, 0x6a7b0430, 0xd8cdb780, 0x70b4c55a};
 
+// CONFIG.AES256: the 8 key words of FIPS-197 C.3 give its ciphertext, and an iterative core takes 14 rounds
+// where AES-128 takes 10: ceil(40 * 14 / 10) = 56 cycles per block, ceil(5 * 15 / 11) = 7 per expansion.
+TEST(ModelIpCore, AesTakesA256BitKeyWithItsFourteenRounds) {
+  test::set_quantum(sc_core::SC_ZERO_TIME);
+  CoreBench b(CoreParams{CoreKind::kAes128, ns(10), 1, /*key_setup_cycles=*/5, /*block_cycles=*/40});
+  const std::vector<std::uint32_t> key{0x00010203, 0x04050607, 0x08090a0b, 0x0c0d0e0f,
+                                       0x10111213, 0x14151617, 0x18191a1b, 0x1c1d1e1f};
+  const std::vector<std::uint32_t> plain{0x00112233, 0x44556677, 0x8899aabb, 0xccddeeff};
+  std::vector<std::uint32_t> cipher, back;
+  sc_core::sc_time init_busy, block_busy;
+  test::TestThread th("th", [&] {
+    CpuThread& c = b.cpu.thread(0);
+    write_bank(c, reg::kKey, key);
+    c.write32(kSlot + reg::kConfig, reg::kConfigEncrypt | reg::kConfigAes256);
+    c.write32(kSlot + reg::kCtrl, reg::kCtrlInit);
+    poll_ready(c);
+    init_busy = b.core().busy_time();
+    write_bank(c, reg::kBlock, plain);
+    c.write32(kSlot + reg::kCtrl, reg::kCtrlNext);
+    poll_ready(c);
+    block_busy = b.core().busy_time() - init_busy;
+    cipher = read_bank(c, reg::kResult, 4);
+    c.write32(kSlot + reg::kConfig, reg::kConfigAes256);  // decrypting, the same key
+    write_bank(c, reg::kBlock, cipher);
+    c.write32(kSlot + reg::kCtrl, reg::kCtrlNext);
+    poll_ready(c);
+    back = read_bank(c, reg::kResult, 4);
+  });
+  sc_core::sc_start();
+  ASSERT_TRUE(th.finished());
+  EXPECT_EQ(cipher, (std::vector<std::uint32_t>{0x8ea2b7ca, 0x516745bf, 0xeafc4990, 0x4b496089}));
+  EXPECT_EQ(back, plain);
+  EXPECT_EQ(init_busy, ns(70));
+  EXPECT_EQ(block_busy, ns(560));
+}
+
 TEST(ModelIpCore, AesEncryptsAndDecryptsFips197ThroughRegisters) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
   CoreBench b(CoreParams{CoreKind::kAes128, ns(10), 1, /*key_setup_cycles=*/5, /*block_cycles=*/40});
