@@ -60,11 +60,12 @@ void CpuThread::keep(const sc_time& local, const sc_time& kernel_now) {
   if (qk_.need_sync_at(kernel_now)) qk_.sync();
 }
 
-double SoftCpu::smt_slowdown(unsigned active) const {
+double SoftCpu::smt_slowdown(unsigned active, double smt_throughput) const {
   const unsigned n = thread_count();
   if (params_.smt_throughput <= 0 || n < 2 || active < 2) return 1.0;
   const double k = static_cast<double>(active);
-  const double together = 1 + (params_.smt_throughput - 1) * (k - 1) / static_cast<double>(n - 1);
+  const double gain = smt_throughput > 0 ? smt_throughput : params_.smt_throughput;
+  const double together = 1 + (gain - 1) * (k - 1) / static_cast<double>(n - 1);
   return k / together;
 }
 
@@ -75,14 +76,15 @@ void CpuThread::set_active(bool active) {
   if (cpu_.params_.smt_throughput > 0) cpu_.threads_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
-sc_time CpuThread::cycle_time(std::uint64_t cycles) const {
+sc_time CpuThread::cycle_time(std::uint64_t cycles, double smt_throughput) const {
   const sc_time t = cpu_.cycles(cycles);
   if (cpu_.params_.smt_throughput <= 0) return t;
-  return t * cpu_.smt_slowdown(cpu_.active_threads_ + (active_ ? 0u : 1u));  // itself counted once
+  // itself counted once
+  return t * cpu_.smt_slowdown(cpu_.active_threads_ + (active_ ? 0u : 1u), smt_throughput);
 }
 
-void CpuThread::compute(std::uint64_t cycles) {
-  const sc_time t = cycle_time(cycles);
+void CpuThread::compute(std::uint64_t cycles, double smt_throughput) {
+  const sc_time t = cycle_time(cycles, smt_throughput);
   cycles_ += cycles;
   compute_time_ += t;
   keep(qk_.get_local_time() + t);

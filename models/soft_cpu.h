@@ -37,7 +37,8 @@ struct CpuParams {
   unsigned stream_chunk_words = 1024;  // granularity of stream copies (interleaving with other traffic)
   // Hardware threads sharing one core (SMT): what all of them together compute, relative to one thread alone
   // (0: independent threads, each at full speed). With k of n threads active, each runs at T(k)/k of full
-  // speed, T(k) = 1 + (smt_throughput - 1)(k - 1)/(n - 1).
+  // speed, T(k) = 1 + (smt_throughput - 1)(k - 1)/(n - 1). Code may have a gain of its own (compute()'s
+  // smt_throughput): a thread's speed then follows the gain of the code it runs.
   double smt_throughput = 0;
 };
 
@@ -61,7 +62,9 @@ class CpuThread {
  public:
   CpuThread(SoftCpu& cpu, unsigned index);
 
-  void compute(std::uint64_t cycles);
+  // With `smt_throughput` > 0 (a shared core only), the code's own gain from the core's threads in place of
+  // the CPU's (CpuParams::smt_throughput).
+  void compute(std::uint64_t cycles, double smt_throughput = 0);
   // Accounts `t` of computation that the caller has already spent in simulated time (an OS scheduler that
   // timed it with a kernel wait so that it could be preempted).
   void charge(const sc_core::sc_time& t);
@@ -118,8 +121,8 @@ class CpuThread {
   // The OS runs a process on this thread (SMT: the other threads compute slower meanwhile).
   void set_active(bool active);
   // The time `cycles` cycles take on this thread now (slower while other threads of a shared core are
-  // active).
-  sc_core::sc_time cycle_time(std::uint64_t cycles) const;
+  // active; with `smt_throughput` > 0, at that gain of the code's in place of the CPU's).
+  sc_core::sc_time cycle_time(std::uint64_t cycles, double smt_throughput = 0) const;
 
   // Energy (models/energy.h): what this thread's accesses and copies make the models spend is paid by
   // `account` (the OS process running on it; null: nobody) from now on.
@@ -243,7 +246,7 @@ class SoftCpu : public sc_core::sc_module, public StatisticsSource {
   CpuThread& thread(unsigned i) { return *threads_.at(i); }
   unsigned thread_count() const { return static_cast<unsigned>(threads_.size()); }
   // How much longer a computation takes on a thread while `active` threads (itself included) are active.
-  double smt_slowdown(unsigned active) const;
+  double smt_slowdown(unsigned active, double smt_throughput) const;
   // Notified when a thread becomes active or inactive (SMT: the others' speed changes).
   const sc_core::sc_event& threads_changed() const { return threads_changed_; }
   // Power (models/energy.h), at this CPU's clock: `idle_mw` while no thread is busy, and each busy thread

@@ -198,7 +198,9 @@ std::vector<ReproducedFigure> reproduce_cell(const std::string& experiment, cons
     const Scenario scenario = load_scenario_file(file, options);
     const RunSummary summary = run_session(scenario, out);
     if (summary.failed) throw SimulationError(std::to_string(summary.failed) + " operations failed");
-    const auto rates = speed_rates(out / "requests.csv");
+    std::map<std::string, std::uint64_t> warmup;
+    for (const AppSpec& app : scenario.params.apps) warmup[app.name] = app.warmup;
+    const auto rates = speed_rates(out / "requests.csv", warmup);
     auto rate = [&](const char* functionality) {
       const auto it = rates.find(functionality);
       if (it == rates.end()) throw SimulationError(std::string("no ") + functionality + " completed");
@@ -308,25 +310,28 @@ std::string number(double v) {
 
 }  // namespace
 
-std::map<std::string, double> speed_rates(const fs::path& requests_csv) {
-  struct Window {
-    std::uint64_t count = 0;
-    double first_ms = 0, last_ms = 0;
-  };
-  std::map<std::string, std::map<std::string, Window>> windows;  // functionality -> app -> its window
+std::map<std::string, double> speed_rates(const fs::path& requests_csv,
+                                          const std::map<std::string, std::uint64_t>& warmup) {
+  // functionality -> app -> its completed operations, (issue, end) in ms
+  std::map<std::string, std::map<std::string, std::vector<std::pair<double, double>>>> ops;
   for (const auto& row : read_rows(requests_csv)) {
     if (row.at("ok") != "true") continue;
-    Window& w = windows[row.at("functionality")][row.at("app")];
     const double end = std::stod(row.at("end_ms")), issued = end - std::stod(row.at("latency_ms"));
-    w.first_ms = w.count ? std::min(w.first_ms, issued) : issued;
-    w.last_ms = std::max(w.last_ms, end);
-    ++w.count;
+    ops[row.at("functionality")][row.at("app")].emplace_back(issued, end);
   }
   std::map<std::string, double> out;
-  for (const auto& [functionality, apps] : windows)
-    for (const auto& [app, w] : apps)
-      if (w.last_ms > w.first_ms)
-        out[functionality] += static_cast<double>(w.count) / ((w.last_ms - w.first_ms) / 1e3);
+  for (auto& [functionality, apps] : ops)
+    for (auto& [app, list] : apps) {
+      std::sort(list.begin(), list.end());
+      const auto w = warmup.find(app);
+      const std::size_t skip = w == warmup.end() ? 0 : static_cast<std::size_t>(w->second);
+      if (list.size() <= skip) continue;
+      const double first = list[skip].first;
+      double last = list[skip].second;
+      for (std::size_t i = skip; i < list.size(); ++i) last = std::max(last, list[i].second);
+      if (last > first)
+        out[functionality] += static_cast<double>(list.size() - skip) / ((last - first) / 1e3);
+    }
   return out;
 }
 

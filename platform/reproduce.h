@@ -67,8 +67,11 @@ std::vector<ReproducedFigure> derived_figures(const std::filesystem::path& work,
 // Operations per second as `openssl speed -multi` reports them, from a session's requests.csv: for each
 // functionality, the sum over the processes (apps) of the operations each completed over its own window, from
 // its first issue to its last completion. Processes that run for the same fixed time (workload.apps.*.
-// duration_ms) are measured as openssl speed measures its children.
-std::map<std::string, double> speed_rates(const std::filesystem::path& requests_csv);
+// duration_ms) are measured as openssl speed measures its children. `warmup`: per application, how many of
+// its first requests (by issue) are left out (workload.apps.*.warmup_requests: the operation openssl speed
+// runs before it starts its clock).
+std::map<std::string, double> speed_rates(const std::filesystem::path& requests_csv,
+                                          const std::map<std::string, std::uint64_t>& warmup = {});
 
 // figures.csv of one experiment, read back by the gathering process.
 void write_figures(const std::filesystem::path& path, const std::vector<ReproducedFigure>& figures);

@@ -722,6 +722,14 @@ class Resolver {
     const json& d = rt["driver"];
     p.runtime.driver.cycles_per_request = u64(d["cycles_per_request"]);
     p.runtime.driver.prepare_cycles_per_request = u64(d["prepare_cycles_per_request"]);
+    const json& ctx = rt["contexts"];
+    p.runtime.contexts.first_use_cycles = u64(ctx["first_use_cycles"]);
+    p.runtime.contexts.first_use_serialised = ctx["first_use_serialised"].get<bool>();
+    p.runtime.contexts.per_process = ctx["per_process"].get<bool>();
+    p.runtime.contexts.switch_time = sc_time(ctx["switch_us"].get<double>(), sc_core::SC_US);
+    if (!p.runtime.contexts.per_process && ctx["switch_us"].get<double>() > 0)
+      issues_.add("/runtime/contexts/switch_us",
+                  "a switch time without per-process contexts does nothing; expected per_process true, or 0");
     p.runtime.driver.cycles_per_block = u64(d["cycles_per_block"]);
     p.runtime.driver.cycles_per_cipher_block = u64(d["cycles_per_cipher_block"]);
     p.runtime.driver.poll_loop_cycles = u64(d["poll_loop_cycles"]);
@@ -743,6 +751,15 @@ class Resolver {
       if (!f) continue;
       runtime::SoftwareCost sw{u64(cost["cycles_per_request"]), u64(cost["cycles_per_block"]), std::nullopt};
       sw.cycles_per_byte = cost["cycles_per_byte"].get<double>();
+      if (!cost["smt_throughput"].is_null()) {
+        sw.smt_throughput = cost["smt_throughput"].get<double>();
+        if (std::none_of(p.cpus.begin(), p.cpus.end(), [](const CpuSpec& c) {
+              return c.params.smt_throughput > 0 && c.params.hw_threads > 1;
+            }))
+          issues_.add("/software/" + name + "/smt_throughput",
+                      "no CPU has hardware threads sharing a core (expected a CPU with hw_threads > 1 and "
+                      "smt_throughput > 0, or null here)");
+      }
       if (const json& x = cost["extension"]; !x.is_null()) {
         const std::string ptr = "/software/" + name + "/extension";
         runtime::ExtensionSoftware e;
@@ -1236,6 +1253,11 @@ class Resolver {
       }
       s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
       if (!a["duration_ms"].is_null()) s.duration = sc_time(a["duration_ms"].get<double>(), sc_core::SC_MS);
+      s.warmup = u64(a["warmup_requests"]);
+      if (s.warmup >= s.requests)
+        issues_.add(ptr + "/warmup_requests", std::to_string(s.warmup) + " of " + std::to_string(s.requests) +
+                                                  " requests would leave none measured; expected fewer than "
+                                                  "requests");
       if (a["key_hex"].is_null()) {
         s.key_seed = p.seed * 0x9E3779B97F4A7C15ull + i;  // drawn when the simulation is built (key_of)
       } else {

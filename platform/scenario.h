@@ -120,7 +120,8 @@ struct AppSpec {
   std::optional<std::uint64_t> key_seed;  // without key_hex: the seed its key is drawn from (key_of)
   Placement placement;
   sc_core::sc_time start;                    // with `after`: from the end of that application
-  std::optional<sc_core::sc_time> duration;  // no request issued later than this after the first
+  std::uint64_t warmup = 0;                  // the first requests, left out of what is measured
+  std::optional<sc_core::sc_time> duration;  // no request issued later than this after the first measured
   std::optional<std::size_t> after;          // index in ScenarioParams::apps of the application it follows
 };
 

@@ -333,6 +333,11 @@ Schema build() {
                 "times the ratio of the two operations' big-number work as OpenSSL 0.9.8 does it "
                 "(runtime/rsa_work.h: RSA private and public operations, e = 65537), added to "
                 "cycles_per_block; null: none")},
+      {"smt_throughput",
+       Schema::number().min(1).max(64).nullable().default_value(nullptr).doc(
+           "this code's own gain from hardware threads sharing a core: what all of them running it compute "
+           "together relative to one thread alone (a thread's speed follows the gain of the code it runs); "
+           "null: the CPU's smt_throughput")},
   });
 
   Schema driver = Schema::object({
@@ -463,6 +468,28 @@ Schema build() {
            })
            .doc("configuration prefetching: when the port is idle, load the core an application is "
                 "expected to ask for next")},
+      {"contexts",
+       Schema::object(
+           {
+               {"first_use_cycles",
+                Schema::integer().unit("cycles").min(0).max(1e12).default_value(0).doc(
+                    "CPU cycles a process spends on its first hardware request, before it prepares it: "
+                    "opening the cores for itself (on the Cell: its SPU context created and its SPU program "
+                    "loaded, libspe2); 0: none")},
+               {"first_use_serialised",
+                Schema::boolean().default_value(false).doc(
+                    "one process at a time sets up its first use, the others asleep until it is done")},
+               {"per_process",
+                Schema::boolean().default_value(false).doc(
+                    "each process has its own context in a core, and a slot holds one at a time (Linux's "
+                    "spufs multiplexing SPU contexts on the SPUs): a request of another process waits "
+                    "switch_us first; an idle slot that holds the requester's context is taken first")},
+               {"switch_us",
+                Schema::number().unit("us").min(0).max(1e9).default_value(0.0).doc(
+                    "per_process: the time a slot takes to save the context it holds and restore the "
+                    "requester's")},
+           })
+           .doc("the state a process keeps in the cores it uses (runtime/process_contexts.h)")},
       {"driver", driver.doc("costs of the OS drivers of the cores")},
       {"scheduler", scheduler.doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
   });
@@ -503,6 +530,11 @@ Schema build() {
            "issue no request later than this after the first one (the request running then completes, "
            "as `openssl speed` counts operations for a fixed time; at most the longest run, "
            "limits.simulated_s); null: requests alone end it")},
+      {"warmup_requests",
+       Schema::integer().min(0).max(1e9).default_value(0).doc(
+           "of its requests, the first ones left out of what is measured: duration_ms counts from the "
+           "request after them, and openssl speed's rates (rsoc reproduce) leave them out, as "
+           "`openssl speed` runs one operation before it starts its clock")},
       {"after",
        Schema::string().nullable().default_value(nullptr).doc(
            "name of an earlier entry of /workload/apps: start when it has completed its last request "

@@ -316,13 +316,13 @@ void spawn_workload(const ScenarioParams& p, runtime::Manager& manager, runtime:
                     sc_time(std::min(std::exponential_distribution<double>(app.rate_per_s)(arrivals),
                                      p.limits.simulated.to_seconds()),
                             sc_core::SC_SEC);
-              if (r > 0 && app.duration && next_arrival > first_issued + *app.duration) break;
+              if (r > app.warmup && app.duration && next_arrival > first_issued + *app.duration) break;
               const sc_time now = proc.cpu().now();
               if (next_arrival > now) proc.sleep(next_arrival - now);
               issued = next_arrival;
             }
-            if (r == 0) first_issued = issued;
-            if (app.duration && issued > first_issued + *app.duration) break;
+            if (r == app.warmup) first_issued = issued;  // the clock starts after the warm-up requests
+            if (r > app.warmup && app.duration && issued > first_issued + *app.duration) break;
             std::vector<std::uint8_t> data(blocks_of(app.blocks, r, sizes) *
                                            runtime::unit_bytes(p.runtime.unit_bytes, app.functionality));
             runtime::draw_data((p.seed + 1) * 0x9E3779B97F4A7C15ull ^ (a << 32) ^ r, data);

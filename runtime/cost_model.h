@@ -28,6 +28,8 @@ struct SoftwareCost {
   std::uint64_t cycles_per_block = 0;         // per block (one execution), whatever its size
   double cycles_per_byte = 0;                 // per byte of a block: the cipher's work
   std::uint64_t cycles_per_cipher_block = 0;  // with an extension: its routine's instruction mix
+  // The code's own gain from the threads of a shared core (models::CpuParams::smt_throughput; 0: the CPU's).
+  double smt_throughput = 0;
   // Software that computes on a CPU extension unit (the output comes from the unit of the process's thread).
   std::optional<ExtensionSoftware> extension;
 

@@ -40,6 +40,7 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
       model_(model),
       policy_(make_policy(params.policy, params.thresholds, model, params.energy_floor_mw)),
       driver_(params.driver, path),
+      contexts_(params.contexts, slots_.size()),
       sink_(std::move(sink)) {
   for (std::size_t i = 0; i < slots_.size(); ++i)
     for (const auto& d : designs_)
@@ -222,6 +223,7 @@ void Manager::statistics(double /*end_ms*/, std::vector<models::StatGroup>& out)
              "prefetches the port reported failed")
         .add("reconfiguration_hidden_ms", models::to_ms(prefetch_hidden_), "ms",
              "configuration time prefetches hid from the requests that used their cores");
+  contexts_.statistics(g);
   out.push_back(std::move(g));
 }
 
@@ -418,6 +420,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
   std::string reason = decision.reason;
   int slot = -1;
   bool configure = false;
+  if (hardware) contexts_.first_use(p);
   if (hardware && params_.driver.prepare_cycles_per_request)
     p.compute(params_.driver.prepare_cycles_per_request);
   predicted_.erase(app);
@@ -432,8 +435,13 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
           p.wait_for(port_released_, TimeUse::kReconfig);
         r.reconfig_ps += ps(p.cpu().now() - t0);  // the rest of the configuration, not hidden
       }
+      std::function<bool(std::size_t)> holds_mine;  // per-process contexts: a slot holding p's first
+      if (contexts_.per_process())
+        holds_mine = [this, mine = ProcessContexts::owner(p)](std::size_t s) {
+          return contexts_.holder(s) == mine;
+        };
       const auto choice =
-          table_.choose(index_of(design), design->bitstream_bytes, reconfiguration_ != nullptr);
+          table_.choose(index_of(design), design->bitstream_bytes, reconfiguration_ != nullptr, holds_mine);
       if (choice) {
         take_prefetched(choice->slot, choice->configure, overtook, r);
         served_.push_back(index_of(design));
@@ -512,6 +520,7 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
         ++hits_;
       }
       if (configured) {
+        contexts_.use(p, s, view.name, configure, r, reason);
         const sc_time t1 = p.cpu().now();
         const Process::Ledger before = p.spent();
         // A bus fault (an error response, an FMC access whose NWAIT never cleared) or a device's failure (a
@@ -590,7 +599,8 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
                           info(f).name + " is not defined)");
       const SoftwareCost& cost = params_.software.at(f);
       const sc_time t1 = p.cpu().now();
-      p.compute(cost.cycles_per_request + r.blocks * cost.block_cycles(unit_size, info(f).block_bytes));
+      p.compute(cost.cycles_per_request + r.blocks * cost.block_cycles(unit_size, info(f).block_bytes),
+                cost.smt_throughput);
       if (cost.extension) {  // the values the extension instructions compute on this thread's unit
         auto* unit = dynamic_cast<models::DesrndExtension*>(&p.cpu().extension(cost.extension->unit));
         if (!unit) throw DriverError("extension \"" + cost.extension->unit + "\" is not a desrnd unit");

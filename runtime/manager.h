@@ -29,6 +29,7 @@
 #include "runtime/optimal_replacement.h"
 #include "runtime/policy.h"
 #include "runtime/prefetch.h"
+#include "runtime/process_contexts.h"
 #include "runtime/request_record.h"
 #include "runtime/scheduler.h"
 #include "runtime/slot_table.h"
@@ -87,6 +88,7 @@ struct RuntimeParams {
   std::map<Functionality, std::uint64_t> unit_bytes;  // bytes of a block (absent: one cipher block)
   RecoveryParams recovery;
   PrefetchParams prefetch;
+  ContextParams contexts;  // processes' set-up and contexts in the cores (runtime/process_contexts.h)
   // With an energy model: the platform's power with nothing busy (the energy policies' floor).
   double energy_floor_mw = 0;
 };
@@ -203,6 +205,7 @@ class Manager final : public models::StatisticsSource {
   const CostModel* model_;
   std::unique_ptr<SelectionPolicy> policy_;
   CoreDriver driver_;
+  ProcessContexts contexts_;
   std::shared_ptr<const Reference> reference_;  // the last one computed
   // The output checks of the keys used last (building one tests an RSA key's primes), most recent first.
   static constexpr std::size_t kChecksKept = 16;

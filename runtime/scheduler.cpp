@@ -343,11 +343,11 @@ bool Process::holding() const {
   return sched_.threads_[thread_].running == this;
 }
 
-void Process::compute(std::uint64_t cycles) {
+void Process::compute(std::uint64_t cycles, double smt_throughput) {
   {
     models::CpuThread& cpu = *sched_.thread_of(*this).cpu;
     if (!sched_.contended(*this) && cpu.cpu().params().smt_throughput <= 0) {
-      cpu.compute(cycles);
+      cpu.compute(cycles, smt_throughput);
       return;
     }
     cpu.sync();
@@ -361,7 +361,7 @@ void Process::compute(std::uint64_t cycles) {
       continue;
     }
     models::CpuThread& cpu = *sched_.thread_of(*this).cpu;
-    const sc_time all = cpu.cycle_time(static_cast<std::uint64_t>(remaining + 0.5));
+    const sc_time all = cpu.cycle_time(static_cast<std::uint64_t>(remaining + 0.5), smt_throughput);
     sc_time run = all;
     if (const sc_time end = sched_.slice_end(*this); end != sc_core::sc_max_time())
       run = std::min(run, end > cpu.now() ? end - cpu.now() : SC_ZERO_TIME);

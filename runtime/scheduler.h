@@ -103,8 +103,9 @@ class Process {
   Scheduler& scheduler() { return sched_; }
 
   // `cycles` of computation on the CPU, shared with other processes as the scheduler says (at the clock of
-  // the CPU it runs on, which may change when it is preempted).
-  void compute(std::uint64_t cycles);
+  // the CPU it runs on, which may change when it is preempted). `smt_throughput` > 0: the code's own gain
+  // from the hardware threads of a shared core (models::CpuThread::compute).
+  void compute(std::uint64_t cycles, double smt_throughput = 0);
   // The CPU hardware thread the process holds, for device accesses (MMIO, copies). Only between acquire
   // points: the process holds the CPU while it is not sleeping or waiting; device work is not preempted until
   // preemption_point(). The thread may differ after any point where the process can give its thread away

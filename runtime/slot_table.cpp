@@ -2,10 +2,15 @@
 
 namespace rsoc::runtime {
 
-std::optional<SlotTable::Choice> SlotTable::choose(int design, std::uint64_t bytes,
-                                                   bool can_configure) const {
-  for (std::size_t i = 0; i < slots_.size(); ++i)
-    if (slots_[i].design == design && !slots_[i].in_use) return Choice{i, false, -1};
+std::optional<SlotTable::Choice> SlotTable::choose(int design, std::uint64_t bytes, bool can_configure,
+                                                   const std::function<bool(std::size_t)>& holds) const {
+  std::optional<std::size_t> resident;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].design != design || slots_[i].in_use) continue;
+    if (!holds || holds(i)) return Choice{i, false, -1};
+    if (!resident) resident = i;
+  }
+  if (resident) return Choice{*resident, false, -1};
   std::optional<std::size_t> victim;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     const Slot& s = slots_[i];

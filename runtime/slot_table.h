@@ -1,11 +1,13 @@
 #pragma once
 // SlotTable: what the OS knows of the FPGA slots — which core design each holds, whether a request is using
 // it, and the bookkeeping of the replacement strategies (plain C++, no SystemC).
-//   choose(): the resident idle copy of the design (a cache hit), else an empty slot it fits, else the victim
+//   choose(): the resident idle copy of the design (a cache hit; of several, the first that holds the
+//   requester's context, runtime/process_contexts.h, else the first), else an empty slot it fits, else the victim
 //   among idle slots it fits: LRU (least recently used), LFU (fewest uses since loaded; ties by LRU) or FIFO
 //   (loaded first). A slot in use is never chosen, so a core in use is never evicted.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -37,8 +39,9 @@ class SlotTable {
       : slots_(std::move(slots)), replacement_(replacement) {}
 
   // Where a request for `design` (bitstream of `bytes`) can run now; nothing when every usable slot is in
-  // use.
-  std::optional<Choice> choose(int design, std::uint64_t bytes, bool can_configure) const;
+  // use. `holds(slot)`, when given: whether the slot holds the requester's context.
+  std::optional<Choice> choose(int design, std::uint64_t bytes, bool can_configure,
+                               const std::function<bool(std::size_t)>& holds = {}) const;
   // A request starts using `slot`; with `configure` the slot is being loaded with `design`.
   void start(std::size_t slot, int design, bool configure);
   // A core library takes the core configured in `slot` (in use; its place in the LRU order unchanged until

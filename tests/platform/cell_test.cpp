@@ -7,7 +7,12 @@
 
 #include <filesystem>
 #include <memory>
+#include <fstream>
+#include <map>
 #include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "models/ip_core.h"
 #include "models/modexp_core.h"
@@ -134,4 +139,117 @@ TEST(Cell, AFixedCountPerProcessOverstatesTheSharedRate) {
   // first, the other 8 then have the whole core; each measured over its own run, their sum overstates what
   // the two threads do together (by 4 %).
   EXPECT_GT(software_verify_rate_over_capacity(R"(,"requests":60)", "cell_fixed_count"), 1.02);
+}
+
+namespace {
+// The rows of requests.csv of a session in `out`.
+std::vector<std::map<std::string, std::string>> rows_of(const fs::path& out) {
+  std::ifstream in(out / "requests.csv");
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  std::stringstream h(line);
+  for (std::string c; std::getline(h, c, ',');) header.push_back(c);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    std::stringstream cells(line);
+    auto& row = rows.emplace_back();
+    for (std::size_t i = 0; i < header.size() && std::getline(cells, row[header[i]], ','); ++i) {
+    }
+  }
+  return rows;
+}
+
+double manager_stat(const fs::path& out, const std::string& name) {
+  std::ifstream in(out / "stats.json");
+  return nlohmann::json::parse(in).at("resources").at("manager").at("stats").at(name).at("value");
+}
+}  // namespace
+
+TEST(Cell, EachProcessSetsUpItsFirstUseOnceAndOneAtATime) {
+  // Two unpinned processes sign twice each from t = 0, one on each PPU thread; a first use costs 10 ms of
+  // the PPU, one process at a time: the second waits the first's 10 ms (computed alone on the core), and
+  // neither pays it again. (Without serialising, no wait: the stat would be 0.)
+  const auto scenario =
+      cell({"runtime.contexts.first_use_cycles=32000000",
+            R"(workload.apps=[{"name":"sign","functionality":"rsa4096_crt","blocks":1,"requests":2,
+                               "count":2}])"});
+  const fs::path out = fs::path(::testing::TempDir()) / "cell_first_use";
+  fs::remove_all(out);
+  ASSERT_EQ(platform::run_session(scenario, out).failed, 0u);
+  EXPECT_EQ(manager_stat(out, "first_uses"), 2);
+  // 10 ms and the few microseconds before the waiter runs again (scheduler switches, the quantum)
+  EXPECT_NEAR(manager_stat(out, "first_use_wait_ms"), 10, 0.05);
+  EXPECT_GE(manager_stat(out, "first_use_wait_ms"), 10);
+}
+
+TEST(Cell, AProcessFindingAnotherProcesssContextOnItsSpuSwitchesItFirst) {
+  // One SPU; "a" signs twice, then "b" once, then "c" (a process of its own) once: the SPU loads a's context
+  // (the first it serves), keeps it for a's second signature, and switches to b's and c's: three switches of
+  // 2 ms each, charged to the requests that needed them.
+  const auto scenario = cell(
+      {"platform.slots.0.count=1", "platform.dmas.0.count=1", "runtime.contexts.switch_us=2000",
+       R"(workload.apps=[{"name":"a","functionality":"rsa4096_crt","blocks":1,"requests":2},
+                         {"name":"b","functionality":"rsa4096_crt","blocks":1,"after":"a"},
+                         {"name":"c","functionality":"rsa4096_crt","blocks":1,"after":"b"}])"});
+  const fs::path out = fs::path(::testing::TempDir()) / "cell_switches";
+  fs::remove_all(out);
+  ASSERT_EQ(platform::run_session(scenario, out).failed, 0u);
+  EXPECT_EQ(manager_stat(out, "context_switches"), 3);
+  EXPECT_NEAR(manager_stat(out, "context_switch_ms"), 6, 1e-9);
+  std::map<std::string, std::vector<double>> reconfig_ms;
+  for (const auto& row : rows_of(out)) reconfig_ms[row.at("app")].push_back(std::stod(row.at("reconfig_ms")));
+  EXPECT_EQ(reconfig_ms["a"], (std::vector<double>{2, 0}));
+  EXPECT_EQ(reconfig_ms["b"], (std::vector<double>{2}));
+  EXPECT_EQ(reconfig_ms["c"], (std::vector<double>{2}));
+}
+
+TEST(Cell, TheWarmUpRequestRunsBeforeTheClockStarts) {
+  // One process, warm-up 1, 300 ms: the warm-up signature (98 ms and the first use), then signatures for
+  // 300 ms counted from the first after it: issued at 0, 98, 196 and 294 ms of that clock: 5 in all (4
+  // when the 300 ms counted from the warm-up).
+  const auto scenario =
+      cell({R"(workload.apps=[{"name":"sign","functionality":"rsa4096_crt","blocks":1,"requests":100,
+                               "duration_ms":300,"warmup_requests":1}])"});
+  const fs::path out = fs::path(::testing::TempDir()) / "cell_warmup";
+  fs::remove_all(out);
+  ASSERT_EQ(platform::run_session(scenario, out).failed, 0u);
+  EXPECT_EQ(rows_of(out).size(), 5u);
+}
+
+TEST(Cell, OpenSslSpeedsRateLeavesTheWarmUpOut) {
+  // A process's warm-up from 0 to 500 ms, then 10 operations from 500 to 1,500 ms: 10/s measured as
+  // openssl speed measures (the clock starts after the warm-up), 7.33/s with the warm-up counted.
+  const fs::path dir = fs::path(::testing::TempDir()) / "cell_speed_rates";
+  fs::create_directories(dir);
+  {
+    std::ofstream csv(dir / "requests.csv");
+    csv << "app,functionality,ok,end_ms,latency_ms\n";
+    csv << "p,f,true,500,500\n";
+    for (int i = 1; i <= 10; ++i) csv << "p,f,true," << 500 + 100 * i << ",100\n";
+  }
+  EXPECT_NEAR(platform::speed_rates(dir / "requests.csv", {{"p", 1}}).at("f"), 10, 1e-9);
+  EXPECT_NEAR(platform::speed_rates(dir / "requests.csv").at("f"), 11 / 1.5, 1e-9);
+}
+
+TEST(ScenarioCell, TheMeasurementsAndContextsKeysAreChecked) {
+  auto issues = [](const std::vector<std::string>& overrides) {
+    std::vector<std::string> out;
+    try {
+      cell(overrides);
+    } catch (const platform::ScenarioError& e) {
+      for (const auto& i : e.issues()) out.push_back(i.pointer + ": " + i.message);
+    }
+    return out;
+  };
+  EXPECT_EQ(issues({"workload.apps.0.warmup_requests=1000000"}),
+            (std::vector<std::string>{"/workload/apps/0/warmup_requests: 1000000 of 1000000 requests would "
+                                      "leave none measured; expected fewer than requests"}));
+  EXPECT_EQ(issues({"runtime.contexts.per_process=false"}),
+            (std::vector<std::string>{"/runtime/contexts/switch_us: a switch time without per-process "
+                                      "contexts does nothing; expected per_process true, or 0"}));
+  EXPECT_EQ(issues({"platform.cpus.0.smt_throughput=0"}),
+            (std::vector<std::string>{"/software/rsa4096_verify/smt_throughput: no CPU has hardware "
+                                      "threads sharing a core (expected a CPU with hw_threads > 1 and "
+                                      "smt_throughput > 0, or null here)"}));
 }

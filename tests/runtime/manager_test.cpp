@@ -656,3 +656,19 @@ TEST(RuntimeManager, OnlyFaultsOfThePlatformAreRecoverable) {
   EXPECT_FALSE(runtime::recoverable(runtime::DriverError("the buffer is not writable memory")));
   EXPECT_FALSE(runtime::recoverable(std::overflow_error("a duration past 2^57 ps")));
 }
+
+TEST(RuntimeSlotTable, OfSeveralResidentCopiesTheOneHoldingTheRequestersContextIsChosen) {
+  // Three slots with design A, all idle: without a context to prefer, the first; with one, the slot that
+  // holds it (runtime/process_contexts.h); when none does, the first again.
+  runtime::SlotTable t({{false, 100}, {false, 100}, {false, 100}}, runtime::Replacement::kLru);
+  for (std::size_t s = 0; s < 3; ++s) {
+    t.start(s, 0, true);
+    t.finish(s, true);
+  }
+  EXPECT_EQ(t.choose(0, 10, false)->slot, 0u);
+  EXPECT_EQ(t.choose(0, 10, false, [](std::size_t s) { return s == 2; })->slot, 2u);
+  EXPECT_FALSE(t.choose(0, 10, false, [](std::size_t s) { return s == 2; })->configure);
+  EXPECT_EQ(t.choose(0, 10, false, [](std::size_t) { return false; })->slot, 0u);
+  t.start(2, 0, false);  // in use: never chosen, whoever's context it holds
+  EXPECT_EQ(t.choose(0, 10, false, [](std::size_t s) { return s == 2; })->slot, 0u);
+}

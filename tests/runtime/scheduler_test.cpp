@@ -660,3 +660,29 @@ TEST(RuntimeScheduler, ASliceThatRunsOutAsAHigherPriorityArrivesGoesToTheBack) {
   EXPECT_EQ(b_start, sc_time(11, SC_MS));
   EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(22, SC_MS));
 }
+
+TEST(RuntimeScheduler, CodeWithItsOwnSmtGainRunsAtItsOwnShareOfTheCore) {
+  // The core of ThreadsSharingOneCoreComputeSlowerTogether (1.19), but b's code gains 1.6 from the two
+  // threads: side by side, b runs at 0.8 of full speed and a at 0.595. b's 50 ms take 62.5 ms; a has done
+  // 37.19 ms of its 100 by then and does the other 62.81 ms at full speed.
+  models::CpuParams params;
+  params.hw_threads = 2;
+  params.smt_throughput = 1.19;
+  models::SoftCpu cpu("cpu", params);
+  models::Memory mem{"mem", models::MemoryParams{}};
+  cpu.initiator.bind(mem.target);
+  runtime::Scheduler t0(cpu.thread(0), runtime::SchedulerParams{}),
+      t1(cpu.thread(1), runtime::SchedulerParams{});
+  sc_time a_end, b_end;
+  t0.spawn("a", 0, [&](runtime::Process& p) {
+    p.compute(100 * kCyclesPerMs);
+    a_end = p.cpu().now();
+  });
+  t1.spawn("b", 0, [&](runtime::Process& p) {
+    p.compute(50 * kCyclesPerMs, 1.6);
+    b_end = p.cpu().now();
+  });
+  sc_core::sc_start();
+  EXPECT_NEAR(b_end.to_seconds() * 1e3, 62.5, 0.01);
+  EXPECT_NEAR(a_end.to_seconds() * 1e3, 62.5 + (100 - 62.5 * 0.595), 0.01);
+}
