@@ -34,7 +34,9 @@ value of stats.json), `load(name)` (a JSON file of it), `grep(pattern, text=stdo
 match, of a regular expression in stdout or the text given, e.g. stderr), `table(header_word)` (stdout's
 whitespace-separated table whose header line starts with that word: rows as dicts), `crossover(functionality,
 kind="crossover", name="crossover_summary.csv")` (a crossover as rsoc prints it: its block count, or `> N` when
-none was found up to N; kind `analytic_crossover` or `energy_crossover` for the others), `run(name)` (another run
+none was found up to N; kind `analytic_crossover` or `energy_crossover` for the others), `speed(functionality,
+warmup=1)` (operations per second as `openssl speed -multi` adds them, from requests.csv: each application's
+completed operations over its own window, its first `warmup` by issue left out, summed), `run(name)` (another run
 of the manifest, its helpers as attributes: `run('base').col(...)`, for a figure that compares runs), and
 Python's builtins. Every run of the manifest is run, once. A field's format spec is Python's (`{:,.0f}`,
 `{:.1f}`); `{}` prints the value as str() does. Literal braces in the text are doubled.
@@ -143,8 +145,21 @@ class Run:
             value = found[kind + "_blocks"]
             return value if value else "> " + found["searched_to_blocks"]
 
+        def speed(functionality, warmup=1):
+            ops = {}
+            for r in csv("requests.csv"):
+                if r["ok"] == "true" and r["functionality"] == functionality:
+                    end = float(r["end_ms"])
+                    ops.setdefault(r["app"], []).append((end - float(r["latency_ms"]), end))
+            total = 0.0
+            for timed in (sorted(v)[warmup:] for v in ops.values()):
+                if timed:
+                    total += len(timed) / ((max(e for _, e in timed) - timed[0][0]) / 1e3)
+            return total
+
         return {"stdout": self.stdout, "stderr": self.stderr, "out": self.out, "csv": csv, "row": row,
-                "col": col, "load": load, "stat": stat, "grep": grep, "table": table, "crossover": crossover}
+                "col": col, "load": load, "stat": stat, "grep": grep, "table": table, "crossover": crossover,
+                "speed": speed}
 
 
 def _no_run(name, namespaces):

@@ -33,6 +33,12 @@ with tempfile.TemporaryDirectory() as tmp:
     fake.write_text(textwrap.dedent("""\
         #!/bin/sh
         [ "$1" = fail ] && { echo "it broke" >&2; exit 1; }
+        if [ "$1" = speed ]; then  # a process's warm-up 0-500 ms, then 10 operations to 1,500 ms; one failed
+          mkdir -p "$2" && { echo "app,functionality,ok,end_ms,latency_ms"; echo "p,f,true,500,500"
+            for i in 1 2 3 4 5 6 7 8 9 10; do echo "p,f,true,$((500 + 100 * i)),100"; done
+            echo "p,f,false,1600,100"; } > "$2/requests.csv"
+          exit 0
+        fi
         n=$(cat answer)
         echo "answer $n"
         mkdir -p "$2" && printf 'name,ms\\na,%s.25\\nb,7\\n' "$n" > "$2/t.csv"
@@ -84,6 +90,21 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out, err = tool(root, "check", str(root / "m2.toml"))
     expect(code == 0, f"then it checks: {code} {out} {err}")
     doc.write_text("The run gives an answer of 42 blocks and a took 42.2 ms, which is fine.\n")
+
+    # openssl speed's rate from requests.csv: the warm-up left out (10/s), or counted (11 in 1.5 s).
+    doc.write_text("Measured 1.0/s, or 1.0/s with the warm-up.\n")
+    (root / "m3.toml").write_text(textwrap.dedent("""\
+        doc = "doc.md"
+        [runs.s]
+        command = "speed {out}"
+        [[figures]]
+        run = "s"
+        text = "Measured {:.1f}/s, or {:.2f}/s with the warm-up."
+        values = ["speed('f')", "speed('f', warmup=0)"]
+        """))
+    code, out, err = tool(root, "update", str(root / "m3.toml"))
+    expect(code == 0 and doc.read_text() == "Measured 10.0/s, or 7.33/s with the warm-up.\n",
+           f"speed() adds the rates as openssl speed does: {code} {err} {doc.read_text()!r}")
 
     # The words around the figure changed in the doc: the manifest is stale, an error, not a drift.
     doc.write_text("The run gives an answer of 42 blocks and a needed 42.2 ms, which is fine.\n")
