@@ -6,13 +6,10 @@
 #include <openssl/bn.h>
 
 #include <filesystem>
-#include <memory>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <random>
-#include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "models/ip_core.h"
 #include "models/modexp_core.h"
@@ -20,6 +17,7 @@
 #include "platform/scenario.h"
 #include "platform/session.h"
 #include "platform/simulation.h"
+#include "tests/platform/platform_test_support.h"
 
 using namespace rsoc;
 using runtime::Functionality;
@@ -141,80 +139,47 @@ TEST(Cell, AFixedCountPerProcessOverstatesTheSharedRate) {
   EXPECT_GT(software_verify_rate_over_capacity(R"(,"requests":60)", "cell_fixed_count"), 1.02);
 }
 
-namespace {
-// The rows of requests.csv of a session in `out`.
-std::vector<std::map<std::string, std::string>> rows_of(const fs::path& out) {
-  std::ifstream in(out / "requests.csv");
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  std::stringstream h(line);
-  for (std::string c; std::getline(h, c, ',');) header.push_back(c);
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    std::stringstream cells(line);
-    auto& row = rows.emplace_back();
-    for (std::size_t i = 0; i < header.size() && std::getline(cells, row[header[i]], ','); ++i) {
-    }
-  }
-  return rows;
-}
-
-double manager_stat(const fs::path& out, const std::string& name) {
-  std::ifstream in(out / "stats.json");
-  return nlohmann::json::parse(in).at("resources").at("manager").at("stats").at(name).at("value");
-}
-}  // namespace
-
 TEST(Cell, EachProcessSetsUpItsFirstUseOnceAndOneAtATime) {
   // Two unpinned processes sign twice each from t = 0, one on each PPU thread; a first use costs 10 ms of
   // the PPU, one process at a time: the second waits the first's 10 ms (computed alone on the core), and
   // neither pays it again. (Without serialising, no wait: the stat would be 0.)
-  const auto scenario =
-      cell({"runtime.contexts.first_use_cycles=32000000",
-            R"(workload.apps=[{"name":"sign","functionality":"rsa4096_crt","blocks":1,"requests":2,
-                               "count":2}])"});
-  const fs::path out = fs::path(::testing::TempDir()) / "cell_first_use";
-  fs::remove_all(out);
-  ASSERT_EQ(platform::run_session(scenario, out).failed, 0u);
-  EXPECT_EQ(manager_stat(out, "first_uses"), 2);
+  const std::vector<std::string> overrides = {
+      "runtime.contexts.first_use_cycles=32000000",
+      R"(workload.apps=[{"name":"sign","functionality":"rsa4096_crt","blocks":1,"requests":2,"count":2}])"};
+  const auto run = test::run_scenario(kCell, overrides);
+  EXPECT_EQ(test::stat(run.stats, "manager", "first_uses"), 2);
   // 10 ms and the few microseconds before the waiter runs again (scheduler switches, the quantum)
-  EXPECT_NEAR(manager_stat(out, "first_use_wait_ms"), 10, 0.05);
-  EXPECT_GE(manager_stat(out, "first_use_wait_ms"), 10);
+  EXPECT_NEAR(test::stat(run.stats, "manager", "first_use_wait_ms"), 10, 0.05);
+  EXPECT_GE(test::stat(run.stats, "manager", "first_use_wait_ms"), 10);
 }
 
 TEST(Cell, AProcessFindingAnotherProcesssContextOnItsSpuSwitchesItFirst) {
   // One SPU; "a" signs twice, then "b" once, then "c" (a process of its own) once: the SPU loads a's context
   // (the first it serves), keeps it for a's second signature, and switches to b's and c's: three switches of
   // 2 ms each, charged to the requests that needed them.
-  const auto scenario = cell(
-      {"platform.slots.0.count=1", "platform.dmas.0.count=1", "runtime.contexts.switch_us=2000",
-       R"(workload.apps=[{"name":"a","functionality":"rsa4096_crt","blocks":1,"requests":2},
-                         {"name":"b","functionality":"rsa4096_crt","blocks":1,"after":"a"},
-                         {"name":"c","functionality":"rsa4096_crt","blocks":1,"after":"b"}])"});
-  const fs::path out = fs::path(::testing::TempDir()) / "cell_switches";
-  fs::remove_all(out);
-  ASSERT_EQ(platform::run_session(scenario, out).failed, 0u);
-  EXPECT_EQ(manager_stat(out, "context_switches"), 3);
-  EXPECT_NEAR(manager_stat(out, "context_switch_ms"), 6, 1e-9);
-  std::map<std::string, std::vector<double>> reconfig_ms;
-  for (const auto& row : rows_of(out)) reconfig_ms[row.at("app")].push_back(std::stod(row.at("reconfig_ms")));
-  EXPECT_EQ(reconfig_ms["a"], (std::vector<double>{2, 0}));
-  EXPECT_EQ(reconfig_ms["b"], (std::vector<double>{2}));
-  EXPECT_EQ(reconfig_ms["c"], (std::vector<double>{2}));
+  const auto run = test::run_scenario(
+      kCell, {"platform.slots.0.count=1", "platform.dmas.0.count=1", "runtime.contexts.switch_us=2000",
+              R"(workload.apps=[{"name":"a","functionality":"rsa4096_crt","blocks":1,"requests":2},
+                                {"name":"b","functionality":"rsa4096_crt","blocks":1,"after":"a"},
+                                {"name":"c","functionality":"rsa4096_crt","blocks":1,"after":"b"}])"});
+  EXPECT_EQ(test::stat(run.stats, "manager", "context_switches"), 3);
+  EXPECT_NEAR(test::stat(run.stats, "manager", "context_switch_ms"), 6, 1e-9);
+  std::map<std::string, std::vector<std::uint64_t>> reconfig_ps;
+  for (const auto& r : run.records) reconfig_ps[r.app].push_back(r.reconfig_ps);
+  const std::uint64_t two_ms = 2'000'000'000;
+  EXPECT_EQ(reconfig_ps["a"], (std::vector<std::uint64_t>{two_ms, 0}));
+  EXPECT_EQ(reconfig_ps["b"], (std::vector<std::uint64_t>{two_ms}));
+  EXPECT_EQ(reconfig_ps["c"], (std::vector<std::uint64_t>{two_ms}));
 }
 
 TEST(Cell, TheWarmUpRequestRunsBeforeTheClockStarts) {
   // One process, warm-up 1, 300 ms: the warm-up signature (98 ms and the first use), then signatures for
   // 300 ms counted from the first after it: issued at 0, 98, 196 and 294 ms of that clock: 5 in all (4
   // when the 300 ms counted from the warm-up).
-  const auto scenario =
-      cell({R"(workload.apps=[{"name":"sign","functionality":"rsa4096_crt","blocks":1,"requests":100,
-                               "duration_ms":300,"warmup_requests":1}])"});
-  const fs::path out = fs::path(::testing::TempDir()) / "cell_warmup";
-  fs::remove_all(out);
-  ASSERT_EQ(platform::run_session(scenario, out).failed, 0u);
-  EXPECT_EQ(rows_of(out).size(), 5u);
+  const auto run = test::run_scenario(
+      kCell, {R"(workload.apps=[{"name":"sign","functionality":"rsa4096_crt","blocks":1,"requests":100,
+                                 "duration_ms":300,"warmup_requests":1}])"});
+  EXPECT_EQ(run.records.size(), 5u);
 }
 
 TEST(Cell, OpenSslSpeedsRateLeavesTheWarmUpOut) {
@@ -233,14 +198,8 @@ TEST(Cell, OpenSslSpeedsRateLeavesTheWarmUpOut) {
 }
 
 TEST(ScenarioCell, TheMeasurementsAndContextsKeysAreChecked) {
-  auto issues = [](const std::vector<std::string>& overrides) {
-    std::vector<std::string> out;
-    try {
-      cell(overrides);
-    } catch (const platform::ScenarioError& e) {
-      for (const auto& i : e.issues()) out.push_back(i.pointer + ": " + i.message);
-    }
-    return out;
+  const auto issues = [](std::vector<std::string> overrides) {
+    return test::load_issues(kCell, std::move(overrides));
   };
   EXPECT_EQ(issues({"workload.apps.0.warmup_requests=1000000"}),
             (std::vector<std::string>{"/workload/apps/0/warmup_requests: 1000000 of 1000000 requests would "
@@ -252,4 +211,20 @@ TEST(ScenarioCell, TheMeasurementsAndContextsKeysAreChecked) {
             (std::vector<std::string>{"/software/rsa4096_verify/smt_throughput: no CPU has hardware "
                                       "threads sharing a core (expected a CPU with hw_threads > 1 and "
                                       "smt_throughput > 0, or null here)"}));
+}
+
+TEST(Cell, AProcessTakesTheIdleSpuThatHoldsItsContext) {
+  // Two SPUs: "b" signs once from 0 (spu0 loads its context), "a" from 1 ms (spu1 loads a's), then a thinks
+  // 200 ms and signs again with both SPUs idle: it takes spu1, which holds its context, not the first idle
+  // one (spu0, b's): two loads and no switch (three, taking the first).
+  const auto run = test::run_scenario(
+      kCell, {"platform.slots.0.count=2", "platform.dmas.0.count=2",
+              R"(workload.apps=[{"name":"b","functionality":"rsa4096_crt","blocks":1},
+                                {"name":"a","functionality":"rsa4096_crt","blocks":1,"requests":2,
+                                 "start_us":1000,"think_us":200000}])"});
+  EXPECT_EQ(test::stat(run.stats, "manager", "context_switches"), 2);
+  std::vector<std::string> a_slots;
+  for (const auto& r : run.records)
+    if (r.app == "a") a_slots.push_back(r.slot);
+  EXPECT_EQ(a_slots, (std::vector<std::string>{"spu1", "spu1"}));
 }

@@ -201,18 +201,30 @@ TEST(RuntimeScheduler, LedgerAttributesSleepsWaitsDeviceAccessesRecountsAndCount
   EXPECT_EQ(total(end), ps(end_time));
 }
 
+namespace {
+// Two hardware threads of one core that together do 1.19x one thread's work (a Cell PPU), each with its own
+// scheduler.
+struct SharedCore {
+  static models::CpuParams params() {
+    models::CpuParams p;
+    p.hw_threads = 2;
+    p.smt_throughput = 1.19;
+    return p;
+  }
+  models::SoftCpu cpu{"cpu", params()};
+  models::Memory mem{"mem", models::MemoryParams{}};
+  runtime::Scheduler t0{cpu.thread(0), runtime::SchedulerParams{}};
+  runtime::Scheduler t1{cpu.thread(1), runtime::SchedulerParams{}};
+  SharedCore() { cpu.initiator.bind(mem.target); }
+};
+}  // namespace
+
 TEST(RuntimeScheduler, ThreadsSharingOneCoreComputeSlowerTogether) {
   // Two hardware threads of one core that together do 1.19x one thread's work (a Cell PPU): a 100 ms job
   // alone takes 100 ms; with a 50 ms job beside it, both run at 0.595: the short one ends after 84.03 ms, and
   // the long one, 50 ms of work done by then, finishes its other 50 ms at full speed.
-  models::CpuParams params;
-  params.hw_threads = 2;
-  params.smt_throughput = 1.19;
-  models::SoftCpu cpu("cpu", params);
-  models::Memory mem{"mem", models::MemoryParams{}};
-  cpu.initiator.bind(mem.target);
-  runtime::Scheduler t0(cpu.thread(0), runtime::SchedulerParams{}),
-      t1(cpu.thread(1), runtime::SchedulerParams{});
+  SharedCore core;
+  runtime::Scheduler &t0 = core.t0, &t1 = core.t1;
   sc_time alone_end, a_end, b_end;
   t0.spawn("alone", 0, [&](runtime::Process& p) {
     p.compute(100 * kCyclesPerMs);
@@ -665,14 +677,8 @@ TEST(RuntimeScheduler, CodeWithItsOwnSmtGainRunsAtItsOwnShareOfTheCore) {
   // The core of ThreadsSharingOneCoreComputeSlowerTogether (1.19), but b's code gains 1.6 from the two
   // threads: side by side, b runs at 0.8 of full speed and a at 0.595. b's 50 ms take 62.5 ms; a has done
   // 37.19 ms of its 100 by then and does the other 62.81 ms at full speed.
-  models::CpuParams params;
-  params.hw_threads = 2;
-  params.smt_throughput = 1.19;
-  models::SoftCpu cpu("cpu", params);
-  models::Memory mem{"mem", models::MemoryParams{}};
-  cpu.initiator.bind(mem.target);
-  runtime::Scheduler t0(cpu.thread(0), runtime::SchedulerParams{}),
-      t1(cpu.thread(1), runtime::SchedulerParams{});
+  SharedCore core;
+  runtime::Scheduler &t0 = core.t0, &t1 = core.t1;
   sc_time a_end, b_end;
   t0.spawn("a", 0, [&](runtime::Process& p) {
     p.compute(100 * kCyclesPerMs);
