@@ -37,7 +37,8 @@ void ProcessContexts::statistics(models::StatGroup& g) const {
              "time processes waited for another's set-up (first_use_serialised)");
   if (params_.per_process)
     g.add("context_switches", static_cast<double>(switches_), "count",
-          "slots switched to another process's context (runtime.contexts.per_process)")
+          "contexts loaded into a slot for a request: a slot's first, or in place of another process's "
+          "(runtime.contexts.per_process)")
         .add("context_switch_ms", models::to_ms(switching_), "ms", "time requests waited for those switches");
 }
 

@@ -14,7 +14,8 @@
 //    transfers of the local store), the slot held. A slot that is configured starts with the requester's
 //    context at no extra cost. Which idle slot a request takes: one that holds its context when there is one
 //    (SlotTable::choose).
-// Nothing is charged when both are off (the defaults).
+// Nothing is charged when both are off (the defaults). Both concern the manager's requests; cores that a core
+// library leases to software that drives them itself (Manager::take_core) keep no contexts.
 
 #include <cstdint>
 #include <set>

@@ -35,9 +35,12 @@ sanitize() {
   # the Python tools' own tests (label python) run no code of this build.
   # Left out as well: the three tests that run every shipped scenario's crossover and sensitivity over and over
   # (each path they take is one Cli.EveryShippedScenarioRunsWithVerifiedResults and the smaller tests already
-  # run sanitized): the slowest of the suite, 78 s together in the plain build.
+  # run sanitized): the slowest of the suite, 78 s together in the plain build; and the whole reproduction of
+  # every reference system (126 s sanitized; each system's scenario runs sanitized in that test, the reproduce
+  # command in the CliOutput and CliReproduce tests).
   local heavy="^(CrossoverSearch\.GivesTheExhaustiveTablesAnswerOnEveryShippedScenario"
-  heavy+="|CrossoverSearch\.TheCrossoverFoundDoesNotDependOnTheTable|Cli\.SensitivityRunsOnEveryShippedScenario)$"
+  heavy+="|CrossoverSearch\.TheCrossoverFoundDoesNotDependOnTheTable|Cli\.SensitivityRunsOnEveryShippedScenario"
+  heavy+="|Cli\.ReproduceComparesEveryReferenceSystemWithItsPublishedFigures)$"
   local reports="$PWD/$build/sanitizer" rc=0
   rm -rf "$reports"
   mkdir -p "$reports"
