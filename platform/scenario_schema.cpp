@@ -482,12 +482,13 @@ Schema build() {
                {"per_process",
                 Schema::boolean().default_value(false).doc(
                     "each process has its own context in a core, and a slot holds one at a time (Linux's "
-                    "spufs multiplexing SPU contexts on the SPUs): a request of another process waits "
-                    "switch_us first; an idle slot that holds the requester's context is taken first")},
+                    "spufs multiplexing SPU contexts on the SPUs): a request finding another process's "
+                    "context in its slot, or none yet, spends switch_us first; an idle slot that holds the "
+                    "requester's context is taken first")},
                {"switch_us",
                 Schema::number().unit("us").min(0).max(1e9).default_value(0.0).doc(
-                    "per_process: the time a slot takes to save the context it holds and restore the "
-                    "requester's")},
+                    "per_process: the time the OS takes to save the context a slot holds and restore the "
+                    "requester's, on the requester's CPU thread (busy on the device meanwhile)")},
            })
            .doc("the state a process keeps in the cores it uses (runtime/process_contexts.h)")},
       {"driver", driver.doc("costs of the OS drivers of the cores")},

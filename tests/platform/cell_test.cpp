@@ -164,6 +164,12 @@ TEST(Cell, AProcessFindingAnotherProcesssContextOnItsSpuSwitchesItFirst) {
                                 {"name":"c","functionality":"rsa4096_crt","blocks":1,"after":"b"}])"});
   EXPECT_EQ(test::stat(run.stats, "manager", "context_switches"), 3);
   EXPECT_NEAR(test::stat(run.stats, "manager", "context_switch_ms"), 6, 1e-9);
+  // The kernel switches on the caller's PPU thread, busy on the device: the threads' device time holds the
+  // 6 ms (asleep instead, it would hold the driver's accesses alone, about 0.01 ms).
+  const double io_ms =
+      test::stat(run.stats, "ppu.thread0", "io_ms") + test::stat(run.stats, "ppu.thread1", "io_ms");
+  EXPECT_GE(io_ms, 6);
+  EXPECT_LT(io_ms, 6.5);
   std::map<std::string, std::vector<std::uint64_t>> reconfig_ps;
   for (const auto& r : run.records) reconfig_ps[r.app].push_back(r.reconfig_ps);
   const std::uint64_t two_ms = 2'000'000'000;
