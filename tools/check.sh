@@ -7,12 +7,17 @@
 #                                 # tests/bench/perf_baselines.txt: fails when one grows more than 3 %; --update
 #                                 # writes the file anew (a deliberate commit that says why). Uses ./build
 #                                 # (BUILD_DIR), built by tools/setup.sh.
+#   tools/check.sh outputs DIR    # every user-visible output into DIR: each shipped scenario's run (with its
+#                                 # trace and VCD), crossover, resolved scenario, the schema and reproduce;
+#                                 # host.json (wall times) and reproduce's logs (paths) left out. A restructuring
+#                                 # that must not change what users see runs it before and after and compares:
+#                                 # diff -r BEFORE AFTER. Uses BUILD_DIR's rsoc like perf.
 # Exits non-zero when a check fails or finds something.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo "usage: tools/check.sh sanitize | fuzz SECONDS | perf [--update]" >&2
+  echo "usage: tools/check.sh sanitize | fuzz SECONDS | perf [--update] | outputs DIR" >&2
   exit 2
 }
 
@@ -119,7 +124,27 @@ perf() {
   return "$rc"
 }
 
+outputs() {
+  local dir="$1" rsoc="${BUILD_DIR:-build}/tools/rsoc" s name
+  mkdir -p "$dir"
+  export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+  "$rsoc" schema >"$dir/schema.txt"
+  for s in scenarios/*.json; do
+    name=$(basename "$s" .json)
+    "$rsoc" show "$s" >"$dir/$name.show.json"
+    "$rsoc" run "$s" --trace --vcd --out "$dir/$name" -q >"$dir/$name.stdout"
+    "$rsoc" crossover "$s" --table 0 --out "$dir/$name-crossover" -q >"$dir/$name-crossover.stdout" || true
+  done
+  "$rsoc" reproduce --out "$dir/reproduce" --jobs "$(nproc)" -q >"$dir/reproduce.stdout"
+  find "$dir" \( -name host.json -o -name "*.log" \) -delete  # wall times; the children's logs name their folder
+  echo "outputs: $(find "$dir" -type f | wc -l) files in $dir" >&2
+}
+
 case "${1:-}" in
+  outputs)
+    (($# == 2)) || usage
+    outputs "$2"
+    ;;
   sanitize)
     (($# == 1)) || usage
     sanitize
