@@ -133,9 +133,9 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
                      {"requests_per_s", summary.requests_per_s}};
   // The replacement policy's configurations against the optimal bound.
   const runtime::Manager& manager = sim.manager();
-  const runtime::OptimalReplacement optimal = manager.optimal_replacement();
+  const runtime::OptimalReplacement optimal = manager.slots().optimal_replacement();
   summary.metrics.insert(summary.metrics.end(),
-                         {{"reconfigurations", static_cast<double>(manager.cache_misses())},
+                         {{"reconfigurations", static_cast<double>(manager.slots().cache_misses())},
                           {"reconfigurations_optimal", static_cast<double>(optimal.configurations)}});
   // Prefetches configure slots too, outside the requests' count (none without a predictor).
   const double prefetches = analysis::find_stat(stats, "manager", "prefetches").value_or(-1);
@@ -146,9 +146,9 @@ RunSummary run_session(const Scenario& scenario, const std::filesystem::path& ou
        {"prefetches_useful", useful},
        {"reconfiguration_hidden_ms",
         analysis::find_stat(stats, "manager", "reconfiguration_hidden_ms").value_or(0)}});
-  if (manager.cache_misses() > 0 || prefetches > 0) {
+  if (manager.slots().cache_misses() > 0 || prefetches > 0) {
     std::ostringstream line;
-    line << "reconfigurations: " << manager.cache_misses() << " ("
+    line << "reconfigurations: " << manager.slots().cache_misses() << " ("
          << runtime::kReplacementNames.name(p.runtime.replacement)
          << (p.runtime.caching ? "" : ", no caching")
          << "); the fewest any replacement could have needed: " << optimal.configurations

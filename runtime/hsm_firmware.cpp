@@ -180,9 +180,9 @@ HsmFirmware::HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& u
       key_(key),
       blob_bytes_(blob_bytes),
       kek_(kek.begin(), kek.end()) {
-  if (manager_.cores_of(models::CoreKind::kAes128) == 0)
+  if (manager_.slots().cores_of(models::CoreKind::kAes128) == 0)
     throw std::invalid_argument("the HSM firmware needs an AES core");
-  if (manager_.cores_of(models::CoreKind::kModexp) < 2)
+  if (manager_.slots().cores_of(models::CoreKind::kModexp) < 2)
     throw std::invalid_argument("the HSM firmware needs two modexp cores");
   steps_ = params_.cycles;
   const std::uint64_t remainder = params_.cycles.remainder;
@@ -253,14 +253,10 @@ void HsmFirmware::rpc_task(Process& p) {
     while (queue_.empty()) p.wait_for(queued_);  // task_sleep until the tick wakes it
     const Request request = queue_.front();
     queue_.pop_front();
-    RequestRecord r;
-    r.id = manager_.next_id();
-    r.app = "client" + std::to_string(request.client);
-    r.functionality = "rsa" + std::to_string(key_.bits()) + "_sign";
-    r.blocks = 1;
-    r.bytes = modulus_bytes;
+    RequestRecord r = manager_.ledger().open("client" + std::to_string(request.client),
+                                             "rsa" + std::to_string(key_.bits()) + "_sign", 1, modulus_bytes,
+                                             request.issued.value());
     r.decision = "hardware";
-    r.issue_ps = request.issued.value();
     RequestScope scope(p, r);
     scope.start();
     Signature signature{request.digest, {}};
@@ -290,7 +286,7 @@ void HsmFirmware::rpc_task(Process& p) {
     r.breakdown[TimeUse::kBusTransfer] += (request.arrived - request.host_done).value();
     r.exec_ps = r.end_ps - r.start_ps;
     ++signatures_;
-    manager_.record(r);
+    manager_.ledger().record(r);
     if (on_signature_) on_signature_(signature);
     p.notify(*request.answered);
   }
@@ -461,8 +457,8 @@ CoreLease HsmFirmware::alloc(Process& p, models::CoreKind kind) {
     const Process::Ledger before = p.spent();
     p.compute(params_.cycles.core_alloc);
     ++alloc_attempts_;
-    if (const auto core = manager_.take_core(kind)) {
-      manager_.stamp(*core);
+    if (const auto core = manager_.slots().take_core(kind)) {
+      manager_.slots().stamp(*core);
       return *core;
     }
     p.yield();
@@ -475,16 +471,16 @@ std::pair<CoreLease, CoreLease> HsmFirmware::alloc2(Process& p, models::CoreKind
     const Process::Ledger before = p.spent();
     p.compute(params_.cycles.core_alloc);
     ++alloc_attempts_;
-    const auto first = manager_.take_core(kind);
+    const auto first = manager_.slots().take_core(kind);
     if (!first) {
       p.yield();
       count_as_waiting(p, before);
       continue;
     }
     p.compute(params_.cycles.core_alloc);
-    if (const auto second = manager_.take_core(kind)) {
-      manager_.stamp(*first);
-      manager_.stamp(*second);
+    if (const auto second = manager_.slots().take_core(kind)) {
+      manager_.slots().stamp(*first);
+      manager_.slots().stamp(*second);
       return {*first, *second};
     }
     free(p, *first);  // hal_core_free yields
@@ -493,7 +489,7 @@ std::pair<CoreLease, CoreLease> HsmFirmware::alloc2(Process& p, models::CoreKind
 }
 
 void HsmFirmware::free(Process& p, const CoreLease& core) {
-  manager_.give_back(p, core);
+  manager_.slots().give_back(p, core);
   p.yield();
 }
 

@@ -15,7 +15,7 @@
 //    context at no extra cost. Which idle slot a request takes: one that holds its context when there is one
 //    (SlotTable::choose).
 // Nothing is charged when both are off (the defaults). Both concern the manager's requests; cores that a core
-// library leases to software that drives them itself (Manager::take_core) keep no contexts.
+// library leases to software that drives them itself (SlotBroker::take_core) keep no contexts.
 
 #include <cstdint>
 #include <set>

@@ -18,6 +18,11 @@ namespace rsoc::runtime {
 enum class Replacement { kLru, kLfu, kFifo };
 inline constexpr models::NameTable<Replacement, 3> kReplacementNames{
     {{{Replacement::kLru, "lru"}, {Replacement::kLfu, "lfu"}, {Replacement::kFifo, "fifo"}}}};
+// How a request's reason names them.
+inline constexpr models::NameTable<Replacement, 3> kReplacementDescriptions{
+    {{{Replacement::kLru, "least recently used"},
+      {Replacement::kLfu, "least frequently used"},
+      {Replacement::kFifo, "first in"}}}};
 
 class SlotTable {
  public:
@@ -62,6 +67,7 @@ class SlotTable {
   bool could_host(std::size_t slot, int design, std::uint64_t bytes, bool can_configure) const;
   const Slot& operator[](std::size_t i) const { return slots_[i]; }
   std::size_t size() const { return slots_.size(); }
+  Replacement replacement() const { return replacement_; }
 
  private:
   bool fits(const Slot& s, std::uint64_t bytes, bool can_configure) const {

@@ -37,7 +37,7 @@ Outcome run(const std::string& scenario, const std::vector<std::string>& overrid
   sim.spawn_apps();
   sim.run();
   out.stats = sim.stats(sc_core::sc_time_stamp().to_seconds() * 1e3);
-  out.slot_waits = sim.manager().slot_waits();
+  out.slot_waits = sim.manager().slots().slot_waits();
   out.end_ps = ps(sc_core::sc_time_stamp());
   return out;
 }

@@ -139,8 +139,8 @@ TEST(RuntimeManager, HardwareAndSoftwareGiveIdenticalBytes) {
   });
   sc_core::sc_start();
   EXPECT_EQ(checked, 6);
-  EXPECT_EQ(hw->cache_misses(), 2u);  // 3DES runs on the DES core
-  EXPECT_EQ(hw->cache_hits(), 4u);
+  EXPECT_EQ(hw->slots().cache_misses(), 2u);  // 3DES runs on the DES core
+  EXPECT_EQ(hw->slots().cache_hits(), 4u);
 }
 
 TEST(RuntimeManager, ModexpOnTheCoreEqualsSoftwareAndTakesTheFormulaTime) {
@@ -180,7 +180,7 @@ TEST(RuntimeManager, ModexpOnTheCoreEqualsSoftwareAndTakesTheFormulaTime) {
     EXPECT_NE(big.record.decision, "hardware");
   });
   sc_core::sc_start();
-  EXPECT_EQ(hw->cache_misses(), 1u);  // one modexp core serves both sizes
+  EXPECT_EQ(hw->slots().cache_misses(), 1u);  // one modexp core serves both sizes
 }
 
 TEST(RuntimeManager, RsaCrtRunsWholeOnOneCoreAndSigns) {
@@ -366,7 +366,7 @@ TEST(RuntimeManager, WithoutCachingEveryHardwareRequestReconfigures) {
   });
   sc_core::sc_start();
   for (const auto& r : bench.log) EXPECT_TRUE(r.reconfigured) << r.id;
-  EXPECT_EQ(m->cache_hits(), 0u);
+  EXPECT_EQ(m->slots().cache_hits(), 0u);
 }
 
 TEST(RuntimeManager, ACoreInUseIsNeverEvictedTheRequestWaits) {
@@ -387,7 +387,7 @@ TEST(RuntimeManager, ACoreInUseIsNeverEvictedTheRequestWaits) {
       },
       sc_time(200, sc_core::SC_US));
   sc_core::sc_start();
-  EXPECT_EQ(m->slot_waits(), 1u);
+  EXPECT_EQ(m->slots().slot_waits(), 1u);
   EXPECT_GE(des_start, aes_end);
   ASSERT_EQ(bench.log.size(), 2u);
   EXPECT_TRUE(bench.log[0].ok);
@@ -402,34 +402,34 @@ TEST(RuntimeManager, TakeCoreHandsOutTheLeastRecentlyUsedIdleCoreAndRequestsWait
   bench.slots[0]->preload(0);  // aes
   bench.slots[1]->preload(0);  // aes
   auto m = bench.manager(bench.params(runtime::PolicyKind::kHardware));
-  EXPECT_EQ(m->cores_of(models::CoreKind::kAes128), 2u);
-  EXPECT_EQ(m->cores_of(models::CoreKind::kModexp), 0u);
+  EXPECT_EQ(m->slots().cores_of(models::CoreKind::kAes128), 2u);
+  EXPECT_EQ(m->slots().cores_of(models::CoreKind::kModexp), 0u);
   sc_time given_back;
   bench.sched0.spawn("library", 10, [&](runtime::Process& p) {
-    const auto a = m->take_core(models::CoreKind::kAes128);
+    const auto a = m->slots().take_core(models::CoreKind::kAes128);
     ASSERT_TRUE(a);
     EXPECT_EQ(a->slot_name, "slot0");
     EXPECT_EQ(a->base, 0x80000000u);
-    m->stamp(*a);
-    const auto b = m->take_core(models::CoreKind::kAes128);
+    m->slots().stamp(*a);
+    const auto b = m->slots().take_core(models::CoreKind::kAes128);
     ASSERT_TRUE(b);
     EXPECT_EQ(b->slot_name, "slot1");
-    m->stamp(*b);
-    EXPECT_FALSE(m->take_core(models::CoreKind::kAes128));  // both taken
-    EXPECT_FALSE(m->take_core(models::CoreKind::kDes));     // none configured
+    m->slots().stamp(*b);
+    EXPECT_FALSE(m->slots().take_core(models::CoreKind::kAes128));  // both taken
+    EXPECT_FALSE(m->slots().take_core(models::CoreKind::kDes));     // none configured
     p.sleep(sc_time(50, sc_core::SC_US));                   // the request below waits meanwhile
     given_back = sc_core::sc_time_stamp();
-    m->give_back(p, *b);
-    m->give_back(p, *a);
+    m->slots().give_back(p, *b);
+    m->slots().give_back(p, *a);
     p.sleep(sc_time(50, sc_core::SC_US));  // the request ran on slot0 (least recently used) meanwhile
-    const auto c = m->take_core(models::CoreKind::kAes128);
+    const auto c = m->slots().take_core(models::CoreKind::kAes128);
     ASSERT_TRUE(c);
     EXPECT_EQ(c->slot_name, "slot1");  // slot0 was used by the request since
-    m->give_back(p, *c);                  // not stamped: its place in the order is unchanged
-    const auto d = m->take_core(models::CoreKind::kAes128);
+    m->slots().give_back(p, *c);  // not stamped: its place in the order is unchanged
+    const auto d = m->slots().take_core(models::CoreKind::kAes128);
     ASSERT_TRUE(d);
     EXPECT_EQ(d->slot_name, "slot1");
-    m->give_back(p, *d);
+    m->slots().give_back(p, *d);
   });
   bench.sched1.spawn(
       "app", 10, [&](runtime::Process& p) { ask(*m, p, Functionality::kAes128, 1); },
@@ -485,7 +485,7 @@ TEST(RuntimeManager, WithoutAFreeSlotTheRequestCanFallBackToSoftware) {
       },
       sc_time(200, sc_core::SC_US));
   sc_core::sc_start();
-  EXPECT_EQ(m->fallbacks(), 1u);
+  EXPECT_EQ(m->slots().fallbacks(), 1u);
 }
 
 TEST(RuntimeManager, ThresholdPolicyChoosesByBlockCount) {
@@ -642,7 +642,7 @@ TEST(RuntimeManager, AnAbortedConfigurationLeavesTheSlotEmptyAndTheNextRequestCo
   EXPECT_TRUE(bench.port->records()[1].ok);
   EXPECT_EQ(bench.log[2].decision, "software");
   EXPECT_EQ(output, expected);
-  EXPECT_EQ(m->cache_misses(), 2u);
+  EXPECT_EQ(m->slots().cache_misses(), 2u);
 }
 
 // What the recovery may act on: faults of the platform (an error response, a device's failure, the
