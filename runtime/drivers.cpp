@@ -62,21 +62,33 @@ sc_core::sc_time CoreDriver::watchdog(Process& p) const {
   return costs_.watchdog_cycles ? p.cpu().cycle_time(costs_.watchdog_cycles) : sc_core::SC_ZERO_TIME;
 }
 
-void CoreDriver::wait_status(Process& p, std::uint64_t base, std::uint32_t mask) {
+void CoreDriver::wait_status(Process& p, const std::uint64_t* bases, std::size_t n, std::uint32_t mask,
+                             PollPause pause) {
   const sc_core::sc_time started = p.cpu().now(), limit = watchdog(p);
-  for (std::uint64_t n = 0; n < costs_.max_polls; ++n) {
-    if (n > 0) p.poll_pause();
-    models::CpuThread& cpu = p.cpu();  // the process may hold another thread after a pause
-    cpu.compute(costs_.poll_loop_cycles);
-    ++polls_;
-    const sc_core::sc_time io_before = cpu.io_time();
-    if ((cpu.read32(base + reg::kStatus) & mask) == mask) return;
-    p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, cpu.io_time() - io_before);  // the core is still busy
-    if (limit != sc_core::SC_ZERO_TIME && cpu.now() - started >= limit)
-      throw DriverTimeout("core at " + models::hex(base) + " did not finish within the watchdog's " +
+  std::uint64_t done = 0;  // bit i: the core at bases[i] showed `mask`
+  const std::uint64_t all = n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+  for (std::uint64_t round = 0; round < costs_.max_polls; ++round) {
+    if (pause == PollPause::kYieldEachRound)
+      p.yield();
+    else if (round > 0)
+      p.poll_pause();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (done >> i & 1) continue;
+      models::CpuThread& cpu = p.cpu();  // the process may hold another thread after a pause
+      cpu.compute(costs_.poll_loop_cycles);
+      ++polls_;
+      const sc_core::sc_time io_before = cpu.io_time();
+      if ((cpu.read32(bases[i] + reg::kStatus) & mask) == mask)
+        done |= std::uint64_t{1} << i;
+      else  // the core is still busy
+        p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, cpu.io_time() - io_before);
+    }
+    if (done == all) return;
+    if (limit != sc_core::SC_ZERO_TIME && p.cpu().now() - started >= limit)
+      throw DriverTimeout("core at " + models::hex(bases[0]) + " did not finish within the watchdog's " +
                           std::to_string(costs_.watchdog_cycles) + " CPU cycles");
   }
-  throw DeviceFault("core at " + models::hex(base) + " did not become ready after " +
+  throw DeviceFault("core at " + models::hex(bases[0]) + " did not become ready after " +
                     std::to_string(costs_.max_polls) + " status polls");
 }
 
@@ -291,6 +303,19 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
         store_be32(&out[(first + b) * fi.output_bytes() + byte_of_word(core.result, i)],
                    results[b * result_words + i]);
   }
+}
+
+void write_number(models::CpuThread& cpu, std::uint64_t address, const crypto::BigInt& v, std::size_t words) {
+  for (const std::uint32_t w : v.to_words(words)) {
+    cpu.write32(address, w);
+    address += 4;
+  }
+}
+
+crypto::BigInt read_number(models::CpuThread& cpu, std::uint64_t address, std::size_t words) {
+  std::vector<std::uint32_t> w(words);
+  for (std::size_t i = 0; i < words; ++i) w[i] = cpu.read32(address + 4 * i);
+  return crypto::BigInt::from_words(w);
 }
 
 DmaChannel::Lease::Lease(DmaChannel& channel, Process& p) : channel_(channel), p_(p) {

@@ -142,9 +142,18 @@ class CoreDriver {
   std::uint64_t replay_payloads() const { return replay_payloads_; }
   const DriverCosts& costs() const { return costs_; }
   // Polls STATUS of the core at `base` until every bit of `mask` is set (poll_loop_cycles around each read,
-  // the scheduler may run another process between polls); at most max_polls reads, then DriverError; with
+  // the scheduler may run another process between polls); at most max_polls reads, then DeviceFault; with
   // a watchdog, DriverTimeout at the first poll that finds it not set watchdog_cycles after the first.
-  void wait_status(Process& p, std::uint64_t base, std::uint32_t mask);
+  void wait_status(Process& p, std::uint64_t base, std::uint32_t mask) {
+    wait_status(p, &base, 1, mask, PollPause::kBetweenPolls);
+  }
+  // How a status wait lets other processes run: between two polls of a core (Process::poll_pause: a driver's
+  // loop), or a yield before every round of reads, the first included (a cooperative tasker's wait: libhal's
+  // hal_io_wait).
+  enum class PollPause { kBetweenPolls, kYieldEachRound };
+  // The same for the `n` cores at `bases` (at most 64) at once: rounds of a status read of each core not done
+  // yet, until every one shows `mask`; at most max_polls rounds.
+  void wait_status(Process& p, const std::uint64_t* bases, std::size_t n, std::uint32_t mask, PollPause pause);
   // The core at `base` was (re)configured: it holds no key any more.
   void forget(std::uint64_t base) { loaded_.erase(base); }
 
@@ -202,6 +211,11 @@ class CoreDriver {
   // What each core holds: the driver loads the key, the direction and runs INIT only when they change.
   std::map<std::uint64_t, Loaded> loaded_;
 };
+
+// A number in a bank of 32-bit registers from `address`, least significant word first (the modexp cores'
+// operand banks), written or read as `words` words, one MMIO access each.
+void write_number(models::CpuThread& cpu, std::uint64_t address, const crypto::BigInt& v, std::size_t words);
+crypto::BigInt read_number(models::CpuThread& cpu, std::uint64_t address, std::size_t words);
 
 // How bitstream words reach the configuration port.
 struct ReconfigurationFeed {

@@ -104,20 +104,9 @@ void then_release(Work&& work, Release&& release) {
 }
 
 // Time a process spent from `before` until now on computing and waiting for the CPU, counted instead as
-// waiting for a shared resource (a core, a lock): spinning for it.
+// waiting for a shared resource (a core): spinning for it.
 void count_as_waiting(Process& p, const Process::Ledger& before) {
-  const Process::Ledger after = p.spent();
-  for (const TimeUse use : {TimeUse::kCpuCompute, TimeUse::kCpuWait}) {
-    const auto i = static_cast<std::size_t>(use);
-    p.recount(use, TimeUse::kSlotWait, sc_core::sc_time::from_value(after[i] - before[i]));
-  }
-}
-
-void write_number(models::CpuThread& cpu, std::uint64_t address, const BigInt& v, std::size_t words) {
-  for (const std::uint32_t w : v.to_words(words)) {
-    cpu.write32(address, w);
-    address += 4;
-  }
+  p.recount_between(before, p.spent(), {TimeUse::kCpuCompute, TimeUse::kCpuWait}, TimeUse::kSlotWait);
 }
 
 // One CRT half on a modexp core, in the steps of Cryptech's hal_modexp: set-up of the modulus, set-up of the
@@ -155,9 +144,7 @@ void setup_calculation(models::CpuThread& cpu, const ModexpHalf& a, std::size_t 
 }
 
 BigInt read_result(models::CpuThread& cpu, std::uint64_t base, std::size_t words) {
-  std::vector<std::uint32_t> w(words);
-  for (std::size_t i = 0; i < words; ++i) w[i] = cpu.read32(base + reg::kModResult + 4 * i);
-  return BigInt::from_words(w);
+  return read_number(cpu, base + reg::kModResult, words);
 }
 
 // The private key as the reference RSA-CRT operation takes it: p, q, dP, dQ, qInv, each of `half` bytes.
@@ -177,6 +164,7 @@ HsmFirmware::HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& u
       manager_(manager),
       uart_(uart),
       params_(params),
+      io_(params.io),
       key_(key),
       blob_bytes_(blob_bytes),
       kek_(kek.begin(), kek.end()) {
@@ -300,11 +288,13 @@ std::vector<std::uint8_t> HsmFirmware::sign(Process& p, const Request& request, 
 
   // The keystore lock covers the look-up and the copy of the wrapped key only.
   std::vector<std::uint8_t> blob(blob_bytes_);
-  keystore_.spin_lock(p);
-  p.compute(c.keystore_fetch);
-  const auto status = cpu.read(params_.blob_address, blob.data(), static_cast<unsigned>(blob.size()));
-  p.compute(c.copy_per_word * (blob.size() / 4));
-  keystore_.unlock(p);
+  tlm::tlm_response_status status;
+  {
+    const Mutex::SpinGuard locked(keystore_, p);
+    p.compute(c.keystore_fetch);
+    status = cpu.read(params_.blob_address, blob.data(), static_cast<unsigned>(blob.size()));
+    p.compute(c.copy_per_word * (blob.size() / 4));
+  }
   if (status != tlm::TLM_OK_RESPONSE)
     throw DriverError("keystore read failed at " + models::hex(params_.blob_address));
   p.compute(c.kek);
@@ -371,57 +361,49 @@ std::vector<std::uint8_t> HsmFirmware::unwrap_key(Process& p, const std::vector<
 
 std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey& key, std::string& reason) {
   const HsmCosts& c = steps_;
-  blinding_lock_.spin_lock(p);
-  try {
-    for (auto it = blinding_cache_.begin(); it != blinding_cache_.end(); ++it) {
-      if (it->n != key.n) continue;
-      // A hit: both factors squared mod n, which keeps bf = (ubf^-1)^e.
-      p.compute(c.blinding_hit);
-      it->bf = crypto::mod(it->bf * it->bf, key.n);
-      it->ubf = crypto::mod(it->ubf * it->ubf, key.n);
-      blinding_cache_.splice(blinding_cache_.begin(), blinding_cache_, it);
-      ++blinding_hits_;
-      reason += "; blinding factors cached";
-      const auto out = std::make_pair(it->bf, it->ubf);
-      blinding_lock_.unlock(p);
-      return out;
-    }
-    // A miss: a fresh r, bf = r^e mod n on a modexp core (hal_modexp; the core derives its Montgomery
-    // values), ubf = r^-1 mod n in software.
-    ++blinding_misses_;
-    reason += "; fresh blinding factors";
-    p.compute(c.blinding_miss);
-    const std::size_t k = (key.bits() + 7) / 8, words = k / 4;
-    std::mt19937_64 rng((params_.seed + 5) * 0xD1B54A32D192ED03ull ^ blinding_misses_);
-    std::vector<std::uint8_t> r_bytes(k);
-    for (auto& b : r_bytes) b = static_cast<std::uint8_t>(rng());
-    const BigInt r = crypto::mod(BigInt::from_bytes_be(r_bytes), key.n);
-    const CoreLease core = alloc(p, models::CoreKind::kModexp);
-    BigInt bf;
-    then_release([&] {
-      models::CpuThread& cpu = p.cpu();
-      setup_modulus(cpu, core.base, key.n, words, 32 * words);
-      cpu.write32(core.base + reg::kConfig, 0);
-      write_number(cpu, core.base + reg::kMessage, r, words);
-      const std::size_t e_words = (key.e.bit_length() + 31) / 32;
-      write_number(cpu, core.base + reg::kExponent, key.e, e_words);
-      cpu.write32(core.base + reg::kExponentBits, static_cast<std::uint32_t>(32 * e_words));
-      cpu.write32(core.base + reg::kCtrl, 0);
-      cpu.write32(core.base + reg::kCtrl, reg::kCtrlNext);
-      io_wait(p, {core.base}, reg::kStatusReady | reg::kStatusValid);
-      bf = read_result(cpu, core.base, words);
-    }, [&] { free(p, core); });
-    const BigInt ubf = crypto::mod_inverse(r, key.n);
-    if (params_.blinding_cache > 0) {
-      if (blinding_cache_.size() >= params_.blinding_cache) blinding_cache_.pop_back();
-      blinding_cache_.push_front(Blinding{key.n, bf, ubf});
-    }
-    blinding_lock_.unlock(p);
-    return {bf, ubf};
-  } catch (...) {
-    blinding_lock_.unlock(p);
-    throw;
+  const Mutex::SpinGuard locked(blinding_lock_, p);
+  for (auto it = blinding_cache_.begin(); it != blinding_cache_.end(); ++it) {
+    if (it->n != key.n) continue;
+    // A hit: both factors squared mod n, which keeps bf = (ubf^-1)^e.
+    p.compute(c.blinding_hit);
+    it->bf = crypto::mod(it->bf * it->bf, key.n);
+    it->ubf = crypto::mod(it->ubf * it->ubf, key.n);
+    blinding_cache_.splice(blinding_cache_.begin(), blinding_cache_, it);
+    ++blinding_hits_;
+    reason += "; blinding factors cached";
+    return {it->bf, it->ubf};
   }
+  // A miss: a fresh r, bf = r^e mod n on a modexp core (hal_modexp; the core derives its Montgomery values),
+  // ubf = r^-1 mod n in software.
+  ++blinding_misses_;
+  reason += "; fresh blinding factors";
+  p.compute(c.blinding_miss);
+  const std::size_t k = (key.bits() + 7) / 8, words = k / 4;
+  std::mt19937_64 rng((params_.seed + 5) * 0xD1B54A32D192ED03ull ^ blinding_misses_);
+  std::vector<std::uint8_t> r_bytes(k);
+  for (auto& b : r_bytes) b = static_cast<std::uint8_t>(rng());
+  const BigInt r = crypto::mod(BigInt::from_bytes_be(r_bytes), key.n);
+  const CoreLease core = alloc(p, models::CoreKind::kModexp);
+  BigInt bf;
+  then_release([&] {
+    models::CpuThread& cpu = p.cpu();
+    setup_modulus(cpu, core.base, key.n, words, 32 * words);
+    cpu.write32(core.base + reg::kConfig, 0);
+    write_number(cpu, core.base + reg::kMessage, r, words);
+    const std::size_t e_words = (key.e.bit_length() + 31) / 32;
+    write_number(cpu, core.base + reg::kExponent, key.e, e_words);
+    cpu.write32(core.base + reg::kExponentBits, static_cast<std::uint32_t>(32 * e_words));
+    cpu.write32(core.base + reg::kCtrl, 0);
+    cpu.write32(core.base + reg::kCtrl, reg::kCtrlNext);
+    io_wait(p, {core.base}, reg::kStatusReady | reg::kStatusValid);
+    bf = read_result(cpu, core.base, words);
+  }, [&] { free(p, core); });
+  const BigInt ubf = crypto::mod_inverse(r, key.n);
+  if (params_.blinding_cache > 0) {
+    if (blinding_cache_.size() >= params_.blinding_cache) blinding_cache_.pop_back();
+    blinding_cache_.push_front(Blinding{key.n, bf, ubf});
+  }
+  return {bf, ubf};
 }
 
 // m^dP mod p and m^dQ mod q on two modexp cores at once (hal_modexp2 with the precomputed values): both set
@@ -494,26 +476,7 @@ void HsmFirmware::free(Process& p, const CoreLease& core) {
 }
 
 void HsmFirmware::io_wait(Process& p, const std::vector<std::uint64_t>& bases, std::uint32_t mask) {
-  models::CpuThread& cpu = p.cpu();
-  std::vector<bool> done(bases.size(), false);
-  for (std::uint64_t round = 0; round < params_.io.max_polls; ++round) {
-    p.yield();  // before every round of status reads, the first included
-    bool all = true;
-    for (std::size_t i = 0; i < bases.size(); ++i) {
-      if (done[i]) continue;
-      cpu.compute(params_.io.poll_loop_cycles);
-      ++status_reads_;
-      const sc_time io_before = cpu.io_time();
-      done[i] = (cpu.read32(bases[i] + reg::kStatus) & mask) == mask;
-      if (!done[i]) {
-        p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute, cpu.io_time() - io_before);  // the core is busy
-        all = false;
-      }
-    }
-    if (all) return;
-  }
-  throw DriverError("core at " + models::hex(bases.front()) + " did not become ready after " +
-                    std::to_string(params_.io.max_polls) + " status polls");
+  io_.wait_status(p, bases.data(), bases.size(), mask, CoreDriver::PollPause::kYieldEachRound);
 }
 
 }  // namespace rsoc::runtime

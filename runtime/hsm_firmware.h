@@ -161,7 +161,7 @@ class HsmFirmware {
   std::uint64_t signatures() const { return signatures_; }
   std::uint64_t aes_block_operations() const { return aes_operations_; }
   std::uint64_t core_alloc_attempts() const { return alloc_attempts_; }
-  std::uint64_t status_reads() const { return status_reads_; }
+  std::uint64_t status_reads() const { return io_.polls(); }
   std::uint64_t blinding_hits() const { return blinding_hits_; }
   std::uint64_t blinding_misses() const { return blinding_misses_; }
 
@@ -193,13 +193,15 @@ class HsmFirmware {
   std::pair<CoreLease, CoreLease> alloc2(Process& p, models::CoreKind kind);
   void free(Process& p, const CoreLease& core);
   // hal_io_wait2: rounds of a yield, then a status read of each core (of `bases`) not done yet, until every
-  // one shows `mask`. Reads that find a core busy count as kCoreCompute.
+  // one shows `mask`: the platform's driver wait (CoreDriver::wait_status, PollPause::kYieldEachRound) with
+  // the firmware's costs. Reads that find a core busy count as kCoreCompute.
   void io_wait(Process& p, const std::vector<std::uint64_t>& bases, std::uint32_t mask);
 
   Scheduler& scheduler_;
   Manager& manager_;
   models::Uart& uart_;
   HsmParams params_;
+  CoreDriver io_;  // the status waits (params_.io)
   RsaKey key_;
   std::size_t blob_bytes_;
   // The bignum steps' cycles with their share of the remainder (RemainderAt::kBignum), the remainder's share
@@ -214,7 +216,7 @@ class HsmFirmware {
   sc_core::sc_event queued_;
   std::function<void()> done_;
   unsigned clients_left_ = 0;
-  std::uint64_t signatures_ = 0, aes_operations_ = 0, alloc_attempts_ = 0, status_reads_ = 0;
+  std::uint64_t signatures_ = 0, aes_operations_ = 0, alloc_attempts_ = 0;
   std::uint64_t blinding_hits_ = 0, blinding_misses_ = 0;
 };
 

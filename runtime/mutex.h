@@ -33,10 +33,7 @@ class Mutex {
       // A turn takes time even with nobody else to run (the holder may be waiting for a device): never a
       // loop in zero simulated time.
       if (after == before) p.compute(1);
-      for (const TimeUse use : {TimeUse::kCpuCompute, TimeUse::kCpuWait}) {
-        const auto i = static_cast<std::size_t>(use);
-        p.recount(use, TimeUse::kSlotWait, sc_core::sc_time::from_value(after[i] - before[i]));
-      }
+      p.recount_between(before, after, {TimeUse::kCpuCompute, TimeUse::kCpuWait}, TimeUse::kSlotWait);
     }
     waited_ += p.cpu().now() - asked;
     holder_ = &p;
@@ -47,6 +44,18 @@ class Mutex {
     holder_ = nullptr;
     p.notify(released_);
   }
+  // Holds the lock, taken with spin_lock(), until destroyed.
+  class SpinGuard {
+   public:
+    SpinGuard(Mutex& m, Process& p) : m_(m), p_(p) { m_.spin_lock(p_); }
+    ~SpinGuard() { m_.unlock(p_); }
+    SpinGuard(const SpinGuard&) = delete;
+    SpinGuard& operator=(const SpinGuard&) = delete;
+
+   private:
+    Mutex& m_;
+    Process& p_;
+  };
   bool locked() const { return holder_ != nullptr; }
   std::uint64_t locks() const { return locks_; }
   std::uint64_t contended() const { return contended_; }

@@ -51,6 +51,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -138,6 +139,14 @@ class Process {
   Ledger spent() const;
   // Counts `t`, which the ledger has counted as `from` (the caller measured it), as `to` instead.
   void recount(TimeUse from, TimeUse to, const sc_core::sc_time& t);
+  // What the process spent on each use of `from` between two readings of its ledger counts as `to` instead
+  // (a spin for a lock or a core: its computing and its waits for the CPU were waiting for the resource).
+  void recount_between(const Ledger& before, const Ledger& after, std::initializer_list<TimeUse> from, TimeUse to) {
+    for (const TimeUse use : from) {
+      const auto i = static_cast<std::size_t>(use);
+      recount(use, to, sc_core::sc_time::from_value(after[i] - before[i]));
+    }
+  }
 
   // When the process last asked for the CPU (after a sleep or a wait): a request it issues as soon as it runs
   // was really issued then, and the time until it got the CPU is queueing.

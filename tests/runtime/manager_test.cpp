@@ -444,6 +444,63 @@ TEST(RuntimeManager, TakeCoreHandsOutTheLeastRecentlyUsedIdleCoreAndRequestsWait
   EXPECT_GE(r.breakdown[runtime::TimeUse::kSlotWait], (given_back - sc_time(10, sc_core::SC_US)).value());
 }
 
+TEST(RuntimeManager, ASlotLeaseGivesItsSlotBackOnceWhenDestroyedEvenByAnException) {
+  // The slot broker's lease: the request's hold on its slot ends when the lease is destroyed (an exception
+  // included), once, whichever lease it was moved to; a request waiting for the slot then runs.
+  Bench bench(1);
+  bench.slots[0]->preload(0);  // aes
+  auto m = bench.manager(bench.params(runtime::PolicyKind::kHardware));
+  runtime::SlotBroker& slots = m->slots();
+  bench.sched0.spawn("holder", 10, [&](runtime::Process& p) {
+    const runtime::CoreDesign& aes = *slots.design_for(Functionality::kAes128);
+    bool configure = true;
+    std::string reason;
+    try {
+      std::optional<runtime::SlotBroker::Lease> held = slots.take(p, aes, {}, configure, reason);
+      ASSERT_TRUE(held);
+      EXPECT_FALSE(configure);
+      EXPECT_EQ(reason, "; core resident in slot0");
+      EXPECT_TRUE(slots.table()[0].in_use);
+      EXPECT_FALSE(slots.take(p, aes, {}, configure, reason));  // in use: nothing to take
+      runtime::SlotBroker::Lease moved(std::move(*held));
+      held.reset();  // the moved-from lease gives nothing back
+      EXPECT_TRUE(slots.table()[0].in_use);
+      p.sleep(sc_time(50, sc_core::SC_US));  // the request below waits meanwhile
+      throw std::runtime_error("the request failed");
+    } catch (const std::runtime_error&) {
+    }
+    EXPECT_FALSE(slots.table()[0].in_use);
+    EXPECT_EQ(slots.resident(0), "aes");  // module caching: the core stays
+  });
+  bench.sched1.spawn(
+      "app", 10, [&](runtime::Process& p) { ask(*m, p, Functionality::kAes128, 1); },
+      sc_time(10, sc_core::SC_US));
+  sc_core::sc_start();
+  ASSERT_EQ(bench.log.size(), 1u);
+  EXPECT_TRUE(bench.log[0].ok) << bench.log[0].error;
+  EXPECT_GE(bench.log[0].start_ps, sc_time(50, sc_core::SC_US).value());
+  EXPECT_EQ(slots.slot_waits(), 1u);
+  EXPECT_EQ(slots.cache_hits(), 2u);  // the lease's take and the request's
+}
+
+TEST(RuntimeRequestLedger, NumbersEveryRequestInOneSequenceAndRecordsThemInTheOrderTheyEnd) {
+  std::vector<std::uint64_t> sunk;
+  runtime::RequestLedger ledger([&](const runtime::RequestRecord& r) { sunk.push_back(r.id); });
+  const runtime::RequestRecord a = ledger.open("app", "aes128", 4, 64, 1000);
+  const runtime::RequestRecord b = ledger.open("client0", "rsa2048_sign", 1, 256, 2000);
+  EXPECT_EQ(a.id, 0u);
+  EXPECT_EQ(b.id, 1u);
+  EXPECT_EQ(b.app, "client0");
+  EXPECT_EQ(b.functionality, "rsa2048_sign");
+  EXPECT_EQ(b.blocks, 1u);
+  EXPECT_EQ(b.bytes, 256u);
+  EXPECT_EQ(b.issue_ps, 2000u);
+  ledger.record(b);
+  ledger.record(a);
+  EXPECT_EQ(sunk, (std::vector<std::uint64_t>{1, 0}));
+  EXPECT_EQ(ledger.recorded(), 2u);
+}
+
 TEST(RuntimeManager, SoftwareThatDoesNotExistIsNeverRunInNoTime) {
   // No software for modexp4096 and no core that takes 4096-bit operands: the request fails with the reason,
   // it does not "run in software" in 0 ms. With a core but no software (DES here) and no threshold for it,
