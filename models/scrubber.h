@@ -17,11 +17,14 @@
 
 #include "models/config_port.h"
 #include "models/fpga_slot.h"
+#include "models/name_table.h"
 #include "models/statistics.h"
 
 namespace rsoc::models {
 
 enum class ScrubMode { kBlind, kReadback };
+inline constexpr NameTable<ScrubMode, 2> kScrubModeNames{
+    {{{ScrubMode::kBlind, "blind"}, {ScrubMode::kReadback, "readback"}}}};
 
 struct ScrubParams {
   ScrubMode mode = ScrubMode::kBlind;

@@ -941,7 +941,7 @@ class Resolver {
     const json& scrub = f["scrubbing"];
     if (scrub["mode"] != "none") {
       models::ScrubParams sp;
-      sp.mode = scrub["mode"] == "blind" ? models::ScrubMode::kBlind : models::ScrubMode::kReadback;
+      sp.mode = models::kScrubModeNames.at(scrub["mode"].get<std::string>());
       sp.period = sc_time(scrub["period_ms"].get<double>(), sc_core::SC_MS);
       sp.frame_words = u64(scrub["frame_words"]);
       if (sp.period == sc_core::SC_ZERO_TIME)

@@ -3,6 +3,7 @@
 #include "models/core_kinds.h"
 #include "models/crypto/block_function.h"
 #include "models/fmc_bus.h"
+#include "models/scrubber.h"
 #include "runtime/drivers.h"
 #include "runtime/extension_software.h"
 #include "runtime/functionality.h"
@@ -43,6 +44,11 @@ Schema hw_thread_ref() {
 }
 
 Schema energy_section();
+// A mode's names after "none" (the feature off).
+std::vector<std::string> with_none(std::vector<std::string> names) {
+  names.insert(names.begin(), "none");
+  return names;
+}
 
 Schema build() {
   Schema cpu = Schema::object({
@@ -761,7 +767,7 @@ Schema build() {
                 Schema::object(
                     {
                         {"mode",
-                         Schema::enumeration({"none", "blind", "readback"})
+                         Schema::enumeration(with_none(models::kScrubModeNames.names()))
                              .default_value("none")
                              .doc("blind: rewrite every configured slot's frames each period; readback: "
                                   "read them back, compare, rewrite a corrupted frame")},
