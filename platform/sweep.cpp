@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "analysis/output_dir.h"
+#include "analysis/output_file.h"
 #include "platform/crossover.h"
 #include "platform/digest.h"
 #include "platform/interrupt.h"
@@ -700,6 +703,55 @@ std::size_t merge_sweep(const fs::path& dir) {
   }
   analysis::write_sweep_csv((dir / "sweep.csv").string(), parameter_paths(spec), points);
   return missing;
+}
+
+std::vector<std::size_t> points_to_run(const SweepSpec& spec, const fs::path& dir) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0, n = point_count(spec); i < n; ++i) {
+    const auto recorded = check_outcome(spec, dir, i);
+    if (recorded.state == OutcomeState::kKept) continue;
+    if (recorded.state == OutcomeState::kRejected)
+      std::cerr << "rsoc: point " << point_name(spec, i) << " runs again: " << recorded.problem << "\n";
+    todo.push_back(i);
+  }
+  return todo;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+JobDescription write_job_description(JobRunner runner, const SweepSpec& spec, const fs::path& dir,
+                                     const std::vector<std::size_t>& todo, const fs::path& rsoc,
+                                     unsigned parallel_jobs, std::optional<std::uint64_t> array_limit) {
+  const fs::path abs_dir = fs::absolute(dir);
+  const std::string exe = shell_quote(rsoc.string());
+  if (runner == JobRunner::kParallel) {
+    std::ostringstream jobs_txt;
+    for (std::size_t i : todo) jobs_txt << exe << " point " << shell_quote(abs_dir.string()) << " " << i << "\n";
+    analysis::write_text_file(dir / "jobs.txt", jobs_txt.str());
+    return {dir / "jobs.txt", "parallel --jobs " + std::to_string(parallel_jobs) + " < " +
+                                  shell_quote((abs_dir / "jobs.txt").string())};
+  }
+  const std::size_t n = point_count(spec);
+  std::ostringstream array;
+  for (std::size_t k = 0; k < todo.size(); ++k) array << (k ? "," : "") << todo[k];
+  if (todo.size() == n && n > 0) array.str("0-" + std::to_string(n - 1));
+  std::ostringstream script;
+  script << "#!/bin/bash\n"
+         << "# rsoc sweep of " << spec.scenario_name << ": " << n << " points, one array task each.\n"
+         << "# Submit: sbatch " << (abs_dir / "sweep.slurm").string() << "   then: rsoc merge " << abs_dir.string()
+         << "\n"
+         << "#SBATCH --job-name=rsoc-sweep\n"
+         << "#SBATCH --array=" << (todo.empty() ? std::string("0") : array.str())
+         << (array_limit ? "%" + std::to_string(*array_limit) : std::string()) << "\n"
+         << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
+         << "#SBATCH --output=" << (abs_dir / "logs" / "slurm-%a.log").string() << "\n"
+         << "exec " << exe << " point " << shell_quote(abs_dir.string()) << " \"$SLURM_ARRAY_TASK_ID\"\n";
+  analysis::write_text_file(dir / "sweep.slurm", script.str());
+  return {dir / "sweep.slurm", "sbatch " + shell_quote((abs_dir / "sweep.slurm").string())};
 }
 
 }  // namespace rsoc::platform

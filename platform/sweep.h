@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "analysis/sweep_table.h"
+#include "models/name_table.h"
 
 namespace rsoc::platform {
 
@@ -145,5 +146,26 @@ void record_point_failure(const std::filesystem::path& dir, std::size_t index, c
 // Builds DIR/sweep.csv from the points' outcomes (points without one are listed as missing). Returns the
 // number of missing points.
 std::size_t merge_sweep(const std::filesystem::path& dir);
+
+// The indices of the points of the sweep in `dir` that have no outcome to keep (check_outcome); a rejected
+// one is said on stderr with the reason.
+std::vector<std::size_t> points_to_run(const SweepSpec& spec, const std::filesystem::path& dir);
+
+// Running a sweep's points elsewhere (rsoc sweep --emit): a job list for GNU Parallel (DIR/jobs.txt, one
+// `rsoc point` command per line) or a Slurm array script (DIR/sweep.slurm, one array task per point).
+enum class JobRunner { kParallel, kSlurm };
+inline constexpr models::NameTable<JobRunner, 2> kJobRunnerNames{
+    {{{JobRunner::kParallel, "parallel"}, {JobRunner::kSlurm, "slurm"}}}};
+struct JobDescription {
+  std::filesystem::path file;  // what was written
+  std::string command;         // what runs it
+};
+// Writes what runs the points `todo` of the sweep in `dir` with `rsoc` (the executable): Parallel runs
+// `parallel_jobs` at a time; a Slurm array runs at most `array_limit` at a time when given.
+JobDescription write_job_description(JobRunner runner, const SweepSpec& spec, const std::filesystem::path& dir,
+                                     const std::vector<std::size_t>& todo, const std::filesystem::path& rsoc,
+                                     unsigned parallel_jobs, std::optional<std::uint64_t> array_limit);
+// `s` quoted for a POSIX shell.
+std::string shell_quote(const std::string& s);
 
 }  // namespace rsoc::platform

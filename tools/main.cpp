@@ -401,12 +401,6 @@ void add_sweep_options(po::options_description& opts) {
   add_runner_options(opts);
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // sensitivity.csv from the points of the sensitivity study in `dir`; returns its rows. Throws
 // SimulationError when a point did not succeed, SweepError for an unknown metric.
 std::vector<rsoc::analysis::SensitivityRow> finish_sensitivity(const fs::path& dir) {
@@ -442,119 +436,54 @@ rsoc::tools::SweepRun run_points_keeping(const rsoc::platform::SweepSpec& spec, 
   }
 }
 
-// Prepares the sweep in `dir`, then runs its points here or writes what runs them elsewhere.
-int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir) {
+// Writes what runs the points `todo` of the sweep in `dir` elsewhere (--emit) and prints the commands that run
+// them and merge them.
+int emit_jobs(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir,
+              rsoc::platform::JobRunner runner, const std::vector<std::size_t>& todo, std::uint64_t jobs,
+              nlohmann::ordered_json& doc) {
   const Format format = output_format(vm);
-  nlohmann::ordered_json doc;  // the summary as JSON
-  doc["command"] = spec.sensitivity ? "sensitivity" : spec.command == "crossover" ? "crossover" : "sweep";
-  doc["out"] = dir.string();
-  const bool resume = vm.count("resume") > 0;
-  if (vm.count("emit") && vm["emit"].as<std::string>() != "parallel" &&
-      vm["emit"].as<std::string>() != "slurm")
-    throw UsageError("--emit " + vm["emit"].as<std::string>() + ": expected parallel or slurm");
-  const std::uint64_t jobs = vm.count("jobs")
-                                 ? whole_number("jobs", vm["jobs"].as<std::string>(), 1, kMaxJobs)
-                                 : std::max(1u, std::thread::hardware_concurrency());
-  rsoc::platform::prepare_sweep(spec, dir, resume);
   const std::size_t n = rsoc::platform::point_count(spec);
-  std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto recorded = rsoc::platform::check_outcome(spec, dir, i);
-    if (recorded.state == rsoc::platform::OutcomeState::kKept) continue;
-    if (recorded.state == rsoc::platform::OutcomeState::kRejected)
-      std::cerr << "rsoc: point " << rsoc::platform::point_name(spec, i)
-                << " runs again: " << recorded.problem << "\n";
-    todo.push_back(i);
-  }
-  const fs::path abs_dir = fs::absolute(dir);
-  const std::string exe = shell_quote(rsoc::tools::self_executable().string());
-  if (vm.count("emit")) {
-    const std::string emit = vm["emit"].as<std::string>();
-    std::vector<std::string> commands;  // what runs the points, then what merges them
-    if (emit == "parallel") {
-      std::ostringstream jobs_txt;
-      for (std::size_t i : todo)
-        jobs_txt << exe << " point " << shell_quote(abs_dir.string()) << " " << i << "\n";
-      rsoc::analysis::write_text_file(dir / "jobs.txt", jobs_txt.str());
-      commands.push_back("parallel --jobs " +
-                         std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " < " +
-                         shell_quote((abs_dir / "jobs.txt").string()));
-      if (format == Format::kText)
-        commands.back() += "    # --sshlogin host1,host2 to spread it over hosts that share the folder";
-      doc["file"] = (dir / "jobs.txt").string();
-    } else {
-      std::ostringstream array;
-      for (std::size_t k = 0; k < todo.size(); ++k) array << (k ? "," : "") << todo[k];
-      if (todo.size() == n && n > 0) array.str("0-" + std::to_string(n - 1));
-      std::ostringstream script;
-      script << "#!/bin/bash\n"
-             << "# rsoc sweep of " << spec.scenario_name << ": " << n << " points, one array task each.\n"
-             << "# Submit: sbatch " << (abs_dir / "sweep.slurm").string() << "   then: rsoc merge "
-             << abs_dir.string() << "\n"
-             << "#SBATCH --job-name=rsoc-sweep\n"
-             << "#SBATCH --array=" << (todo.empty() ? std::string("0") : array.str())
-             << (vm.count("jobs") ? "%" + std::to_string(jobs) : std::string()) << "\n"
-             << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
-             << "#SBATCH --output=" << (abs_dir / "logs" / "slurm-%a.log").string() << "\n"
-             << "exec " << exe << " point " << shell_quote(abs_dir.string()) << " \"$SLURM_ARRAY_TASK_ID\"\n";
-      rsoc::analysis::write_text_file(dir / "sweep.slurm", script.str());
-      commands.push_back("sbatch " + shell_quote((abs_dir / "sweep.slurm").string()));
-      doc["file"] = (dir / "sweep.slurm").string();
-    }
-    commands.push_back(rsoc::tools::self_executable().string() + " merge " + shell_quote(abs_dir.string()));
-    logging::detail() << "rsoc: wrote " << doc["file"].get<std::string>() << "\n";
-    logging::note() << "rsoc: " << todo.size() << " of " << n << " points to run; job description in "
-                    << dir.string() << "\n";
-    if (format == Format::kJson) {
-      doc["points"] = n;
-      doc["to_run"] = todo.size();
-      doc["emit"] = emit;
-      doc["commands"] = commands;
-      print_json(doc);
-    } else {
-      for (const auto& c : commands) std::cout << c << "\n";
-    }
-    return kOk;
-  }
-  logging::note() << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs
-                  << " at a time\n";
-  std::size_t kept = 0;
-  std::size_t next = 0;
-  const auto at_once = static_cast<unsigned>(jobs);
-  if (spec.sensitivity) {  // the base point first: its metrics say what --metric may name
-    kept += run_points_keeping(spec, dir, at_once, 0, 1).skipped;
-    const auto base = rsoc::platform::read_point(spec, dir, 0);
-    if (base.status == "ok") rsoc::platform::check_metrics(spec, base);
-    next = base.status == "ok" ? 1 : n;  // without the base, the others would tell nothing
-  }
-  kept += run_points_keeping(spec, dir, at_once, next).skipped;
-  std::size_t missing = 0;
-  try {
-    missing = rsoc::platform::merge_sweep(dir);
-  } catch (const rsoc::platform::Interrupted& e) {
-    throw rsoc::platform::Interrupted(e.signal(), kept_points(spec, dir));
-  }
-  std::size_t failed = 0;
-  {
-    std::ifstream csv(dir / "sweep.csv");
-    std::string line;
-    std::getline(csv, line);
-    while (std::getline(csv, line))
-      if (line.find(",failed,") != std::string::npos) ++failed;
-  }
-  logging::detail() << "rsoc: wrote " << (dir / "sweep.csv").string() << "\n";
-  // Points that failed or are missing fail the command: said even when quiet.
-  (failed || missing ? std::cerr : logging::note())
-      << "rsoc: " << n << " points (" << kept << " kept from before, " << failed << " failed"
-      << (missing ? ", " + std::to_string(missing) + " missing" : std::string()) << "); table in "
-      << (dir / "sweep.csv").string() << "\n";
-  std::vector<rsoc::analysis::SensitivityRow> rows;
-  if (spec.sensitivity) rows = finish_sensitivity(dir);
+  const fs::path exe = rsoc::tools::self_executable();
+  const auto job = rsoc::platform::write_job_description(
+      runner, spec, dir, todo, exe, std::max(1u, std::thread::hardware_concurrency()),
+      vm.count("jobs") ? std::optional<std::uint64_t>(jobs) : std::nullopt);
+  std::vector<std::string> commands{job.command};  // what runs the points, then what merges them
+  if (runner == rsoc::platform::JobRunner::kParallel && format == Format::kText)
+    commands.back() += "    # --sshlogin host1,host2 to spread it over hosts that share the folder";
+  commands.push_back(exe.string() + " merge " + rsoc::platform::shell_quote(fs::absolute(dir).string()));
+  doc["file"] = job.file.string();
+  logging::detail() << "rsoc: wrote " << job.file.string() << "\n";
+  logging::note() << "rsoc: " << todo.size() << " of " << n << " points to run; job description in "
+                  << dir.string() << "\n";
   if (format == Format::kJson) {
     doc["points"] = n;
-    doc["kept"] = kept;
-    doc["failed"] = failed;
-    doc["missing"] = missing;
+    doc["to_run"] = todo.size();
+    doc["emit"] = rsoc::platform::kJobRunnerNames.name(runner);
+    doc["commands"] = commands;
+    print_json(doc);
+  } else {
+    for (const auto& c : commands) std::cout << c << "\n";
+  }
+  return kOk;
+}
+
+// The failed points of the table `csv`.
+std::size_t failed_points(const fs::path& csv_file) {
+  std::size_t failed = 0;
+  std::ifstream csv(csv_file);
+  std::string line;
+  std::getline(csv, line);
+  while (std::getline(csv, line))
+    if (line.find(",failed,") != std::string::npos) ++failed;
+  return failed;
+}
+
+// The summary of a finished sweep (or sensitivity study) in `dir` on stdout: as JSON (into `doc`), or its
+// table.
+void print_sweep(const rsoc::platform::SweepSpec& spec, const fs::path& dir, Format format,
+                 const std::vector<rsoc::analysis::SensitivityRow>& rows, nlohmann::ordered_json& doc) {
+  const std::size_t n = rsoc::platform::point_count(spec);
+  if (format == Format::kJson) {
     doc["table"] = (dir / "sweep.csv").string();
     if (spec.sensitivity) {
       doc["sensitivity_table"] = (dir / "sensitivity.csv").string();
@@ -577,8 +506,65 @@ int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm
     for (std::size_t i = 0; i < n; ++i) points.push_back(rsoc::platform::read_point(spec, dir, i));
     std::cout << rsoc::analysis::sweep_text(rsoc::platform::parameter_paths(spec), points);
   }
+}
+
+// Runs the points `todo` of the sweep in `dir` here, `jobs` at a time, merges them and prints the summary.
+int run_points_here(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir,
+                    const std::vector<std::size_t>& todo, std::uint64_t jobs, nlohmann::ordered_json& doc) {
+  const std::size_t n = rsoc::platform::point_count(spec);
+  logging::note() << "rsoc: sweep of " << n << " points (" << todo.size() << " to run), " << jobs
+                  << " at a time\n";
+  std::size_t kept = 0;
+  std::size_t next = 0;
+  const auto at_once = static_cast<unsigned>(jobs);
+  if (spec.sensitivity) {  // the base point first: its metrics say what --metric may name
+    kept += run_points_keeping(spec, dir, at_once, 0, 1).skipped;
+    const auto base = rsoc::platform::read_point(spec, dir, 0);
+    if (base.status == "ok") rsoc::platform::check_metrics(spec, base);
+    next = base.status == "ok" ? 1 : n;  // without the base, the others would tell nothing
+  }
+  kept += run_points_keeping(spec, dir, at_once, next).skipped;
+  std::size_t missing = 0;
+  try {
+    missing = rsoc::platform::merge_sweep(dir);
+  } catch (const rsoc::platform::Interrupted& e) {
+    throw rsoc::platform::Interrupted(e.signal(), kept_points(spec, dir));
+  }
+  const std::size_t failed = failed_points(dir / "sweep.csv");
+  logging::detail() << "rsoc: wrote " << (dir / "sweep.csv").string() << "\n";
+  // Points that failed or are missing fail the command: said even when quiet.
+  (failed || missing ? std::cerr : logging::note())
+      << "rsoc: " << n << " points (" << kept << " kept from before, " << failed << " failed"
+      << (missing ? ", " + std::to_string(missing) + " missing" : std::string()) << "); table in "
+      << (dir / "sweep.csv").string() << "\n";
+  std::vector<rsoc::analysis::SensitivityRow> rows;
+  if (spec.sensitivity) rows = finish_sensitivity(dir);
+  doc["points"] = n;
+  doc["kept"] = kept;
+  doc["failed"] = failed;
+  doc["missing"] = missing;
+  print_sweep(spec, dir, output_format(vm), rows, doc);
   if (spec.sensitivity) return kOk;
   return failed || missing ? kSimulationFailure : kOk;
+}
+
+// Prepares the sweep in `dir`, then runs its points here or writes what runs them elsewhere.
+int run_sweep(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir) {
+  nlohmann::ordered_json doc;  // the summary as JSON
+  doc["command"] = spec.sensitivity ? "sensitivity" : spec.command == "crossover" ? "crossover" : "sweep";
+  doc["out"] = dir.string();
+  std::optional<rsoc::platform::JobRunner> runner;
+  if (vm.count("emit")) {
+    runner = rsoc::platform::kJobRunnerNames.find(vm["emit"].as<std::string>());
+    if (!runner) throw UsageError("--emit " + vm["emit"].as<std::string>() + ": expected parallel or slurm");
+  }
+  const std::uint64_t jobs = vm.count("jobs")
+                                 ? whole_number("jobs", vm["jobs"].as<std::string>(), 1, kMaxJobs)
+                                 : std::max(1u, std::thread::hardware_concurrency());
+  rsoc::platform::prepare_sweep(spec, dir, vm.count("resume") > 0);
+  const std::vector<std::size_t> todo = rsoc::platform::points_to_run(spec, dir);
+  if (runner) return emit_jobs(spec, vm, dir, *runner, todo, jobs, doc);
+  return run_points_here(spec, vm, dir, todo, jobs, doc);
 }
 
 // The largest block count a crossover is searched up to, and the longest table.
