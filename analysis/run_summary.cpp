@@ -61,8 +61,8 @@ void add_energy(const RunRecord& run, RunSummary& summary) {
     std::snprintf(mean, sizeof mean, "%.4g mW", mean_mw);
   }
   summary.energy = "energy: " + energy_text(total_mj) + " (mean " + mean + "): " + energy_text(floor_mj) +
-                   " with nothing busy, " + energy_text(total_mj - floor_mj) + " working, of which the requests " +
-                   energy_text(requests_mj);
+                   " with nothing busy, " + energy_text(total_mj - floor_mj) +
+                   " working, of which the requests " + energy_text(requests_mj);
   summary.metrics.insert(
       summary.metrics.end(),
       {{"energy_mj", total_mj},
@@ -103,7 +103,8 @@ void add_faults(const RunRecord& run, RunSummary& summary) {
   char line[256];
   std::snprintf(line, sizeof line,
                 "faults: %llu %s recovered, %llu failed, %llu delivered wrong output unnoticed (%.2f %%)",
-                static_cast<unsigned long long>(log.recovered()), log.recovered() == 1 ? "request" : "requests",
+                static_cast<unsigned long long>(log.recovered()),
+                log.recovered() == 1 ? "request" : "requests",
                 static_cast<unsigned long long>(summary.failed),
                 static_cast<unsigned long long>(log.wrong_outputs()), share * 100.0);
   summary.faults = line;
@@ -120,8 +121,7 @@ RunSummary summarise(const RunRecord& run) {
   summary.requests = run.log->completed() + run.log->failed();
   summary.failed = run.log->failed();
   summary.simulated_ms = run.end_ms;
-  summary.requests_per_s =
-      run.end_ms > 0 ? static_cast<double>(summary.requests) / (run.end_ms / 1e3) : 0;
+  summary.requests_per_s = run.end_ms > 0 ? static_cast<double>(summary.requests) / (run.end_ms / 1e3) : 0;
   summary.metrics = {{"requests", static_cast<double>(summary.requests)},
                      {"failed", static_cast<double>(summary.failed)},
                      {"simulated_ms", run.end_ms},

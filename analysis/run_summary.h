@@ -41,9 +41,9 @@ struct RunSummary {
 
 // What a run recorded, for its summary.
 struct RunRecord {
-  double end_ms = 0;                         // simulated time
-  const RequestLog* log = nullptr;           // every request
-  const std::vector<StatGroup>* stats = nullptr;  // every statistics group (the manager's included)
+  double end_ms = 0;                                  // simulated time
+  const RequestLog* log = nullptr;                    // every request
+  const std::vector<StatGroup>* stats = nullptr;      // every statistics group (the manager's included)
   const runtime::LatencyBreakdown* totals = nullptr;  // the requests' latency by use, summed
   // Hardware requests that configured a slot, the fewest any replacement could have needed, and whether
   // that is a proven bound (Belady's MIN); the replacement policy's name and whether cores stay (caching).

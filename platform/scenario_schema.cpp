@@ -50,8 +50,20 @@ std::vector<std::string> with_none(std::vector<std::string> names) {
   return names;
 }
 
-Schema build() {
-  Schema cpu = Schema::object({
+// The built-in functionalities, listed.
+std::string builtin_functionalities() {
+  std::string builtins;
+  for (const auto& n : runtime::functionality_names()) builtins += (builtins.empty() ? "" : ", ") + n;
+  return builtins;
+}
+// What a key by functionality may name.
+std::string by_functionality() {
+  return "built-in: " + builtin_functionalities() + "; or one a custom core serves";
+}
+
+// The element of platform.cpus.
+Schema cpu_schema() {
+  return Schema::object({
       {"name", name_field("CPU")},
       {"clock_mhz", clock(100).doc("CPU clock")},
       {"hw_threads",
@@ -83,7 +95,10 @@ Schema build() {
            })
            .doc("instruction-set extension units of the CPU")},
   });
+}
 
+// The element of platform.buses (an FMC bus with its timing and software costs).
+Schema bus_schema() {
   Schema fmc = Schema::object({
       {"mode", Schema::enumeration(models::kFmcModeNames.names())
                    .default_value("async")
@@ -120,7 +135,7 @@ Schema build() {
       {"size_kib", Schema::integer().unit("KiB").min(1).max(4194304).doc("size of the window")},
   });
 
-  Schema bus = Schema::object({
+  return Schema::object({
       {"name", name_field("bus")},
       {"kind", Schema::enumeration({"onchip", "fmc"})
                    .default_value("onchip")
@@ -136,8 +151,11 @@ Schema build() {
            .doc("where this bus is mapped in its parent bus; null for a bus the CPU is bound to directly")},
       {"fmc", fmc.doc("FMC timing and CPU-side software costs (kind fmc only)")},
   });
+}
 
-  Schema memory = Schema::object({
+// The element of platform.memories.
+Schema memory_schema() {
+  return Schema::object({
       {"name", name_field("memory")},
       {"bus", bus_ref("the memory is mapped on")},
       {"base", Schema::address().doc("CPU address of the first byte")},
@@ -146,8 +164,11 @@ Schema build() {
       {"latency_cycles", cycles(1, 100000).doc("first-word latency, memory cycles")},
       {"cycles_per_word", cycles(1, 100000).doc("per 32-bit word, memory cycles")},
   });
+}
 
-  Schema dma = Schema::object({
+// The element of platform.dmas.
+Schema dma_schema() {
+  return Schema::object({
       {"name", name_field("DMA engine")},
       {"bus", bus_ref("the DMA engine's registers and initiator port are on")},
       {"base", Schema::address().doc("CPU address of its registers (32 bytes)")},
@@ -160,8 +181,11 @@ Schema build() {
                     "identical engines this entry stands for (one per co-processor): with count > 1 they are "
                     "named <name>0, <name>1, ... with registers every 32 bytes from base")},
   });
+}
 
-  Schema config_port = Schema::object({
+// Platform.config_port.
+Schema config_port_schema() {
+  return Schema::object({
       {"bus", bus_ref("the configuration port is mapped on")},
       {"base", Schema::address().doc("CPU address of its registers and data window (8 KiB)")},
       {"clock_mhz", clock(100).doc("port clock")},
@@ -175,8 +199,11 @@ Schema build() {
        cycles(120, 1000000).doc("feed cpu: CPU cycles of the copy loop per 32-bit word")},
       {"dma", Schema::string().nullable().default_value(nullptr).doc("feed dma: name of the DMA engine")},
   });
+}
 
-  Schema slot = Schema::object({
+// The element of platform.slots.
+Schema slot_schema() {
+  return Schema::object({
       {"name", name_field("slot")},
       {"bus", bus_ref("the slot's register window is mapped on")},
       {"base", Schema::address().doc("CPU address of the slot's register window")},
@@ -194,7 +221,10 @@ Schema build() {
                    "core configured at boot (required for a static slot)")},
       {"clock_mhz", clock(100).doc("fabric clock of the slot")},
   });
+}
 
+// The element of platform.cores: a core design, its bitstream and (custom) what it computes.
+Schema core_schema() {
   Schema bitstream = Schema::object({
       {"memory", Schema::string().doc("name of the memory holding the partial bitstream")},
       {"address", Schema::address().doc("CPU address of the bitstream in that memory")},
@@ -227,10 +257,7 @@ Schema build() {
                              "stream: the streaming windows only (runtime.driver.data_path dma)")},
   });
 
-  std::string builtins;
-  for (const auto& n : runtime::functionality_names()) builtins += (builtins.empty() ? "" : ", ") + n;
-  const std::string by_functionality = "built-in: " + builtins + "; or one a custom core serves";
-  Schema core = Schema::object({
+  return Schema::object({
       {"name", name_field("core design")},
       {"type", Schema::enumeration(models::core_kind_names()).doc("the core kind: " + kinds)},
       {"clock_mhz", clock(100).doc("core clock")},
@@ -266,43 +293,53 @@ Schema build() {
                      .doc("type custom: the functionality it serves and what it computes (required for a "
                           "custom core, refused for the others)")},
   });
+}
 
-  Schema uart = Schema::object({
+// The element of platform.uarts.
+Schema uart_schema() {
+  return Schema::object({
       {"name", name_field("UART")},
       {"baud", Schema::number().unit("baud").min(1).max(1e10).default_value(115200.0).doc(
                    "line rate, each direction (from 1 baud, so that a byte's time is one SystemC holds)")},
       {"bits_per_byte",
        Schema::integer().min(1).max(64).default_value(10).doc("bits on the line per byte (8N1: 10)")},
   });
+}
 
-  Schema platform = Schema::object({
+// Section platform: the hardware.
+Schema platform_section() {
+  return Schema::object({
       {"quantum_ns", Schema::number().unit("ns").min(1).max(1e9).default_value(10000.0).doc(
                          "global TLM quantum: how far an initiator may run ahead of the kernel")},
-      {"cpus", Schema::array(cpu).min_items(1).max_items(16).doc("soft CPUs")},
-      {"buses", Schema::array(bus).min_items(1).max_items(64).doc("on-chip and external buses")},
-      {"memories", Schema::array(memory)
+      {"cpus", Schema::array(cpu_schema()).min_items(1).max_items(16).doc("soft CPUs")},
+      {"buses", Schema::array(bus_schema()).min_items(1).max_items(64).doc("on-chip and external buses")},
+      {"memories", Schema::array(memory_schema())
                        .max_items(64)
                        .default_value(nlohmann::json::array())
                        .doc("memories (bitstream storage, buffers)")},
-      {"dmas", Schema::array(dma).max_items(64).default_value(nlohmann::json::array()).doc("DMA engines")},
-      {"config_port", Schema::object(config_port.fields())
+      {"dmas",
+       Schema::array(dma_schema()).max_items(64).default_value(nlohmann::json::array()).doc("DMA engines")},
+      {"config_port", Schema::object(config_port_schema().fields())
                           .nullable()
                           .default_value(nullptr)
                           .doc("the FPGA configuration port (ICAP-like); null when nothing is reconfigured")},
-      {"slots", Schema::array(slot)
+      {"slots", Schema::array(slot_schema())
                     .max_items(256)
                     .default_value(nlohmann::json::array())
                     .doc("FPGA slots (reconfigurable regions or static regions)")},
-      {"cores", Schema::array(core)
+      {"cores", Schema::array(core_schema())
                     .max_items(256)
                     .default_value(nlohmann::json::array())
                     .doc("IP core designs and their bitstreams")},
-      {"uarts", Schema::array(uart)
+      {"uarts", Schema::array(uart_schema())
                     .max_items(16)
                     .default_value(nlohmann::json::array())
                     .doc("serial links between hosts and the SoC (full duplex)")},
   });
+}
 
+// A value of section software: the cost of a software implementation.
+Schema software_cost_schema() {
   Schema sw_extension = Schema::object({
       {"unit", Schema::enumeration({"desrnd"}).default_value("desrnd").doc("the CPU extension it uses")},
       {"integration",
@@ -317,7 +354,7 @@ Schema build() {
        cycles(0, 100000).doc("c_module: one call of the module (call, prologue, epilogue, return)")},
       {"loop_cycles", cycles(0, 100000).doc("per block: pointers, counter, branch")},
   });
-  Schema sw_cost = Schema::object({
+  return Schema::object({
       {"cycles_per_request", cycles(0, 1000000000000LL).doc("CPU cycles per request (call, setup, OS work)")},
       {"cycles_per_block",
        cycles(0, 1000000000000LL)
@@ -345,7 +382,10 @@ Schema build() {
            "together relative to one thread alone (a thread's speed follows the gain of the code it runs); "
            "null: the CPU's smt_throughput")},
   });
+}
 
+// Section runtime: the OS runtime.
+Schema runtime_section() {
   Schema driver = Schema::object({
       {"cycles_per_request",
        cycles(0, 1000000000000LL).doc("CPU cycles of driver work per hardware request")},
@@ -405,7 +445,7 @@ Schema build() {
                 "its tasks); a switch costs context_switch_cycles more")},
   });
 
-  Schema runtime = Schema::object({
+  return Schema::object({
       {"policy",
        Schema::enumeration(runtime::kPolicyNames.names())
            .default_value("cost_model")
@@ -415,14 +455,14 @@ Schema build() {
            .key_name("functionality")
            .default_value(nlohmann::json::object())
            .doc("policy threshold: block count from which hardware is chosen, by functionality (" +
-                by_functionality + ")")},
+                by_functionality() + ")")},
       {"unit_bytes",
        Schema::map(Schema::integer().unit("bytes").min(8).max(1048576).doc(
                        "bytes of one block: a whole number of the functionality's cipher blocks (modexp, "
                        "RSA: of its messages)"))
            .key_name("functionality")
            .default_value(nlohmann::json::object())
-           .doc("the execution unit, by functionality (" + by_functionality +
+           .doc("the execution unit, by functionality (" + by_functionality() +
                 "): a request is a number of blocks, each one execution "
                 "on this many bytes; absent: one cipher block (aes128 16, des and 3des 8) or message "
                 "(modexp, RSA)")},
@@ -500,7 +540,10 @@ Schema build() {
       {"driver", driver.doc("costs of the OS drivers of the cores")},
       {"scheduler", scheduler.doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
   });
+}
 
+// The element of workload.apps.
+Schema app_schema() {
   Schema distribution = Schema::object({
       {"kind", Schema::enumeration({"uniform", "geometric"})
                    .doc("uniform in [min, max]; geometric with mean, "
@@ -511,10 +554,10 @@ Schema build() {
        Schema::number().unit("blocks").min(1).max(1e9).default_value(1.0).doc("geometric: mean block count")},
   });
 
-  Schema app = Schema::object({
+  return Schema::object({
       {"name", name_field("application")},
       {"functionality", Schema::string().doc("what it asks the manager for: a built-in functionality (" +
-                                             builtins + ") or one a custom core serves")},
+                                             builtin_functionalities() + ") or one a custom core serves")},
       {"priority",
        Schema::integer().min(0).max(99).default_value(10).doc("process priority (higher runs first)")},
       {"blocks", Schema::integer().unit("blocks").min(1).max(1e9).nullable().default_value(nullptr).doc(
@@ -572,8 +615,11 @@ Schema build() {
            "identical applications this entry stands for: with count > 1 they are named <name>0, "
            "<name>1, ... and, with hw_thread, take the CPU's hardware threads in turn from hw_thread")},
   });
+}
 
-  Schema background = Schema::object({
+// The element of workload.background.
+Schema background_schema() {
+  return Schema::object({
       {"name", name_field("background process")},
       {"priority", Schema::integer().min(0).max(99).default_value(0).doc("process priority")},
       {"busy_us", Schema::number().unit("us").min(1).max(1e12).doc("CPU time per activation")},
@@ -583,7 +629,10 @@ Schema build() {
       {"hw_thread", hw_thread_ref()},
       {"start_us", Schema::number().unit("us").min(0).max(1e12).default_value(0.0).doc("first activation")},
   });
+}
 
+// Workload.hsm: the HSM firmware and its clients.
+Schema hsm_schema() {
   // The firmware's software, step by step along its code path (scenarios/hsm_rsa2048.md): CPU cycles, none of
   // them yielding unless the description says so.
   auto step = [](long long def, const char* what) { return cycles(def, 1000000000000LL).doc(what); };
@@ -621,7 +670,7 @@ Schema build() {
                          "where remainder_at puts it)")},
   });
 
-  Schema hsm = Schema::object({
+  return Schema::object({
       {"clients",
        Schema::integer().min(1).max(4096).default_value(1).doc("client hosts, each a closed loop")},
       {"signatures_per_client",
@@ -659,26 +708,32 @@ Schema build() {
                                 "proportion), unwrap (a share before every AES block of the key unwrap) or "
                                 "dispatch (one step before the keystore)")},
   });
+}
 
-  Schema workload = Schema::object({
+// Section workload.
+Schema workload_section() {
+  return Schema::object({
       {"apps",
-       Schema::array(app)
+       Schema::array(app_schema())
            .max_items(4096)
            .default_value(nlohmann::json::array())
            .doc("applications issuing requests (at least one, unless an hsm firmware serves clients)")},
-      {"hsm", Schema::object(hsm.fields())
+      {"hsm", Schema::object(hsm_schema().fields())
                   .nullable()
                   .default_value(nullptr)
                   .doc("an HSM firmware signing RSA for clients over a UART, with cores of the platform's "
                        "static slots as its core library hands them out (scenarios/hsm_rsa2048.md)")},
       {"background",
-       Schema::array(background)
+       Schema::array(background_schema())
            .max_items(4096)
            .default_value(nlohmann::json::array())
            .doc("processes that load the CPU while the applications run (they stop when the last "
                 "application ends)")},
   });
+}
 
+// Section outputs: which result files are written.
+Schema outputs_section() {
   std::vector<Schema::Field> time_window = {
       {"start_ms", Schema::number().unit("ms").min(0).max(1e9).default_value(0.0).doc(
                        "start of the window of simulated time")},
@@ -689,7 +744,7 @@ Schema build() {
   trace.push_back({"bus_merge_gap_us", Schema::number().unit("us").min(0).max(1e9).default_value(10.0).doc(
                                            "bus transfers closer than this are drawn as one activity span")});
 
-  Schema outputs = Schema::object({
+  return Schema::object({
       {"requests_csv", Schema::boolean().default_value(true).doc("write requests.csv (one row per request)")},
       {"stats_json", Schema::boolean().default_value(true).doc("write stats.json (per-resource statistics)")},
       {"trace",
@@ -704,7 +759,9 @@ Schema build() {
       {"breakdown_csv", Schema::boolean().default_value(true).doc(
                             "write breakdown.csv (one row per request: where its latency went)")},
   });
+}
 
+Schema build() {
   return Schema::object({
       {"description", Schema::string().default_value("").doc("free text: what the scenario is for")},
       {"seed", Schema::integer()
@@ -712,12 +769,12 @@ Schema build() {
                    .max(9.007199254740991e15)
                    .default_value(1)
                    .doc("seed of every random choice (data, keys)")},
-      {"platform", platform.doc("the hardware")},
-      {"software", Schema::map(sw_cost.doc("software implementation cost"))
+      {"platform", platform_section().doc("the hardware")},
+      {"software", Schema::map(software_cost_schema().doc("software implementation cost"))
                        .key_name("functionality")
                        .default_value(nlohmann::json::object())
-                       .doc("software implementations, by functionality (" + by_functionality + ")")},
-      {"runtime", runtime.doc("the OS runtime on the CPU")},
+                       .doc("software implementations, by functionality (" + by_functionality() + ")")},
+      {"runtime", runtime_section().doc("the OS runtime on the CPU")},
       {"faults",
        Schema::object(
            {
@@ -817,8 +874,8 @@ Schema build() {
            .default_value(nullptr)
            .doc("injected faults, seeded and reproducible; null: none (see scenarios/README.md)")},
       {"energy", energy_section()},
-      {"workload", workload.doc("what the applications ask for")},
-      {"outputs", outputs.doc("which result files are written")},
+      {"workload", workload_section().doc("what the applications ask for")},
+      {"outputs", outputs_section().doc("which result files are written")},
       {"limits",
        Schema::object(
            {

@@ -730,7 +730,8 @@ JobDescription write_job_description(JobRunner runner, const SweepSpec& spec, co
   const std::string exe = shell_quote(rsoc.string());
   if (runner == JobRunner::kParallel) {
     std::ostringstream jobs_txt;
-    for (std::size_t i : todo) jobs_txt << exe << " point " << shell_quote(abs_dir.string()) << " " << i << "\n";
+    for (std::size_t i : todo)
+      jobs_txt << exe << " point " << shell_quote(abs_dir.string()) << " " << i << "\n";
     analysis::write_text_file(dir / "jobs.txt", jobs_txt.str());
     return {dir / "jobs.txt", "parallel --jobs " + std::to_string(parallel_jobs) + " < " +
                                   shell_quote((abs_dir / "jobs.txt").string())};
@@ -742,8 +743,8 @@ JobDescription write_job_description(JobRunner runner, const SweepSpec& spec, co
   std::ostringstream script;
   script << "#!/bin/bash\n"
          << "# rsoc sweep of " << spec.scenario_name << ": " << n << " points, one array task each.\n"
-         << "# Submit: sbatch " << (abs_dir / "sweep.slurm").string() << "   then: rsoc merge " << abs_dir.string()
-         << "\n"
+         << "# Submit: sbatch " << (abs_dir / "sweep.slurm").string() << "   then: rsoc merge "
+         << abs_dir.string() << "\n"
          << "#SBATCH --job-name=rsoc-sweep\n"
          << "#SBATCH --array=" << (todo.empty() ? std::string("0") : array.str())
          << (array_limit ? "%" + std::to_string(*array_limit) : std::string()) << "\n"

@@ -162,9 +162,10 @@ struct JobDescription {
 };
 // Writes what runs the points `todo` of the sweep in `dir` with `rsoc` (the executable): Parallel runs
 // `parallel_jobs` at a time; a Slurm array runs at most `array_limit` at a time when given.
-JobDescription write_job_description(JobRunner runner, const SweepSpec& spec, const std::filesystem::path& dir,
-                                     const std::vector<std::size_t>& todo, const std::filesystem::path& rsoc,
-                                     unsigned parallel_jobs, std::optional<std::uint64_t> array_limit);
+JobDescription write_job_description(JobRunner runner, const SweepSpec& spec,
+                                     const std::filesystem::path& dir, const std::vector<std::size_t>& todo,
+                                     const std::filesystem::path& rsoc, unsigned parallel_jobs,
+                                     std::optional<std::uint64_t> array_limit);
 // `s` quoted for a POSIX shell.
 std::string shell_quote(const std::string& s);
 

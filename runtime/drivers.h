@@ -153,7 +153,8 @@ class CoreDriver {
   enum class PollPause { kBetweenPolls, kYieldEachRound };
   // The same for the `n` cores at `bases` (at most 64) at once: rounds of a status read of each core not done
   // yet, until every one shows `mask`; at most max_polls rounds.
-  void wait_status(Process& p, const std::uint64_t* bases, std::size_t n, std::uint32_t mask, PollPause pause);
+  void wait_status(Process& p, const std::uint64_t* bases, std::size_t n, std::uint32_t mask,
+                   PollPause pause);
   // The core at `base` was (re)configured: it holds no key any more.
   void forget(std::uint64_t base) { loaded_.erase(base); }
 

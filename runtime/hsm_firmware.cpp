@@ -385,19 +385,21 @@ std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey
   const BigInt r = crypto::mod(BigInt::from_bytes_be(r_bytes), key.n);
   const CoreLease core = alloc(p, models::CoreKind::kModexp);
   BigInt bf;
-  then_release([&] {
-    models::CpuThread& cpu = p.cpu();
-    setup_modulus(cpu, core.base, key.n, words, 32 * words);
-    cpu.write32(core.base + reg::kConfig, 0);
-    write_number(cpu, core.base + reg::kMessage, r, words);
-    const std::size_t e_words = (key.e.bit_length() + 31) / 32;
-    write_number(cpu, core.base + reg::kExponent, key.e, e_words);
-    cpu.write32(core.base + reg::kExponentBits, static_cast<std::uint32_t>(32 * e_words));
-    cpu.write32(core.base + reg::kCtrl, 0);
-    cpu.write32(core.base + reg::kCtrl, reg::kCtrlNext);
-    io_wait(p, {core.base}, reg::kStatusReady | reg::kStatusValid);
-    bf = read_result(cpu, core.base, words);
-  }, [&] { free(p, core); });
+  then_release(
+      [&] {
+        models::CpuThread& cpu = p.cpu();
+        setup_modulus(cpu, core.base, key.n, words, 32 * words);
+        cpu.write32(core.base + reg::kConfig, 0);
+        write_number(cpu, core.base + reg::kMessage, r, words);
+        const std::size_t e_words = (key.e.bit_length() + 31) / 32;
+        write_number(cpu, core.base + reg::kExponent, key.e, e_words);
+        cpu.write32(core.base + reg::kExponentBits, static_cast<std::uint32_t>(32 * e_words));
+        cpu.write32(core.base + reg::kCtrl, 0);
+        cpu.write32(core.base + reg::kCtrl, reg::kCtrlNext);
+        io_wait(p, {core.base}, reg::kStatusReady | reg::kStatusValid);
+        bf = read_result(cpu, core.base, words);
+      },
+      [&] { free(p, core); });
   const BigInt ubf = crypto::mod_inverse(r, key.n);
   if (params_.blinding_cache > 0) {
     if (blinding_cache_.size() >= params_.blinding_cache) blinding_cache_.pop_back();

@@ -16,8 +16,8 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
                  const DataPath& path)
     : params_(params),
       driver_(params.driver, path),
-      slots_(std::move(slots), std::move(designs), params.replacement, params.caching, std::move(reconfiguration),
-             driver_),
+      slots_(std::move(slots), std::move(designs), params.replacement, params.caching,
+             std::move(reconfiguration), driver_),
       prefetcher_(params.prefetch, slots_),
       recovery_(params.recovery, slots_),
       contexts_(params.contexts, slots_.slots().size()),
@@ -29,15 +29,18 @@ Manager::Manager(const RuntimeParams& params, std::vector<SlotView> slots, std::
 
 RequestOutcome Manager::request(Process& p, const std::string& app, Functionality f,
                                 const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& data,
-                                bool encrypt, std::optional<sc_time> issued, std::optional<bool> force_hardware) {
+                                bool encrypt, std::optional<sc_time> issued,
+                                std::optional<bool> force_hardware) {
   const std::uint64_t unit = unit_bytes(params_.unit_bytes, f);
   const auto software = params_.software.find(f);
   RequestOutcome out;
   RequestRecord& r = out.record;
-  r = ledger_.open(app, info(f).name, data.size() / unit, data.size(), (issued ? *issued : p.cpu().now()).value());
+  r = ledger_.open(app, info(f).name, data.size() / unit, data.size(),
+                   (issued ? *issued : p.cpu().now()).value());
   RequestScope scope(p, r);
-  Job job{p, app, f, key, data, encrypt, unit,
-          software == params_.software.end() ? nullptr : &software->second, out, scope};
+  Job job{p,    app,     f,    key,
+          data, encrypt, unit, software == params_.software.end() ? nullptr : &software->second,
+          out,  scope};
   if (!admit(job)) return out;  // inputs the functionality cannot take: nothing runs
   decide(job, force_hardware);
   if (job.hardware && !lease(job)) return out;  // no slot can ever host its core, and no software
@@ -62,8 +65,8 @@ RequestOutcome Manager::request(Process& p, const std::string& app, Functionalit
 bool Manager::admit(Job& job) {
   std::string problem = key_problem(job.f, job.key);
   if (problem.empty() && job.data.size() % job.unit_bytes != 0)
-    problem = std::to_string(job.data.size()) + " bytes of data are not whole " + info(job.f).name + " blocks (" +
-              std::to_string(job.unit_bytes) + " bytes each)";
+    problem = std::to_string(job.data.size()) + " bytes of data are not whole " + info(job.f).name +
+              " blocks (" + std::to_string(job.unit_bytes) + " bytes each)";
   if (problem.empty()) return true;
   refuse(job, problem);
   return false;
@@ -88,7 +91,8 @@ void Manager::decide(Job& job, std::optional<bool> force_hardware) {
   job.hardware = decision.hardware && job.design;
   job.reason = decision.reason;
   if (job.hardware) contexts_.first_use(p);
-  if (job.hardware && params_.driver.prepare_cycles_per_request) p.compute(params_.driver.prepare_cycles_per_request);
+  if (job.hardware && params_.driver.prepare_cycles_per_request)
+    p.compute(params_.driver.prepare_cycles_per_request);
   prefetcher_.forget(job.app);
 }
 
@@ -107,7 +111,9 @@ bool Manager::lease(Job& job) {
   const CoreDesign& design = *job.design;
   std::function<bool(std::size_t)> holds_mine;  // per-process contexts: a slot holding p's first
   if (contexts_.per_process())
-    holds_mine = [this, mine = ProcessContexts::owner(p)](std::size_t s) { return contexts_.holder(s) == mine; };
+    holds_mine = [this, mine = ProcessContexts::owner(p)](std::size_t s) {
+      return contexts_.holder(s) == mine;
+    };
   std::optional<sc_time> overtook;  // the part of a prefetch of the core in progress done when this came
   for (;;) {
     // The core being prefetched: wait for it (the rest of its configuration is not hidden).
@@ -142,10 +148,10 @@ void Manager::run_in_hardware(Job& job) {
   const std::size_t s = job.slot->slot();
   const SlotView& view = slots_.slots()[s];
   if (model_)  // an estimate past 2^57 ps (40 hours) is as good as forever: never wrapped around
-    slots_.expect_busy_until(s, p.cpu().now() + models::seconds(std::min(model_->hardware_s(job.f, r.blocks,
-                                                                                            !job.configure),
-                                                                         1.44e5),
-                                                                "a hardware request's estimated time"));
+    slots_.expect_busy_until(
+        s,
+        p.cpu().now() + models::seconds(std::min(model_->hardware_s(job.f, r.blocks, !job.configure), 1.44e5),
+                                        "a hardware request's estimated time"));
   r.decision = "hardware";
   r.slot = view.name;
   const bool can_fall_back = params_.recovery.fallback_to_software && job.software;

@@ -47,7 +47,8 @@ void Prefetcher::predict(const std::string& app, Functionality f) {
   wake();
 }
 
-void Prefetcher::take(std::size_t s, bool configure, const std::optional<sc_time>& overtook, RequestRecord& r) {
+void Prefetcher::take(std::size_t s, bool configure, const std::optional<sc_time>& overtook,
+                      RequestRecord& r) {
   if (s >= prefetched_.size() || !prefetched_[s]) return;
   if (configure) {
     ++wasted_;  // evicted (or configured over) unused

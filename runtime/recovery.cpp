@@ -93,8 +93,9 @@ void Recovery::run(Process& p, RequestRecord& r, std::size_t s, const CoreDesign
   }
 }
 
-bool Recovery::repair(Process& p, RequestRecord& r, std::size_t s, const CoreDesign& d, const HardwareRun& run,
-                      const std::string& fault, std::vector<std::uint8_t>& output, std::string& reason) {
+bool Recovery::repair(Process& p, RequestRecord& r, std::size_t s, const CoreDesign& d,
+                      const HardwareRun& run, const std::string& fault, std::vector<std::uint8_t>& output,
+                      std::string& reason) {
   const Process::Counting recovering(p, TimeUse::kRecovery);
   reason += "; " + fault + ": configuring " + slots_.slots()[s].name + " again";
   std::string error;

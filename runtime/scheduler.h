@@ -141,7 +141,8 @@ class Process {
   void recount(TimeUse from, TimeUse to, const sc_core::sc_time& t);
   // What the process spent on each use of `from` between two readings of its ledger counts as `to` instead
   // (a spin for a lock or a core: its computing and its waits for the CPU were waiting for the resource).
-  void recount_between(const Ledger& before, const Ledger& after, std::initializer_list<TimeUse> from, TimeUse to) {
+  void recount_between(const Ledger& before, const Ledger& after, std::initializer_list<TimeUse> from,
+                       TimeUse to) {
     for (const TimeUse use : from) {
       const auto i = static_cast<std::size_t>(use);
       recount(use, to, sc_core::sc_time::from_value(after[i] - before[i]));

@@ -23,7 +23,8 @@ bool implements(const CoreDesign& d, Functionality f) {
 }
 
 SlotBroker::SlotBroker(std::vector<SlotView> slots, std::vector<CoreDesign> designs, Replacement replacement,
-                       bool caching, std::unique_ptr<ReconfigurationDriver> reconfiguration, CoreDriver& driver)
+                       bool caching, std::unique_ptr<ReconfigurationDriver> reconfiguration,
+                       CoreDriver& driver)
     : slots_(std::move(slots)),
       designs_(std::move(designs)),
       table_(table_slots(slots_), replacement),
@@ -41,7 +42,8 @@ SlotBroker::SlotBroker(std::vector<SlotView> slots, std::vector<CoreDesign> desi
     ReplacementSlot r;
     r.reconfigurable = slots_[i].reconfigurable;
     r.initial = table_[i].design;
-    for (const auto& d : designs_) r.hosts.push_back(table_.could_host(i, index_of(d), d.bitstream_bytes, can_configure()));
+    for (const auto& d : designs_)
+      r.hosts.push_back(table_.could_host(i, index_of(d), d.bitstream_bytes, can_configure()));
     replacement_slots_.push_back(std::move(r));
   }
 }
@@ -91,8 +93,8 @@ void SlotBroker::Lease::release() {
 }
 
 std::optional<SlotBroker::Lease> SlotBroker::take(Process& p, const CoreDesign& d,
-                                                  const std::function<bool(std::size_t)>& holds, bool& configure,
-                                                  std::string& reason) {
+                                                  const std::function<bool(std::size_t)>& holds,
+                                                  bool& configure, std::string& reason) {
   const auto choice = table_.choose(index_of(d), d.bitstream_bytes, can_configure(), holds);
   if (!choice) return std::nullopt;
   served_.push_back(index_of(d));

@@ -71,8 +71,8 @@ class SlotBroker {
   // `reconfiguration`: null when the platform has no configuration port (only static slots). `caching`:
   // without it a core leaves its slot when its request is done. `driver` learns of every configuration (the
   // core holds no key any more).
-  SlotBroker(std::vector<SlotView> slots, std::vector<CoreDesign> designs, Replacement replacement, bool caching,
-             std::unique_ptr<ReconfigurationDriver> reconfiguration, CoreDriver& driver);
+  SlotBroker(std::vector<SlotView> slots, std::vector<CoreDesign> designs, Replacement replacement,
+             bool caching, std::unique_ptr<ReconfigurationDriver> reconfiguration, CoreDriver& driver);
 
   // The design that implements `f`: a resident one first, else the first registered (null: none).
   const CoreDesign* design_for(Functionality f) const;

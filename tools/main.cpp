@@ -436,8 +436,8 @@ rsoc::tools::SweepRun run_points_keeping(const rsoc::platform::SweepSpec& spec, 
   }
 }
 
-// Writes what runs the points `todo` of the sweep in `dir` elsewhere (--emit) and prints the commands that run
-// them and merge them.
+// Writes what runs the points `todo` of the sweep in `dir` elsewhere (--emit) and prints the commands that
+// run them and merge them.
 int emit_jobs(const rsoc::platform::SweepSpec& spec, const po::variables_map& vm, const fs::path& dir,
               rsoc::platform::JobRunner runner, const std::vector<std::size_t>& todo, std::uint64_t jobs,
               nlohmann::ordered_json& doc) {
