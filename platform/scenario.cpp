@@ -1105,7 +1105,7 @@ class Resolver {
     hp.response_bytes = u64(h["response_bytes"]);
     hp.blinding_cache = u(h["blinding_cache"]);
     hp.remainder_at = runtime::kRemainderAtNames.at(h["remainder_at"].get<std::string>());
-    hp.io = p.runtime.driver;  // the firmware's status polls: poll_loop_cycles, max_polls
+    hp.io = p.runtime.driver;  // the firmware's status waits: poll_loop_cycles, max_polls, the watchdog
     hp.seed = p.seed;
     const json& c = h["cycles"];
     runtime::HsmCosts& k = hp.cycles;

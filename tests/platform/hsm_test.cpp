@@ -437,6 +437,21 @@ TEST(Hsm, TimelinesShowEveryClientsSignatures) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(Hsm, TheFirmwaresStatusWaitsAreTheDriversWithItsWatchdog) {
+  // The firmware waits for its cores with the drivers' wait (hal_io_wait2 as CoreDriver::wait_status with a
+  // yield before every round): a hung core is given up when the watchdog runs out, long before max_polls.
+  const auto r = run(hsm({"faults.hangs.probability=0.05", "runtime.recovery.watchdog_cycles=100000",
+                          "runtime.driver.max_polls=1000000", "workload.hsm.signatures_per_client=4"}));
+  int failed = 0;
+  for (const auto& rec : r->records) {
+    if (rec.ok) continue;
+    ++failed;
+    EXPECT_NE(rec.error.find("did not finish within the watchdog's 100000 CPU cycles"), std::string::npos)
+        << rec.error;
+  }
+  EXPECT_GE(failed, 1);
+}
+
 TEST(Hsm, EachFailedSignatureReportsTheCoreItsOwnTaskWaitedFor) {
   // Cores that hang (one operation in 2,000) and a firmware that gives up after 2,000 status polls, with 4
   // tasks: failures meet while other tasks fail too. A task frees its core (which yields) outside the handler
