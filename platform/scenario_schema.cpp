@@ -384,9 +384,9 @@ Schema software_cost_schema() {
   });
 }
 
-// Section runtime: the OS runtime.
-Schema runtime_section() {
-  Schema driver = Schema::object({
+// runtime.driver: the costs of the OS drivers of the cores.
+Schema driver_schema() {
+  return Schema::object({
       {"cycles_per_request",
        cycles(0, 1000000000000LL).doc("CPU cycles of driver work per hardware request")},
       {"prepare_cycles_per_request",
@@ -429,8 +429,11 @@ Schema runtime_section() {
                   .default_value(nullptr)
                   .doc("data_path dma: the engine and the RAM buffer it moves blocks through")},
   });
+}
 
-  Schema scheduler = Schema::object({
+// runtime.scheduler: the OS scheduler.
+Schema scheduler_schema() {
+  return Schema::object({
       {"mode",
        Schema::enumeration(runtime::kSchedulingModeNames.names())
            .default_value("preemptive")
@@ -444,7 +447,10 @@ Schema runtime_section() {
            .doc("CPU cycles of a yield itself, switching or not (a cooperative tasker scanning "
                 "its tasks); a switch costs context_switch_cycles more")},
   });
+}
 
+// Section runtime: the OS runtime.
+Schema runtime_section() {
   return Schema::object({
       {"policy",
        Schema::enumeration(runtime::kPolicyNames.names())
@@ -537,8 +543,8 @@ Schema runtime_section() {
                     "requester's, on the requester's CPU thread (busy on the device meanwhile)")},
            })
            .doc("the state a process keeps in the cores it uses (runtime/process_contexts.h)")},
-      {"driver", driver.doc("costs of the OS drivers of the cores")},
-      {"scheduler", scheduler.doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
+      {"driver", driver_schema().doc("costs of the OS drivers of the cores")},
+      {"scheduler", scheduler_schema().doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
   });
 }
 
@@ -761,22 +767,9 @@ Schema outputs_section() {
   });
 }
 
-Schema build() {
-  return Schema::object({
-      {"description", Schema::string().default_value("").doc("free text: what the scenario is for")},
-      {"seed", Schema::integer()
-                   .min(0)
-                   .max(9.007199254740991e15)
-                   .default_value(1)
-                   .doc("seed of every random choice (data, keys)")},
-      {"platform", platform_section().doc("the hardware")},
-      {"software", Schema::map(software_cost_schema().doc("software implementation cost"))
-                       .key_name("functionality")
-                       .default_value(nlohmann::json::object())
-                       .doc("software implementations, by functionality (" + by_functionality() + ")")},
-      {"runtime", runtime_section().doc("the OS runtime on the CPU")},
-      {"faults",
-       Schema::object(
+// Section faults: injected faults, seeded and reproducible.
+Schema faults_section() {
+  return Schema::object(
            {
                {"seed", Schema::integer()
                             .min(0)
@@ -872,7 +865,24 @@ Schema build() {
            })
            .nullable()
            .default_value(nullptr)
-           .doc("injected faults, seeded and reproducible; null: none (see scenarios/README.md)")},
+           .doc("injected faults, seeded and reproducible; null: none (see scenarios/README.md)");
+}
+
+Schema build() {
+  return Schema::object({
+      {"description", Schema::string().default_value("").doc("free text: what the scenario is for")},
+      {"seed", Schema::integer()
+                   .min(0)
+                   .max(9.007199254740991e15)
+                   .default_value(1)
+                   .doc("seed of every random choice (data, keys)")},
+      {"platform", platform_section().doc("the hardware")},
+      {"software", Schema::map(software_cost_schema().doc("software implementation cost"))
+                       .key_name("functionality")
+                       .default_value(nlohmann::json::object())
+                       .doc("software implementations, by functionality (" + by_functionality() + ")")},
+      {"runtime", runtime_section().doc("the OS runtime on the CPU")},
+      {"faults", faults_section()},
       {"energy", energy_section()},
       {"workload", workload_section().doc("what the applications ask for")},
       {"outputs", outputs_section().doc("which result files are written")},
