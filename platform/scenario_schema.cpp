@@ -544,7 +544,8 @@ Schema runtime_section() {
            })
            .doc("the state a process keeps in the cores it uses (runtime/process_contexts.h)")},
       {"driver", driver_schema().doc("costs of the OS drivers of the cores")},
-      {"scheduler", scheduler_schema().doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
+      {"scheduler",
+       scheduler_schema().doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
   });
 }
 
@@ -770,102 +771,104 @@ Schema outputs_section() {
 // Section faults: injected faults, seeded and reproducible.
 Schema faults_section() {
   return Schema::object(
-           {
-               {"seed", Schema::integer()
-                            .min(0)
-                            .max(9.007199254740991e15)
-                            .nullable()
-                            .default_value(nullptr)
-                            .doc("seed of the fault draws; null: the scenario's seed")},
-               {"configuration",
-                Schema::object(
-                    {
-                        {"probability",
-                         Schema::number().min(0).max(1).default_value(0.0).doc(
-                             "chance that a configuration's bitstream fails the port's check at the end "
-                             "of loading")},
-                        {"bit_error_rate",
-                         Schema::number().unit("1/bit").min(0).max(1).default_value(0.0).doc(
-                             "chance that each bitstream bit moved into the port arrives flipped")},
-                    })
-                    .doc("configuration errors: the port reports ERROR and the slot holds nothing")},
-               {"upsets",
-                Schema::object({
-                                   {"rate_per_mbit_hour",
-                                    Schema::number()
-                                        .unit("1/(Mbit h)")
-                                        .min(0)
-                                        .max(1e15)
-                                        .default_value(0.0)
-                                        .doc("configuration upsets per megabit of a configured core's "
-                                             "bitstream per hour")},
-                                   {"essential_fraction",
-                                    Schema::number().min(0).max(1).default_value(1.0).doc(
-                                        "share of upsets that hit a bit the core's function needs (the "
-                                        "others change nothing)")},
-                               })
-                    .doc("configuration upsets: an upset core computes wrong results until it is repaired")},
-               {"hangs",
-                Schema::object({
-                                   {"probability",
-                                    Schema::number().min(0).max(1).default_value(0.0).doc(
-                                        "chance that an operation a core starts (a block) never finishes")},
-                               })
-                    .doc("core hangs: a hung core never finishes until it is configured again (needs "
-                         "runtime.recovery.watchdog_cycles)")},
-               {"scrubbing",
-                Schema::object(
-                    {
-                        {"mode",
-                         Schema::enumeration(with_none(models::kScrubModeNames.names()))
-                             .default_value("none")
-                             .doc("blind: rewrite every configured slot's frames each period; readback: "
-                                  "read them back, compare, rewrite a corrupted frame")},
-                        {"period_ms",
-                         Schema::number().unit("ms").exclusive_min(0).max(1e9).default_value(100.0).doc(
-                             "from the start of one scrubbing round to the next")},
-                        {"frame_words",
-                         Schema::integer().unit("words").min(1).max(1 << 20).default_value(101).doc(
-                             "readback: words of the frame rewritten to repair an upset (7-series: "
-                             "101)")},
-                    })
-                    .doc("scrubbing: repairs upsets, using the configuration port")},
-               {"buses",
-                Schema::map(
-                    Schema::object(
-                        {
-                            {"error_rate", Schema::number().min(0).max(1).default_value(0.0).doc(
-                                               "chance that an access (a burst is one) fails: an on-chip bus "
-                                               "answers with an error response; on an async FMC bus NWAIT "
-                                               "never clears and the CPU gives up after max_polls polls")},
-                        })
-                        .doc("faults of one bus"))
-                    .key_name("bus")
-                    .default_value(nlohmann::json::object())
-                    .doc("bus faults, by bus name")},
-               {"at",
-                Schema::array(
-                    Schema::object({
-                        {"time_us", Schema::number().unit("us").min(0).max(9e12).doc(
-                                        "the fault hits the first chance at or after this time")},
-                        {"fault",
-                         Schema::enumeration({"configuration", "upset", "hang", "bus"})
-                             .doc("configuration: the next bitstream loaded into the slot fails its check; "
-                                  "upset: the core configured in the slot then is upset; hang: the next "
-                                  "operation a core in the slot starts never finishes; bus: the next access "
-                                  "the bus carries fails")},
-                        {"slot", Schema::string().nullable().default_value(nullptr).doc(
-                                     "configuration, upset, hang: the slot it hits")},
-                        {"bus",
-                         Schema::string().nullable().default_value(nullptr).doc("bus: the bus it hits")},
-                    }))
-                    .max_items(100000)
-                    .default_value(nlohmann::json::array())
-                    .doc("faults at given times (fault windows), besides the drawn ones")},
-           })
-           .nullable()
-           .default_value(nullptr)
-           .doc("injected faults, seeded and reproducible; null: none (see scenarios/README.md)");
+             {
+                 {"seed", Schema::integer()
+                              .min(0)
+                              .max(9.007199254740991e15)
+                              .nullable()
+                              .default_value(nullptr)
+                              .doc("seed of the fault draws; null: the scenario's seed")},
+                 {"configuration",
+                  Schema::object(
+                      {
+                          {"probability",
+                           Schema::number().min(0).max(1).default_value(0.0).doc(
+                               "chance that a configuration's bitstream fails the port's check at the end "
+                               "of loading")},
+                          {"bit_error_rate",
+                           Schema::number().unit("1/bit").min(0).max(1).default_value(0.0).doc(
+                               "chance that each bitstream bit moved into the port arrives flipped")},
+                      })
+                      .doc("configuration errors: the port reports ERROR and the slot holds nothing")},
+                 {"upsets",
+                  Schema::object({
+                                     {"rate_per_mbit_hour",
+                                      Schema::number()
+                                          .unit("1/(Mbit h)")
+                                          .min(0)
+                                          .max(1e15)
+                                          .default_value(0.0)
+                                          .doc("configuration upsets per megabit of a configured core's "
+                                               "bitstream per hour")},
+                                     {"essential_fraction",
+                                      Schema::number().min(0).max(1).default_value(1.0).doc(
+                                          "share of upsets that hit a bit the core's function needs (the "
+                                          "others change nothing)")},
+                                 })
+                      .doc(
+                          "configuration upsets: an upset core computes wrong results until it is repaired")},
+                 {"hangs",
+                  Schema::object({
+                                     {"probability",
+                                      Schema::number().min(0).max(1).default_value(0.0).doc(
+                                          "chance that an operation a core starts (a block) never finishes")},
+                                 })
+                      .doc("core hangs: a hung core never finishes until it is configured again (needs "
+                           "runtime.recovery.watchdog_cycles)")},
+                 {"scrubbing",
+                  Schema::object(
+                      {
+                          {"mode",
+                           Schema::enumeration(with_none(models::kScrubModeNames.names()))
+                               .default_value("none")
+                               .doc("blind: rewrite every configured slot's frames each period; readback: "
+                                    "read them back, compare, rewrite a corrupted frame")},
+                          {"period_ms",
+                           Schema::number().unit("ms").exclusive_min(0).max(1e9).default_value(100.0).doc(
+                               "from the start of one scrubbing round to the next")},
+                          {"frame_words",
+                           Schema::integer().unit("words").min(1).max(1 << 20).default_value(101).doc(
+                               "readback: words of the frame rewritten to repair an upset (7-series: "
+                               "101)")},
+                      })
+                      .doc("scrubbing: repairs upsets, using the configuration port")},
+                 {"buses",
+                  Schema::map(
+                      Schema::object({
+                                         {"error_rate",
+                                          Schema::number().min(0).max(1).default_value(0.0).doc(
+                                              "chance that an access (a burst is one) fails: an on-chip bus "
+                                              "answers with an error response; on an async FMC bus NWAIT "
+                                              "never clears and the CPU gives up after max_polls polls")},
+                                     })
+                          .doc("faults of one bus"))
+                      .key_name("bus")
+                      .default_value(nlohmann::json::object())
+                      .doc("bus faults, by bus name")},
+                 {"at",
+                  Schema::array(
+                      Schema::object({
+                          {"time_us", Schema::number().unit("us").min(0).max(9e12).doc(
+                                          "the fault hits the first chance at or after this time")},
+                          {"fault",
+                           Schema::enumeration({"configuration", "upset", "hang", "bus"})
+                               .doc(
+                                   "configuration: the next bitstream loaded into the slot fails its check; "
+                                   "upset: the core configured in the slot then is upset; hang: the next "
+                                   "operation a core in the slot starts never finishes; bus: the next access "
+                                   "the bus carries fails")},
+                          {"slot", Schema::string().nullable().default_value(nullptr).doc(
+                                       "configuration, upset, hang: the slot it hits")},
+                          {"bus",
+                           Schema::string().nullable().default_value(nullptr).doc("bus: the bus it hits")},
+                      }))
+                      .max_items(100000)
+                      .default_value(nlohmann::json::array())
+                      .doc("faults at given times (fault windows), besides the drawn ones")},
+             })
+      .nullable()
+      .default_value(nullptr)
+      .doc("injected faults, seeded and reproducible; null: none (see scenarios/README.md)");
 }
 
 Schema build() {
