@@ -6,6 +6,7 @@
 // AES-128's: an iterative core takes a round at a time, so AES-256 (14 rounds, 15 round keys) takes
 // ceil(block_cycles * 14 / 10) per block and ceil(key_setup_cycles * 15 / 11) per expansion. A PIO replay of
 // many cipher blocks has them computed together (compute_many), the same results and cycles.
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <vector>
@@ -83,10 +84,33 @@ class AesCore : public IpCore {
   std::vector<std::uint8_t> bytes_;  // compute_many()
 };
 
-}  // namespace
-
 std::unique_ptr<IpCore> make_aes128_core(std::string name, const CoreParams& params) {
   return std::make_unique<AesCore>(std::move(name), params);
 }
+
+Bytes aes_reference(const FunctionalityInfo&, const Bytes& key, const Bytes& data, bool encrypt) {
+  crypto::Aes128::Key k{};
+  std::copy(key.begin(), key.end(), k.begin());
+  const crypto::Aes128 aes(k);
+  Bytes out(data.size());
+  const std::size_t n = data.size() / crypto::Aes128::kBlockBytes;  // all in one call (interleaved)
+  encrypt ? aes.encrypt(data.data(), out.data(), n) : aes.decrypt(data.data(), out.data(), n);
+  return out;
+}
+
+}  // namespace
+
+const CoreKindEntry kAes128Kind = {
+    CoreKind::kAes128,
+    "aes128",
+    "AES-128 (FIPS-197), both directions; AES-256 with CONFIG.AES256 set",
+    make_aes128_core,
+    {{0, "aes128", 16, 16, CoreKind::kAes128, 0, false}},
+    [](const FunctionalityInfo& f, bool encrypt, const Bytes&) {
+      return cipher_interface(f, encrypt ? reg::kConfigEncrypt : 0u);
+    },
+    [](const FunctionalityInfo&, const CoreParams& params) { return std::uint64_t{params.block_cycles}; },
+    aes_reference,
+};
 
 }  // namespace rsoc::models

@@ -70,10 +70,45 @@ class CustomCore : public IpCore {
   RegisterFile::Id key_bank_{};
 };
 
-}  // namespace
-
 std::unique_ptr<IpCore> make_custom_core(std::string name, const CoreParams& params) {
   return std::make_unique<CustomCore>(std::move(name), params);
 }
+
+// Set up (CTRL.INIT) for every request: the key in KEY, a block in BLOCK, its result in RESULT.
+CoreInterface custom_interface(const FunctionalityInfo& f, bool, const Bytes&) {
+  CoreInterface c;
+  if (f.key_bytes) c.key = {{reg::kKey, 0, f.key_bytes, false}};
+  c.block = {reg::kCustomBlock, 0, f.block_bytes, false};
+  c.result = {reg::kCustomResult, 0, f.output_bytes(), false};
+  c.init_every_request = true;
+  return c;
+}
+
+// The functionality's block function, block by block.
+Bytes custom_reference(const FunctionalityInfo& f, const Bytes& key, const Bytes& data, bool) {
+  if (!f.computes)
+    throw std::logic_error(std::string("custom functionality ") + f.name + " computes nothing");
+  const std::size_t blocks = data.size() / f.block_bytes;
+  Bytes out(blocks * f.output_bytes());
+  for (std::size_t b = 0; b < blocks; ++b)
+    f.computes->compute(key.data(), key.size(), &data[b * f.block_bytes], f.block_bytes,
+                        &out[b * f.output_bytes()], f.output_bytes());
+  return out;
+}
+
+}  // namespace
+
+// A scenario names a custom core's functionality (runtime::FunctionalityCatalog): the kind has no built-in
+// one.
+const CoreKindEntry kCustomKind = {
+    CoreKind::kCustom,
+    "custom",
+    "an accelerator described in the scenario: its functionality, block sizes, timing and block function",
+    make_custom_core,
+    {},
+    custom_interface,
+    [](const FunctionalityInfo&, const CoreParams& params) { return std::uint64_t{params.block_cycles}; },
+    custom_reference,
+};
 
 }  // namespace rsoc::models

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/core_kinds.h"
+#include "models/crypto/bytes.h"
 #include "models/crypto/des.h"
 #include "models/ip_core.h"
 
@@ -98,10 +99,52 @@ class DesCore : public IpCore {
   std::vector<std::uint64_t> blocks_;  // compute_many()
 };
 
-}  // namespace
-
 std::unique_ptr<IpCore> make_des_core(std::string name, const CoreParams& params) {
   return std::make_unique<DesCore>(std::move(name), params);
 }
+
+// 3DES EDE: three keys, three passes a block (CONFIG.TRIPLE).
+bool triple(const FunctionalityInfo& f) {
+  return f.key_bytes == 24;
+}
+
+// DES and 3DES through their 64-bit interface (the byte-array one converts byte by byte), all the blocks in
+// one call (interleaved: ECB blocks are independent).
+Bytes des_reference(const FunctionalityInfo& f, const Bytes& key, const Bytes& data, bool encrypt) {
+  Bytes out(data.size());
+  auto each_block64 = [&](const auto& cipher) {
+    const std::size_t n = data.size() / 8;
+    std::vector<std::uint64_t> blocks(n);
+    for (std::size_t i = 0; i < n; ++i) blocks[i] = crypto::load_be64(&data[8 * i]);
+    encrypt ? cipher.encrypt(blocks.data(), blocks.data(), n)
+            : cipher.decrypt(blocks.data(), blocks.data(), n);
+    for (std::size_t i = 0; i < n; ++i) crypto::store_be64(&out[8 * i], blocks[i]);
+  };
+  if (triple(f)) {
+    each_block64(crypto::TripleDes(crypto::load_be64(key.data()), crypto::load_be64(key.data() + 8),
+                                   crypto::load_be64(key.data() + 16)));
+  } else {
+    each_block64(crypto::Des(crypto::load_be64(key.data())));
+  }
+  return out;
+}
+
+}  // namespace
+
+const CoreKindEntry kDesKind = {
+    CoreKind::kDes,
+    "des",
+    "DES and 3DES EDE (FIPS 46-3), both directions",
+    make_des_core,
+    {{1, "des", 8, 8, CoreKind::kDes, 0, false}, {2, "3des", 8, 24, CoreKind::kDes, 0, false}},
+    [](const FunctionalityInfo& f, bool encrypt, const Bytes&) {
+      return cipher_interface(f,
+                              (encrypt ? reg::kConfigEncrypt : 0u) | (triple(f) ? reg::kConfigTriple : 0u));
+    },
+    [](const FunctionalityInfo& f, const CoreParams& params) {
+      return std::uint64_t{params.block_cycles} * (triple(f) ? 3 : 1);
+    },
+    des_reference,
+};
 
 }  // namespace rsoc::models

@@ -287,6 +287,15 @@ void IpCore::publish(const std::uint32_t* values, std::size_t n) {
   valid_ = true;
 }
 
+CoreInterface cipher_interface(const FunctionalityInfo& f, std::uint32_t config) {
+  CoreInterface c;
+  c.key = {{reg::kKey, 0, f.key_bytes, false}};
+  c.setup = {{reg::kConfig, config}};
+  c.block = {reg::kBlock, 0, f.block_bytes, false};
+  c.result = {reg::kResult, 0, f.block_bytes, false};
+  return c;
+}
+
 void IpCore::words_to_bytes(const std::uint32_t* words, std::size_t n, std::uint8_t* bytes) {
   for (std::size_t i = 0; i < n; ++i) crypto::store_be32(bytes + 4 * i, words[i]);
 }

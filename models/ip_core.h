@@ -117,6 +117,10 @@ inline constexpr std::uint32_t kCustomKeyWords = 16;
 inline constexpr std::uint32_t kCustomBlock = 0x0800, kCustomResult = 0x1000, kCustomBankWords = 512;
 }  // namespace reg
 
+// The interface of a cipher core (AES, DES) for `f`: the key in KEY, `config` written to CONFIG before
+// CTRL.INIT, a block in BLOCK and its result in RESULT, all in their bytes' order.
+CoreInterface cipher_interface(const FunctionalityInfo& f, std::uint32_t config);
+
 class IpCore {
  public:
   IpCore(std::string name, const CoreParams& params);

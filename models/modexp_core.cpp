@@ -8,6 +8,7 @@
 
 #include "models/core_kinds.h"
 #include "models/crypto/modexp.h"
+#include "models/crypto/rsa_key.h"
 #include "models/ip_core.h"
 
 namespace rsoc::models {
@@ -145,8 +146,160 @@ std::uint64_t rsa_crt_cycles(const CoreParams& params, unsigned half_bits) {
   return 2 * modexp_cycles(params, half_bits, half_bits) + 2 * montmul_cycles(params, half_bits);
 }
 
+namespace {
+
 std::unique_ptr<IpCore> make_modexp_core(std::string name, const CoreParams& params) {
   return std::make_unique<ModexpCore>(std::move(name), params);
 }
+
+using crypto::BigInt;
+
+// The public exponent of an RSA public operation's key.
+BigInt public_exponent(const FunctionalityInfo& f, const Bytes& key) {
+  const unsigned n = f.block_bytes;
+  return BigInt::from_bytes_be(key.data() + n, key.size() - n);
+}
+
+// The bit length of the public exponent in `key`, or of kAssumedPublicExponent when it holds none.
+std::uint32_t public_exponent_bits(const FunctionalityInfo& f, const Bytes& key) {
+  return static_cast<std::uint32_t>(
+      (key.size() == f.key_bytes ? public_exponent(f, key) : BigInt(kAssumedPublicExponent)).bit_length());
+}
+
+// CRT: p, q at MODULUS, dP, dQ at EXPONENT (each a prime's words apart), qInv at QINV, with CONFIG.CRT.
+// A public operation: the modulus and the public exponent, its real bit length; CONFIG is written (the core
+// may have run a CRT operation last). Otherwise the modulus and an exponent of the operand size.
+CoreInterface modexp_interface(const FunctionalityInfo& f, bool, const Bytes& key) {
+  CoreInterface c;
+  const unsigned n = f.block_bytes;
+  c.block = {reg::kMessage, 0, n, true};
+  c.result = {reg::kModResult, 0, n, true};
+  if (f.crt) {
+    const unsigned h = n / 2, hw = h / 4;  // a prime, in bytes and words
+    c.key = {{reg::kModulus, 0, h, true},
+             {reg::kModulus + 4 * hw, h, h, true},
+             {reg::kExponent, 2 * h, h, true},
+             {reg::kExponent + 4 * hw, 3 * h, h, true},
+             {reg::kQinv, 4 * h, h, true}};
+    c.setup = {
+        {reg::kModulusWords, hw}, {reg::kExponentBits, f.operand_bits}, {reg::kConfig, reg::kConfigCrt}};
+  } else if (const unsigned e = f.public_exponent_bytes) {
+    c.key = {{reg::kModulus, 0, n, true}, {reg::kExponent, n, e, true}};
+    c.setup = {
+        {reg::kModulusWords, n / 4}, {reg::kExponentBits, public_exponent_bits(f, key)}, {reg::kConfig, 0}};
+  } else {
+    c.key = {{reg::kModulus, 0, n, true}, {reg::kExponent, n, n, true}};
+    c.setup = {{reg::kModulusWords, n / 4}, {reg::kExponentBits, f.operand_bits}};
+  }
+  return c;
+}
+
+// The constant-time formula at the operand size; an RSA public operation at the bit length of
+// kAssumedPublicExponent.
+std::uint64_t modexp_block_cycles(const FunctionalityInfo& f, const CoreParams& params) {
+  if (f.crt) return rsa_crt_cycles(params, f.operand_bits);
+  return modexp_cycles(params, f.operand_bits,
+                       f.public_exponent_bytes ? public_exponent_bits(f, {}) : f.operand_bits);
+}
+
+Bytes modexp_reference(const FunctionalityInfo& f, const Bytes& key, const Bytes& data, bool) {
+  Bytes out(data.size());
+  const std::size_t n = f.block_bytes;
+  auto each_block = [&](auto&& compute) {
+    for (std::size_t i = 0; i < data.size(); i += n) {
+      const auto r = compute(BigInt::from_bytes_be(&data[i], n)).to_bytes_be(n);
+      std::copy(r.begin(), r.end(), out.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  };
+  if (f.crt) {
+    const std::size_t h = n / 2;
+    auto part = [&](std::size_t i) { return BigInt::from_bytes_be(&key[i * h], h); };
+    each_block(
+        [&](const BigInt& m) { return crypto::rsa_crt(m, part(0), part(1), part(2), part(3), part(4)); });
+    return out;
+  }
+  const BigInt modulus = BigInt::from_bytes_be(key.data(), n);
+  const BigInt exponent = BigInt::from_bytes_be(key.data() + n, key.size() - n);
+  // A public exponent is no secret: the faster exponentiation gives the same number.
+  const auto power = f.public_exponent_bytes ? crypto::modexp_public : crypto::modexp;
+  each_block([&](const BigInt& m) { return power(m, exponent, modulus); });
+  return out;
+}
+
+std::string modexp_key_layout(const FunctionalityInfo& f) {
+  if (f.crt) return "";
+  if (const unsigned e = f.public_exponent_bytes)
+    return " (modulus, " + std::to_string(f.block_bytes) + " bytes, then public exponent, " +
+           std::to_string(e) + " bytes)";
+  return " (modulus then exponent, " + std::to_string(f.block_bytes) + " bytes each)";
+}
+
+std::string modexp_key_problem(const FunctionalityInfo& f, const Bytes& key) {
+  if (f.crt) {
+    const unsigned h = f.block_bytes / 2;
+    for (unsigned at : {0u, h})
+      if (!(key[at] & 0x80) || !(key[at + h - 1] & 1))
+        return std::string("p and q of a ") + f.name + " key must be odd with their top bits set";
+    return "";
+  }
+  if (!(key.front() & 0x80) || !(key[f.block_bytes - 1] & 1))
+    return std::string("the modulus of a ") + f.name + " key must be odd with its top bit set";
+  if (f.public_exponent_bytes && (!(key.back() & 1) || public_exponent(f, key) < BigInt(3)))
+    return std::string("the public exponent of a ") + f.name + " key must be odd and at least 3, got " +
+           public_exponent(f, key).to_hex() + " (hex)";
+  return "";
+}
+
+// RSA: a real key drawn from the random bytes (its public half for a public operation); plain modexp: the
+// modulus's top and bottom bits set.
+void modexp_shape_key(const FunctionalityInfo& f, Bytes& key) {
+  if (key.size() != f.key_bytes) return;
+  if (!f.crt && !f.public_exponent_bytes) {
+    key.front() |= 0x80;
+    key[f.block_bytes - 1] |= 1;
+    return;
+  }
+  std::uint64_t seed = 0;
+  for (std::size_t i = 0; i < 8; ++i) seed = (seed << 8) | key[i];
+  const crypto::RsaKey k = crypto::generate_rsa_key(8 * f.block_bytes, seed);
+  key.clear();
+  auto append = [&](const BigInt& v, std::size_t bytes) {
+    const auto b = v.to_bytes_be(bytes);
+    key.insert(key.end(), b.begin(), b.end());
+  };
+  if (!f.crt) {  // the public half
+    append(k.n, f.block_bytes);
+    append(k.e, f.public_exponent_bytes);
+    return;
+  }
+  for (const BigInt* v : {&k.p, &k.q, &k.dp, &k.dq, &k.qinv}) append(*v, f.block_bytes / 2);
+}
+
+// Each message's top byte cleared, so it is below the modulus.
+void modexp_shape_data(const FunctionalityInfo& f, Bytes& data) {
+  for (std::size_t i = 0; i < data.size(); i += f.block_bytes) data[i] = 0;
+}
+
+}  // namespace
+
+const CoreKindEntry kModexpKind = {
+    CoreKind::kModexp,
+    "modexp",
+    "modular exponentiation and RSA private operations by the CRT",
+    make_modexp_core,
+    {{3, "modexp1024", 128, 256, CoreKind::kModexp, 1024, false},
+     {4, "modexp2048", 256, 512, CoreKind::kModexp, 2048, false},
+     {5, "modexp4096", 512, 1024, CoreKind::kModexp, 4096, false},
+     {6, "rsa2048_crt", 256, 640, CoreKind::kModexp, 1024, true},
+     {7, "rsa4096_crt", 512, 1280, CoreKind::kModexp, 2048, true},
+     {8, "rsa4096_verify", 512, 516, CoreKind::kModexp, 4096, false, 4}},
+    modexp_interface,
+    modexp_block_cycles,
+    modexp_reference,
+    modexp_key_layout,
+    modexp_key_problem,
+    modexp_shape_key,
+    modexp_shape_data,
+};
 
 }  // namespace rsoc::models

@@ -24,4 +24,9 @@ std::uint64_t modexp_cycles(const CoreParams& params, unsigned modulus_bits, uns
 // after the other, and Garner's recombination (two Montgomery multiplications).
 std::uint64_t rsa_crt_cycles(const CoreParams& params, unsigned half_bits);
 
+// The public exponent the costs of an RSA public operation assume when they cannot see the key (the
+// analytic estimates, software costs derived per functionality): 65537, the exponent of every RSA key
+// OpenSSL generates by default.
+inline constexpr std::uint32_t kAssumedPublicExponent = 65537;
+
 }  // namespace rsoc::models

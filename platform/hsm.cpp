@@ -22,7 +22,7 @@ std::unique_ptr<runtime::HsmFirmware> make_hsm_firmware(const ScenarioParams& p,
                                                         runtime::Manager& manager, models::Uart& uart,
                                                         const Store& store) {
   const HsmSpec& h = *p.hsm;
-  const runtime::RsaKey key = runtime::generate_rsa_key(h.key_bits, p.seed);
+  const crypto::RsaKey key = crypto::generate_rsa_key(h.key_bits, p.seed);
   const auto kek = kek_of(p.seed);
   const crypto::Aes256 cipher(kek);
   const auto blob =

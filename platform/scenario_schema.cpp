@@ -233,7 +233,7 @@ Schema core_schema() {
   });
 
   std::string kinds;
-  for (const auto& k : models::core_kinds())
+  for (const models::CoreKindEntry& k : models::core_kinds())
     kinds += std::string(kinds.empty() ? "" : "; ") + k.name + ": " + k.doc;
   Schema custom = Schema::object({
       {"functionality",

@@ -1,6 +1,7 @@
 #pragma once
 // The functionalities the runtime knows: their block and key sizes, the core kind that implements them, how a
-// driver programs that core, and the reference implementation every output is checked against.
+// driver programs that core, and the reference implementation every output is checked against. Each is its
+// core kind's (models/core_kinds.h): the functions below ask the kind of a functionality.
 //
 // Custom functionalities (served by custom cores, models/custom_core.cpp): a block of block_bytes gives
 // output_bytes() computed by a block function (models/crypto/block_function.h) with a key of key_bytes (none
@@ -28,15 +29,16 @@
 #include "models/crypto/block_function.h"
 #include "models/crypto/modexp.h"
 #include "models/ip_core.h"
+#include "models/modexp_core.h"
 
 namespace rsoc::runtime {
 
-struct FunctionalityInfo;
+using models::FunctionalityInfo;
 
 // A functionality: one of the built-in ones (Functionality::kAes128, ...) or one a scenario defines for its
 // custom cores (FunctionalityCatalog). A small handle: copies name the same functionality; two handles are
-// equal when their ids are, and order by id (built-ins first, in the order below, then a scenario's own in
-// the order it declares them). A scenario's own handles are valid while its catalog lives.
+// equal when their ids are, and order by id (built-ins first, in the order of models/core_kinds.h, then a
+// scenario's own in the order it declares them). A scenario's own handles are valid while its catalog lives.
 class Functionality {
  public:
   static const Functionality kAes128, kDes, kTripleDes, kModexp1024, kModexp2048, kModexp4096, kRsaCrt2048,
@@ -53,46 +55,22 @@ class Functionality {
   const FunctionalityInfo* info_;
 };
 
-struct FunctionalityInfo {
-  unsigned id;
-  const char* name;
-  unsigned block_bytes;  // the input of one block: a cipher block, a message, a custom core's input_bytes
-  unsigned key_bytes;
-  models::CoreKind core;
-  unsigned operand_bits;  // modexp: modulus and exponent size; RSA-CRT: prime size (0 for the others)
-  bool crt;               // an RSA private operation by the CRT on a modexp core (CONFIG.CRT)
-  // A custom functionality: what it computes, and the output of one block (the built-ins give block_bytes).
-  const crypto::BlockFunction* computes = nullptr;
-  unsigned result_bytes = 0;
-  unsigned output_bytes() const { return computes ? result_bytes : block_bytes; }
-};
-
-// The built-in functionalities, in id order.
-inline constexpr FunctionalityInfo kBuiltinFunctionalities[] = {
-    {0, "aes128", 16, 16, models::CoreKind::kAes128, 0, false},
-    {1, "des", 8, 8, models::CoreKind::kDes, 0, false},
-    {2, "3des", 8, 24, models::CoreKind::kDes, 0, false},
-    {3, "modexp1024", 128, 256, models::CoreKind::kModexp, 1024, false},
-    {4, "modexp2048", 256, 512, models::CoreKind::kModexp, 2048, false},
-    {5, "modexp4096", 512, 1024, models::CoreKind::kModexp, 4096, false},
-    {6, "rsa2048_crt", 256, 640, models::CoreKind::kModexp, 1024, true},
-    {7, "rsa4096_crt", 512, 1280, models::CoreKind::kModexp, 2048, true},
-    {8, "rsa4096_verify", 512, 516, models::CoreKind::kModexp, 4096, false},
-};
+// The first id of a scenario's own functionalities (the built-in ones, numbered by models/core_kinds.h, come
+// before).
 inline constexpr unsigned kFirstCustomFunctionalityId = 256;
 
 inline unsigned Functionality::id() const {
   return info_->id;
 }
-inline constexpr Functionality Functionality::kAes128{&kBuiltinFunctionalities[0]};
-inline constexpr Functionality Functionality::kDes{&kBuiltinFunctionalities[1]};
-inline constexpr Functionality Functionality::kTripleDes{&kBuiltinFunctionalities[2]};
-inline constexpr Functionality Functionality::kModexp1024{&kBuiltinFunctionalities[3]};
-inline constexpr Functionality Functionality::kModexp2048{&kBuiltinFunctionalities[4]};
-inline constexpr Functionality Functionality::kModexp4096{&kBuiltinFunctionalities[5]};
-inline constexpr Functionality Functionality::kRsaCrt2048{&kBuiltinFunctionalities[6]};
-inline constexpr Functionality Functionality::kRsaCrt4096{&kBuiltinFunctionalities[7]};
-inline constexpr Functionality Functionality::kRsaVerify4096{&kBuiltinFunctionalities[8]};
+inline constexpr Functionality Functionality::kAes128{&models::kAes128Kind.functionalities[0]};
+inline constexpr Functionality Functionality::kDes{&models::kDesKind.functionalities[0]};
+inline constexpr Functionality Functionality::kTripleDes{&models::kDesKind.functionalities[1]};
+inline constexpr Functionality Functionality::kModexp1024{&models::kModexpKind.functionalities[0]};
+inline constexpr Functionality Functionality::kModexp2048{&models::kModexpKind.functionalities[1]};
+inline constexpr Functionality Functionality::kModexp4096{&models::kModexpKind.functionalities[2]};
+inline constexpr Functionality Functionality::kRsaCrt2048{&models::kModexpKind.functionalities[3]};
+inline constexpr Functionality Functionality::kRsaCrt4096{&models::kModexpKind.functionalities[4]};
+inline constexpr Functionality Functionality::kRsaVerify4096{&models::kModexpKind.functionalities[5]};
 
 inline const FunctionalityInfo& info(Functionality f) {
   return f.info();
@@ -131,33 +109,15 @@ class FunctionalityCatalog {
 // The modexp functionality of exactly `bits`-bit operands. Throws std::invalid_argument for other sizes.
 Functionality functionality_for_operand_bits(unsigned bits);
 // Bytes of the public exponent at the end of the key of an RSA public operation (0 for the others).
-unsigned public_exponent_bytes(Functionality f);
-// The public exponent the costs of an RSA public operation assume when they cannot see the key (the
-// analytic estimates, software costs derived per functionality): 65537, the exponent of every RSA key
-// OpenSSL generates by default.
-inline constexpr std::uint32_t kAssumedPublicExponent = 65537;
+inline unsigned public_exponent_bytes(Functionality f) {
+  return info(f).public_exponent_bytes;
+}
+using models::kAssumedPublicExponent;
 
-// A run of bytes of the key (or of a block) and the register bank that takes it. Bytes are grouped in
-// big-endian 32-bit words; a `lsw_first` bank holds the word of the last four bytes at its lowest address (a
-// number, least-significant word first), otherwise the first four bytes.
-struct BankField {
-  std::uint32_t offset = 0;  // register offset of word 0
-  unsigned byte_offset = 0;  // where the field starts in the key or block
-  unsigned bytes = 0;
-  bool lsw_first = false;
-};
-
-// How a driver programs the core of a functionality (register map in models/ip_core.h): the key fields and
-// the set-up writes (register, value) before CTRL.INIT, where a block is written and where its result is
-// read. An RSA public operation tells the core the bit length of the exponent in `key` (without a key: that
-// of kAssumedPublicExponent).
-struct CoreInterface {
-  std::vector<BankField> key;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> setup;
-  BankField block, result;
-  bool init_every_request =
-      false;  // CTRL.INIT starts every request (a custom core's set-up), not only a new key
-};
+using models::BankField;
+// How a driver programs the core of `f` (its kind's interface, models/core_kinds.h). An RSA public operation
+// tells the core the bit length of the exponent in `key` (without a key: that of kAssumedPublicExponent).
+using models::CoreInterface;
 CoreInterface core_interface(Functionality f, bool encrypt, const std::vector<std::uint8_t>& key = {});
 
 // Core cycles of one block on a core with `params` (modexp: the constant-time formula at the operand size; an

@@ -24,17 +24,17 @@ constexpr std::uint8_t kSha256DigestInfo[] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09
 
 // The fields of a record, in order.
 std::array<BigInt*, 12> record_fields(KeyRecord& r) {
-  RsaKey& k = r.key;
+  crypto::RsaKey& k = r.key;
   return {&k.n,  &k.e,    &k.d,       &k.p,        &k.q,       &k.dp,
           &k.dq, &k.qinv, &r.p_coeff, &r.p_factor, &r.q_coeff, &r.q_factor};
 }
 // Words of a prime of `key` (the modexp cores' MODULUS_WORDS).
-std::size_t prime_words(const RsaKey& key) {
+std::size_t prime_words(const crypto::RsaKey& key) {
   return (std::max(key.p.bit_length(), key.q.bit_length()) + 31) / 32;
 }
 }  // namespace
 
-std::vector<std::uint8_t> serialize_key(const RsaKey& key, std::size_t bytes) {
+std::vector<std::uint8_t> serialize_key(const crypto::RsaKey& key, std::size_t bytes) {
   KeyRecord record{key, {}, {}, {}, {}};
   const std::size_t h = prime_words(key);
   record.p_coeff = crypto::montgomery_coefficient(key.p, h);
@@ -148,7 +148,7 @@ BigInt read_result(models::CpuThread& cpu, std::uint64_t base, std::size_t words
 }
 
 // The private key as the reference RSA-CRT operation takes it: p, q, dP, dQ, qInv, each of `half` bytes.
-std::vector<std::uint8_t> crt_key_bytes(const RsaKey& k, std::size_t half) {
+std::vector<std::uint8_t> crt_key_bytes(const crypto::RsaKey& k, std::size_t half) {
   std::vector<std::uint8_t> out;
   for (const BigInt* v : {&k.p, &k.q, &k.dp, &k.dq, &k.qinv}) {
     const auto b = v->to_bytes_be(half);
@@ -159,7 +159,8 @@ std::vector<std::uint8_t> crt_key_bytes(const RsaKey& k, std::size_t half) {
 }  // namespace
 
 HsmFirmware::HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& uart, const HsmParams& params,
-                         const RsaKey& key, std::size_t blob_bytes, const std::array<std::uint8_t, 32>& kek)
+                         const crypto::RsaKey& key, std::size_t blob_bytes,
+                         const std::array<std::uint8_t, 32>& kek)
     : scheduler_(scheduler),
       manager_(manager),
       uart_(uart),
@@ -303,7 +304,7 @@ std::vector<std::uint8_t> HsmFirmware::sign(Process& p, const Request& request, 
   p.compute(c.key_parse);
   const std::optional<KeyRecord> stored = parse_key(record_bytes);
   if (!stored) throw DriverError("unwrapped key record is malformed");
-  const RsaKey& key = stored->key;
+  const crypto::RsaKey& key = stored->key;
   const std::size_t k = (key.bits() + 7) / 8;
   p.compute(c.pad);
   const BigInt m = BigInt::from_bytes_be(pkcs1_sha256_encoding(request.digest, k));
@@ -359,7 +360,8 @@ std::vector<std::uint8_t> HsmFirmware::unwrap_key(Process& p, const std::vector<
   return *record;
 }
 
-std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey& key, std::string& reason) {
+std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const crypto::RsaKey& key,
+                                                        std::string& reason) {
   const HsmCosts& c = steps_;
   const Mutex::SpinGuard locked(blinding_lock_, p);
   for (auto it = blinding_cache_.begin(); it != blinding_cache_.end(); ++it) {
@@ -412,7 +414,7 @@ std::pair<BigInt, BigInt> HsmFirmware::blinding_factors(Process& p, const RsaKey
 // up and started before either is collected.
 std::vector<std::uint8_t> HsmFirmware::modexp_pair(Process& p, const KeyRecord& record, const BigInt& blinded,
                                                    std::string& reason, std::string& slot) {
-  const RsaKey& key = record.key;
+  const crypto::RsaKey& key = record.key;
   const std::size_t h = prime_words(key);
   const std::pair<CoreLease, CoreLease> pair = alloc2(p, models::CoreKind::kModexp);
   const CoreLease &first = pair.first, &second = pair.second;  // named (not bindings): the lambdas below use them

@@ -51,13 +51,13 @@
 #include <vector>
 
 #include "models/crypto/modexp.h"
+#include "models/crypto/rsa_key.h"
 #include "models/name_table.h"
 #include "models/uart.h"
 #include "runtime/drivers.h"
 #include "runtime/manager.h"
 #include "runtime/mutex.h"
 #include "runtime/request_record.h"
-#include "runtime/rsa_key.h"
 #include "runtime/scheduler.h"
 
 namespace rsoc::runtime {
@@ -66,13 +66,13 @@ namespace rsoc::runtime {
 // Montgomery coefficient and factor of each prime (crypto::montgomery_coefficient / montgomery_factor at the
 // prime's word count) that the modexp cores are given instead of deriving them on every signature.
 struct KeyRecord {
-  RsaKey key;
+  crypto::RsaKey key;
   crypto::BigInt p_coeff, p_factor, q_coeff, q_factor;
 };
 // The record before wrapping: each of n, e, d, p, q, dP, dQ, qInv, pC, pF, qC, qF as a 2-byte big-endian
 // length and the big-endian number, zero-padded to `bytes` (the keystore's record size); the Montgomery
 // values are computed here, when the key is stored. Throws std::invalid_argument when the key does not fit.
-std::vector<std::uint8_t> serialize_key(const RsaKey& key, std::size_t bytes);
+std::vector<std::uint8_t> serialize_key(const crypto::RsaKey& key, std::size_t bytes);
 std::optional<KeyRecord> parse_key(const std::vector<std::uint8_t>& record);
 
 // EMSA-PKCS1-v1_5 encoding of a SHA-256 digest for a `modulus_bytes` modulus (RFC 8017 section 9.2).
@@ -149,14 +149,14 @@ class HsmFirmware {
   // key-encryption key (the firmware reads it from its master key memory). `key` is the private key the
   // model checks every signature against (the firmware knows only the wrapped one).
   HsmFirmware(Scheduler& scheduler, Manager& manager, models::Uart& uart, const HsmParams& params,
-              const RsaKey& key, std::size_t blob_bytes, const std::array<std::uint8_t, 32>& kek);
+              const crypto::RsaKey& key, std::size_t blob_bytes, const std::array<std::uint8_t, 32>& kek);
 
   // Every signature with its digest; set before start().
   void on_signature(std::function<void(const Signature&)> f) { on_signature_ = std::move(f); }
   // Starts the RPC tasks and the clients; when the last client has its last signature, `done` runs.
   void start(std::function<void()> done);
 
-  const RsaKey& key() const { return key_; }
+  const crypto::RsaKey& key() const { return key_; }
   const Mutex& keystore() const { return keystore_; }
   std::uint64_t signatures() const { return signatures_; }
   std::uint64_t aes_block_operations() const { return aes_operations_; }
@@ -181,7 +181,7 @@ class HsmFirmware {
   std::vector<std::uint8_t> sign(Process& p, const Request& request, std::string& reason, std::string& slot);
   std::vector<std::uint8_t> unwrap_key(Process& p, const std::vector<std::uint8_t>& blob,
                                        std::string& reason);
-  std::pair<crypto::BigInt, crypto::BigInt> blinding_factors(Process& p, const RsaKey& key,
+  std::pair<crypto::BigInt, crypto::BigInt> blinding_factors(Process& p, const crypto::RsaKey& key,
                                                              std::string& reason);
   std::vector<std::uint8_t> modexp_pair(Process& p, const KeyRecord& record, const crypto::BigInt& blinded,
                                         std::string& reason, std::string& slot);
@@ -202,7 +202,7 @@ class HsmFirmware {
   models::Uart& uart_;
   HsmParams params_;
   CoreDriver io_;  // the status waits (params_.io)
-  RsaKey key_;
+  crypto::RsaKey key_;
   std::size_t blob_bytes_;
   // The bignum steps' cycles with their share of the remainder (RemainderAt::kBignum), the remainder's share
   // per AES block of the unwrap (kUnwrap) and at dispatch (kDispatch).

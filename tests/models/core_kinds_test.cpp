@@ -4,6 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "models/crypto/block_function.h"
 #include "models/fmc_bus.h"
 #include "models/ip_core.h"
@@ -13,7 +19,9 @@ namespace rsoc::models {
 namespace {
 
 TEST(CoreKinds, EveryKindIsNamedOnceAndBuildsItsOwnModel) {
-  EXPECT_EQ(core_kind_names(), (std::vector<std::string>{"aes128", "des", "modexp", "custom"}));
+  const std::vector<std::string> names = core_kind_names();
+  EXPECT_EQ(names.size(), core_kinds().size());
+  EXPECT_NE(std::find(names.begin(), names.end(), "modexp"), names.end());
   for (const CoreKindEntry& entry : core_kinds()) {
     EXPECT_EQ(core_kind_from_name(entry.name), entry.kind);
     EXPECT_STREQ(to_string(entry.kind), entry.name);
@@ -36,6 +44,53 @@ TEST(CoreKinds, EveryKindIsNamedOnceAndBuildsItsOwnModel) {
   }
   EXPECT_EQ(core_kind_from_name("modexpp"), std::nullopt);
   EXPECT_EQ(core_kind_from_name(""), std::nullopt);
+}
+
+TEST(CoreKinds, NumberTheBuiltInFunctionalitiesInTheirOrderEachOfItsKind) {
+  const std::vector<const FunctionalityInfo*>& all = builtin_functionality_infos();
+  ASSERT_FALSE(all.empty());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i]->id, i) << all[i]->name;
+    EXPECT_EQ(&core_kind(all[i]->core).functionalities[0] <= all[i], true) << all[i]->name;
+  }
+  const auto des =
+      std::find_if(all.begin(), all.end(), [](const auto* f) { return std::string(f->name) == "3des"; });
+  ASSERT_NE(des, all.end());
+  EXPECT_EQ((*des)->core, CoreKind::kDes);
+  EXPECT_EQ(std::string(core_kind(CoreKind::kDes).functionalities[1].name), "3des");
+}
+
+TEST(CoreKinds, ABrokenRegistrationIsRefusedWithTheKindItNames) {
+  using Kinds = std::vector<std::reference_wrapper<const CoreKindEntry>>;
+  EXPECT_NO_THROW(check_core_kind_registration(core_kinds()));
+  auto refusal = [](const Kinds& kinds) {
+    try {
+      check_core_kind_registration(kinds);
+    } catch (const std::logic_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal({kAes128Kind, kAes128Kind}), "core kind aes128 (models/core_kinds.h): registered twice");
+  // Out of order, the built-ins' ids are not the order of the registry.
+  EXPECT_EQ(refusal({kDesKind, kAes128Kind}),
+            "core kind des (models/core_kinds.h): functionality des must have id 0 and this kind");
+  CoreKindEntry no_reference = {CoreKind::kCustom,
+                                "mine",
+                                "a kind without its reference",
+                                kCustomKind.make,
+                                {},
+                                kCustomKind.interface,
+                                kCustomKind.cycles_per_block,
+                                nullptr};
+  EXPECT_EQ(
+      refusal({kAes128Kind, no_reference}),
+      "core kind mine (models/core_kinds.h): a name, doc, make, interface, cycles_per_block and reference "
+      "are required");
+  CoreKindEntry wrong_kind = kAes128Kind;
+  wrong_kind.functionalities[0].core = CoreKind::kDes;
+  EXPECT_EQ(refusal({wrong_kind}),
+            "core kind aes128 (models/core_kinds.h): functionality aes128 must have id 0 and this kind");
 }
 
 TEST(NameTable, NamesFindsAndRefusesWhatItDoesNotHold) {

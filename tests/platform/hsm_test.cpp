@@ -35,7 +35,7 @@ platform::Scenario hsm(std::vector<std::string> overrides) {
 }
 
 // RSA PKCS#1 v1.5 with SHA-256, verified by OpenSSL with the public key (n, e).
-bool openssl_verifies(const runtime::RsaKey& key, const runtime::HsmFirmware::Signature& s) {
+bool openssl_verifies(const crypto::RsaKey& key, const runtime::HsmFirmware::Signature& s) {
   const auto n = key.n.to_bytes_be((key.n.bit_length() + 7) / 8);
   const auto e = key.e.to_bytes_be((key.e.bit_length() + 7) / 8);
   BIGNUM* bn_n = BN_bin2bn(n.data(), static_cast<int>(n.size()), nullptr);
@@ -95,7 +95,7 @@ struct HsmRun {
   std::vector<analysis::StatGroup> stats;
   std::vector<models::LaneInfo> lanes;
   CoreWork work;
-  runtime::RsaKey key;
+  crypto::RsaKey key;
   double end_ms = 0;
   double per_signature(const std::string& resource, const std::string& name) const {
     return rsoc::test::stat(stats, resource, name) / static_cast<double>(records.size());

@@ -4,12 +4,10 @@
 #include <random>
 #include <vector>
 
-#include "runtime/rsa_key.h"
+#include "models/crypto/rsa_key.h"
 
-namespace rsoc::runtime {
+namespace rsoc::crypto {
 namespace {
-
-using crypto::BigInt;
 
 BigInt gmp_next_prime(const BigInt& from) {
   BigInt p;
@@ -25,8 +23,8 @@ BigInt random_number(std::mt19937_64& rng, unsigned bits) {
 }
 
 TEST(NextPrime, AnswersWhatGmpAnswersForSmallNumbers) {
-  for (std::uint64_t n : {0ull, 1ull, 2ull, 3ull, 4ull, 100ull, 1048573ull, 1048576ull, 4294967291ull,
-                          18446744073709551557ull})
+  for (std::uint64_t n :
+       {0ull, 1ull, 2ull, 3ull, 4ull, 100ull, 1048573ull, 1048576ull, 4294967291ull, 18446744073709551557ull})
     EXPECT_EQ(next_prime(BigInt(n)), gmp_next_prime(BigInt(n))) << n;
 }
 
@@ -55,4 +53,4 @@ TEST(NextPrime, FindsThePrimeWindowsAhead) {
 }
 
 }  // namespace
-}  // namespace rsoc::runtime
+}  // namespace rsoc::crypto

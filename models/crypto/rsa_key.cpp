@@ -1,12 +1,10 @@
-#include "runtime/rsa_key.h"
+#include "models/crypto/rsa_key.h"
 
 #include <random>
 #include <stdexcept>
 #include <vector>
 
-namespace rsoc::runtime {
-
-using crypto::BigInt;
+namespace rsoc::crypto {
 
 namespace {
 
@@ -36,8 +34,8 @@ BigInt next_prime(const BigInt& from, std::uint32_t window) {
     return x;
   }
   // Windows of odd candidates from the first odd number above `from`: each candidate with a factor below 2^20
-  // is struck out, the others are tested in order (the test mpz_nextprime makes: a composite that passes it is
-  // not known, so both find the same prime).
+  // is struck out, the others are tested in order (the test mpz_nextprime makes: a composite that passes it
+  // is not known, so both find the same prime).
   x = from + BigInt(1);
   if (mpz_even_p(x.get())) x = x + BigInt(1);
   std::vector<bool> struck(window);
@@ -81,11 +79,11 @@ RsaKey generate_rsa_key(unsigned bits, std::uint64_t seed) {
   if (key.p < key.q) std::swap(key.p, key.q);
   key.n = key.p * key.q;
   const BigInt p1 = key.p - BigInt(1), q1 = key.q - BigInt(1);
-  key.d = crypto::mod_inverse(e, p1 * q1);
-  key.dp = crypto::mod(key.d, p1);
-  key.dq = crypto::mod(key.d, q1);
-  key.qinv = crypto::mod_inverse(key.q, key.p);
+  key.d = mod_inverse(e, p1 * q1);
+  key.dp = mod(key.d, p1);
+  key.dq = mod(key.d, q1);
+  key.qinv = mod_inverse(key.q, key.p);
   return key;
 }
 
-}  // namespace rsoc::runtime
+}  // namespace rsoc::crypto
