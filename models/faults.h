@@ -14,7 +14,17 @@
 #include <string>
 #include <systemc>
 
+#include "models/name_table.h"
+
 namespace rsoc::models {
+
+// The faults a scenario can place at a time (faults.at): a configuration that fails its check, an upset of a
+// configured core, a core's hang, a bus access that fails.
+enum class FaultKind { kConfiguration, kUpset, kHang, kBus };
+inline constexpr NameTable<FaultKind, 4> kFaultKindNames{{{{FaultKind::kConfiguration, "configuration"},
+                                                           {FaultKind::kUpset, "upset"},
+                                                           {FaultKind::kHang, "hang"},
+                                                           {FaultKind::kBus, "bus"}}}};
 
 // A seed of its own for each fault class and target, derived from the scenario's fault seed (SplitMix64
 // mixing): streams do not share draws, and adding one does not move the others.

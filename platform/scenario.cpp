@@ -220,7 +220,7 @@ class Resolver {
       const std::string ptr = "/platform/buses/" + std::to_string(i);
       BusSpec s;
       s.name = b["name"];
-      s.fmc = b["kind"] == "fmc";
+      s.fmc = kBusKindNames.at(b["kind"].get<std::string>());
       s.onchip.clock_period = period_of(b["clock_mhz"], ptr + "/clock_mhz");
       s.onchip.latency_cycles = u(b["latency_cycles"]);
       s.onchip.cycles_per_word = u(b["cycles_per_word"]);
@@ -519,7 +519,7 @@ class Resolver {
       issues_.add(ptr + "/custom/key_bytes", fn + " takes a key; expected a multiple of 4 from 4 to 64");
     else if (!f.computes->keyed && f.key_bytes)
       issues_.add(ptr + "/custom/key_bytes", fn + " takes no key; expected 0");
-    const bool pio = d["interface"] == "pio";
+    const bool pio = kCustomInterfaceNames.at(d["interface"].get<std::string>());
     constexpr unsigned kBankBytes = 4 * models::reg::kCustomBankWords;
     for (const auto& [key, bytes] :
          {std::pair<const char*, unsigned>{"input_bytes", f.input_bytes}, {"output_bytes", f.output_bytes}})
@@ -619,7 +619,7 @@ class Resolver {
     s.params.clock_period = period_of(cp["clock_mhz"], "/platform/config_port/clock_mhz");
     s.params.width_bits = u(cp["width_bits"]);
     s.params.access_cycles = u(cp["access_cycles"]);
-    s.dma_feed = cp["feed"] == "dma";
+    s.dma_feed = kPortFeedNames.at(cp["feed"].get<std::string>());
     s.cpu_copy_cycles_per_word = u(cp["cpu_copy_cycles_per_word"]);
     if (!cp["dma"].is_null()) s.dma = cp["dma"];
     if (s.dma_feed && s.dma.empty())
@@ -654,7 +654,7 @@ class Resolver {
 
   void data_path(const json& d, ScenarioParams& p) {
     const std::string ptr = "/runtime/driver/dma";
-    if (d["data_path"] != "dma") return;
+    if (!kDataPathNames.at(d["data_path"].get<std::string>())) return;
     const json& dma = d["dma"];
     if (dma.is_null()) {
       issues_.add(ptr, "data_path \"dma\" needs the DMA engine and its buffer (got null)");
@@ -690,7 +690,32 @@ class Resolver {
     for (const auto& [name, blocks] : rt["thresholds"].items())
       if (const auto f = functionality_key(p, name, pointer_child("/runtime/thresholds", name)))
         p.runtime.thresholds[*f] = u64(blocks);
-    for (const auto& [name, bytes] : rt["unit_bytes"].items()) {
+    unit_bytes(p, rt["unit_bytes"]);
+    const json& rec = rt["recovery"];
+    p.runtime.recovery.configuration_retries = static_cast<unsigned>(u64(rec["configuration_retries"]));
+    p.runtime.recovery.fallback_to_software = kFallbackNames.at(rec["fallback"].get<std::string>());
+    p.runtime.recovery.retire_after = static_cast<unsigned>(u64(rec["retire_after"]));
+    p.runtime.recovery.verify_cycles_per_block = u64(rec["verify_cycles_per_block"]);
+    p.runtime.driver.watchdog_cycles = u64(rec["watchdog_cycles"]);
+    p.runtime.prefetch.predictor =
+        runtime::kPredictorNames.at(rt["prefetch"]["predictor"].get<std::string>());
+    p.runtime.prefetch.priority = static_cast<int>(rt["prefetch"]["priority"].get<std::int64_t>());
+    if (p.runtime.prefetch.predictor != runtime::Predictor::kNone && !p.config_port)
+      issues_.add("/runtime/prefetch/predictor",
+                  "prefetching configures slots: it needs a configuration port, and the platform has none");
+    p.runtime.caching = rt["caching"].get<bool>();
+    p.runtime.replacement = runtime::kReplacementNames.at(rt["replacement"].get<std::string>());
+    p.runtime.wait_for_slot = kWhenNoSlotNames.at(rt["when_no_slot"].get<std::string>());
+    contexts(p, rt["contexts"]);
+    driver(p, rt["driver"]);
+    scheduler(p, rt["scheduler"]);
+    software(p);
+    scaled_software(p);
+  }
+
+  // runtime.unit_bytes: whole blocks of their functionality.
+  void unit_bytes(ScenarioParams& p, const json& units) {
+    for (const auto& [name, bytes] : units.items()) {
       const auto known = functionality_key(p, name, pointer_child("/runtime/unit_bytes", name));
       if (!known) continue;
       const runtime::Functionality f = *known;
@@ -704,25 +729,9 @@ class Resolver {
       }
       p.runtime.unit_bytes[f] = u64(bytes);
     }
-    const json& rec = rt["recovery"];
-    p.runtime.recovery.configuration_retries = static_cast<unsigned>(u64(rec["configuration_retries"]));
-    p.runtime.recovery.fallback_to_software = rec["fallback"] == "software";
-    p.runtime.recovery.retire_after = static_cast<unsigned>(u64(rec["retire_after"]));
-    p.runtime.recovery.verify_cycles_per_block = u64(rec["verify_cycles_per_block"]);
-    p.runtime.driver.watchdog_cycles = u64(rec["watchdog_cycles"]);
-    p.runtime.prefetch.predictor =
-        runtime::kPredictorNames.at(rt["prefetch"]["predictor"].get<std::string>());
-    p.runtime.prefetch.priority = static_cast<int>(rt["prefetch"]["priority"].get<std::int64_t>());
-    if (p.runtime.prefetch.predictor != runtime::Predictor::kNone && !p.config_port)
-      issues_.add("/runtime/prefetch/predictor",
-                  "prefetching configures slots: it needs a configuration port, and the platform has none");
-    p.runtime.caching = rt["caching"].get<bool>();
-    p.runtime.replacement = runtime::kReplacementNames.at(rt["replacement"].get<std::string>());
-    p.runtime.wait_for_slot = rt["when_no_slot"] == "wait";
-    const json& d = rt["driver"];
-    p.runtime.driver.cycles_per_request = u64(d["cycles_per_request"]);
-    p.runtime.driver.prepare_cycles_per_request = u64(d["prepare_cycles_per_request"]);
-    const json& ctx = rt["contexts"];
+  }
+
+  void contexts(ScenarioParams& p, const json& ctx) {
     p.runtime.contexts.first_use_cycles = u64(ctx["first_use_cycles"]);
     p.runtime.contexts.first_use_serialised = ctx["first_use_serialised"].get<bool>();
     p.runtime.contexts.per_process = ctx["per_process"].get<bool>();
@@ -730,6 +739,11 @@ class Resolver {
     if (!p.runtime.contexts.per_process && ctx["switch_us"].get<double>() > 0)
       issues_.add("/runtime/contexts/switch_us",
                   "a switch time without per-process contexts does nothing; expected per_process true, or 0");
+  }
+
+  void driver(ScenarioParams& p, const json& d) {
+    p.runtime.driver.cycles_per_request = u64(d["cycles_per_request"]);
+    p.runtime.driver.prepare_cycles_per_request = u64(d["prepare_cycles_per_request"]);
     p.runtime.driver.cycles_per_block = u64(d["cycles_per_block"]);
     p.runtime.driver.cycles_per_cipher_block = u64(d["cycles_per_cipher_block"]);
     p.runtime.driver.poll_loop_cycles = u64(d["poll_loop_cycles"]);
@@ -741,11 +755,17 @@ class Resolver {
         issues_.add(ptr,
                     "a core with the streaming windows only needs the DMA data path; expected "
                     "runtime.driver.data_path dma, or interface pio");
-    const json& s = rt["scheduler"];
+  }
+
+  void scheduler(ScenarioParams& p, const json& s) {
     p.scheduler.mode = runtime::kSchedulingModeNames.at(s["mode"].get<std::string>());
     p.scheduler.time_slice = sc_time(s["time_slice_us"].get<double>(), sc_core::SC_US);
     p.scheduler.context_switch_cycles = u64(s["context_switch_cycles"]);
     p.scheduler.yield_cycles = u64(s["yield_cycles"]);
+  }
+
+  // The software implementations (section software), by functionality.
+  void software(ScenarioParams& p) {
     for (const auto& [name, cost] : doc_["software"].items()) {
       const auto f = functionality_key(p, name, pointer_child("/software", name));
       if (!f) continue;
@@ -783,7 +803,6 @@ class Resolver {
       }
       p.runtime.software[*f] = sw;
     }
-    scaled_software(p);
   }
 
   // software.<f>.scaled_from: <f>'s cycles per block from those of the functionality named, in proportion to
@@ -896,7 +915,7 @@ class Resolver {
       for (const auto& n : a["blocks_list"]) b->list.push_back(u64(n));
     } else {
       const json& d = a["blocks_distribution"];
-      b->kind = d["kind"] == "uniform" ? BlockCounts::Kind::kUniform : BlockCounts::Kind::kGeometric;
+      b->kind = kBlockDistributionNames.at(d["kind"].get<std::string>());
       b->min = u64(d["min"]);
       b->max = u64(d["max"]);
       b->mean = d["mean"].get<double>();
@@ -953,8 +972,9 @@ class Resolver {
     for (std::size_t i = 0; i < f["at"].size(); ++i) {
       const json& w = f["at"][i];
       const std::string ptr = "/faults/at/" + std::to_string(i);
-      const std::string fault = w["fault"].get<std::string>();
-      if (fault == "bus") {
+      const std::string fault_name = w["fault"].get<std::string>();
+      const models::FaultKind fault = models::kFaultKindNames.at(fault_name);
+      if (fault == models::FaultKind::kBus) {
         if (!w["slot"].is_null())
           issues_.add(ptr + "/slot", "a bus fault hits a bus, not a slot; expected null");
         if (w["bus"].is_null()) {
@@ -966,7 +986,7 @@ class Resolver {
         spec.windows.push_back({sc_time(w["time_us"].get<double>(), sc_core::SC_US), fault, 0, bus});
         continue;
       }
-      const std::string a_fault = (fault == "upset" ? "an " : "a ") + fault + " fault";
+      const std::string a_fault = (fault == models::FaultKind::kUpset ? "an " : "a ") + fault_name + " fault";
       if (!w["bus"].is_null()) issues_.add(ptr + "/bus", a_fault + " hits a slot, not a bus; expected null");
       if (w["slot"].is_null()) {
         issues_.add(ptr + "/slot", a_fault + " needs the slot it hits; expected a slot name");
@@ -981,7 +1001,7 @@ class Resolver {
         issues_.add(ptr + "/slot", not_one_of_message(slot, names));
         continue;
       }
-      if (!it->params.reconfigurable && fault == "configuration")
+      if (!it->params.reconfigurable && fault == models::FaultKind::kConfiguration)
         issues_.add(ptr + "/slot",
                     "slot \"" + slot +
                         "\" is static: it is never configured, so a configuration fault never hits it");
@@ -992,8 +1012,9 @@ class Resolver {
       if (bus_known(p, bus, pointer_child("/faults/buses", bus)))
         spec.bus_error_rate[bus] = b["error_rate"].get<double>();
     const bool hangs = spec.hang_probability > 0 ||
-                       std::any_of(spec.windows.begin(), spec.windows.end(),
-                                   [](const FaultSpec::Window& w) { return w.fault == "hang"; });
+                       std::any_of(spec.windows.begin(), spec.windows.end(), [](const FaultSpec::Window& w) {
+                         return w.fault == models::FaultKind::kHang;
+                       });
     if (hangs && p.runtime.driver.watchdog_cycles == 0)
       issues_.add("/runtime/recovery/watchdog_cycles",
                   "core hangs (faults.hangs, or a hang in faults.at) are detected only by the drivers' "
@@ -1002,6 +1023,41 @@ class Resolver {
       issues_.add("/faults/configuration",
                   "configuration faults need a configuration port; the platform has none");
     p.faults = spec;
+  }
+
+  // Every entry of the map at /energy/<list> names one of /platform/<list>, or an entry with a count (all its
+  // instances: a sweep of the count keeps the section valid), and every one of those has one; take(instance,
+  // its values, their pointer) for each.
+  template <class Take>
+  void energy_entries(const json& e, const char* list, const char* what, const Take& take) {
+    const std::string ptr = "/energy/" + std::string(list);
+    const std::map<std::string, std::vector<std::string>> none;
+    const auto& groups = std::string(list) == "slots"  ? slot_groups_
+                         : std::string(list) == "dmas" ? dma_groups_
+                                                       : none;
+    std::set<std::string> given;
+    for (const auto& [name, v] : e[list].items()) {
+      const std::string at = pointer_child(ptr, name);
+      const auto group = groups.find(name);
+      std::vector<std::string> instances;
+      if (group != groups.end() && group->second.size() > 1) {
+        instances = group->second;
+      } else if (known(list, name, at, what)) {
+        instances = {name};
+      }
+      for (const std::string& instance : instances) {
+        if (!given.insert(instance).second) {
+          issues_.add(at, std::string(what) + " \"" + instance +
+                              "\" has energy values twice (by its name and its entry's); expected one");
+          continue;
+        }
+        take(instance, v, at);
+      }
+    }
+    for (const std::string& name : names_[list])
+      if (!given.count(name))
+        issues_.add(ptr, "no energy values for " + std::string(what) + " \"" + name +
+                             "\"; expected an entry for every one of /platform/" + list);
   }
 
   void energy(ScenarioParams& p) {
@@ -1015,39 +1071,7 @@ class Resolver {
     }
     EnergySpec spec;
     spec.baseline_mw = e["baseline_mw"].get<double>();
-    // Every entry of the map at /energy/<key> names one of /platform/<list>, or an entry with a count (all
-    // its instances: a sweep of the count keeps the section valid), and every one of those has one.
-    auto each = [&](const char* key, const char* list, const char* what, const auto& take) {
-      const std::string ptr = "/energy/" + std::string(key);
-      const std::map<std::string, std::vector<std::string>> none;
-      const auto& groups = std::string(list) == "slots"  ? slot_groups_
-                           : std::string(list) == "dmas" ? dma_groups_
-                                                         : none;
-      std::set<std::string> given;
-      for (const auto& [name, v] : e[key].items()) {
-        const std::string at = pointer_child(ptr, name);
-        const auto group = groups.find(name);
-        std::vector<std::string> instances;
-        if (group != groups.end() && group->second.size() > 1) {
-          instances = group->second;
-        } else if (known(list, name, at, what)) {
-          instances = {name};
-        }
-        for (const std::string& instance : instances) {
-          if (!given.insert(instance).second) {
-            issues_.add(at, std::string(what) + " \"" + instance +
-                                "\" has energy values twice (by its name and its entry's); expected one");
-            continue;
-          }
-          take(instance, v, at);
-        }
-      }
-      for (const std::string& name : names_[list])
-        if (!given.count(name))
-          issues_.add(ptr, "no energy values for " + std::string(what) + " \"" + name +
-                               "\"; expected an entry for every one of /platform/" + list);
-    };
-    each("cpus", "cpus", "CPU", [&](const std::string& name, const json& v, const std::string& ptr) {
+    energy_entries(e, "cpus", "CPU", [&](const std::string& name, const json& v, const std::string& ptr) {
       const double active = v["active_mw"].get<double>(), idle = v["idle_mw"].get<double>();
       if (active < idle) {
         issues_.add(ptr + "/active_mw", "active_mw (" + v["active_mw"].dump() + ") is below idle_mw (" +
@@ -1062,19 +1086,19 @@ class Resolver {
       }
       spec.cpus[name] = {idle + (active - idle) * scale, idle};
     });
-    each("buses", "buses", "bus", [&](const std::string& name, const json& v, const std::string&) {
+    energy_entries(e, "buses", "bus", [&](const std::string& name, const json& v, const std::string&) {
       spec.bus_pj_per_word[name] = v["pj_per_word"].get<double>();
     });
-    each("memories", "memories", "memory", [&](const std::string& name, const json& v, const std::string&) {
+    energy_entries(e, "memories", "memory", [&](const std::string& name, const json& v, const std::string&) {
       spec.memories[name] = {v["read_nj_per_word"].get<double>(), v["write_nj_per_word"].get<double>()};
     });
-    each("dmas", "dmas", "DMA engine", [&](const std::string& name, const json& v, const std::string&) {
+    energy_entries(e, "dmas", "DMA engine", [&](const std::string& name, const json& v, const std::string&) {
       spec.dmas[name] = {v["pj_per_word"].get<double>(), v["idle_mw"].get<double>()};
     });
-    each("slots", "slots", "slot", [&](const std::string& name, const json& v, const std::string&) {
+    energy_entries(e, "slots", "slot", [&](const std::string& name, const json& v, const std::string&) {
       spec.slot_static_mw[name] = v["static_mw"].get<double>();
     });
-    each("cores", "cores", "core", [&](const std::string& name, const json& v, const std::string&) {
+    energy_entries(e, "cores", "core", [&](const std::string& name, const json& v, const std::string&) {
       spec.core_pj_per_cycle[name] = v["pj_per_cycle"].get<double>();
     });
     const json& port = e["config_port"];
@@ -1107,7 +1131,15 @@ class Resolver {
     hp.remainder_at = runtime::kRemainderAtNames.at(h["remainder_at"].get<std::string>());
     hp.io = p.runtime.driver;  // the firmware's status waits: poll_loop_cycles, max_polls, the watchdog
     hp.seed = p.seed;
-    const json& c = h["cycles"];
+    hsm_costs(h["cycles"], hp, ptr);
+    s.uart = h["uart"];
+    known("uarts", s.uart, ptr + "/uart", "UART");
+    hsm_key(p, h, ptr, s);
+    p.hsm = s;
+  }
+
+  // The firmware's step costs (workload.hsm.cycles at `ptr`/cycles), into hp.cycles.
+  void hsm_costs(const json& c, runtime::HsmParams& hp, const std::string& ptr) {
     runtime::HsmCosts& k = hp.cycles;
     for (auto [key, field] :
          std::initializer_list<std::pair<const char*, std::uint64_t runtime::HsmCosts::*>>{
@@ -1141,8 +1173,11 @@ class Resolver {
                         "cycles.key_parse, blinding_hit, blind, operand_unpack, result_read, crt and unblind "
                         "are all 0; expected unwrap or dispatch, or cycles for those steps");
     }
-    s.uart = h["uart"];
-    known("uarts", s.uart, ptr + "/uart", "UART");
+  }
+
+  // The HSM's key (its size and record, the cores it needs, its wrapped copy in the keystore), into `s`.
+  void hsm_key(const ScenarioParams& p, const json& h, const std::string& ptr, HsmSpec& s) {
+    runtime::HsmParams& hp = s.params;
     s.key_bits = u(h["key_bits"]);
     const bool key_bits_ok = s.key_bits == 2048 || s.key_bits == 4096;
     if (!key_bits_ok)
@@ -1183,7 +1218,6 @@ class Resolver {
         if (m.name == memory && !inside(hp.blob_address, blob, m.base, m.params.size_bytes))
           issues_.add(ptr + "/keystore_address", "the wrapped key " + span(hp.blob_address, blob) +
                                                      " lies outside memory \"" + memory + "\"");
-    p.hsm = s;
   }
 
   // Every CPU runs something: a CPU no process may run on is a mistake (processes pinned elsewhere).
@@ -1206,17 +1240,22 @@ class Resolver {
                         p.cpus[c].name + "\" on one, or remove this CPU");
   }
 
+  // The names of the workload's applications and background processes.
+  struct WorkloadNames {
+    std::set<std::string> entries;                // the entries' names
+    std::set<std::string> final_names, expanded;  // every application's, and those made by a count
+    std::map<std::string, std::pair<std::size_t, std::uint64_t>> counted;  // entry -> first copy, count
+  };
+
   void apps(ScenarioParams& p) {
     const json& list = doc_["workload"]["apps"];
-    std::set<std::string> names;                       // the entries' names
-    std::set<std::string> final_names, expanded_apps;  // every application's, and those made by a count
-    std::map<std::string, std::pair<std::size_t, std::uint64_t>> entries;  // name -> first copy, count
+    WorkloadNames names;
     for (std::size_t i = 0; i < list.size(); ++i) {
       const json& a = list[i];
       const std::string ptr = "/workload/apps/" + std::to_string(i);
       AppSpec s;
       s.name = a["name"];
-      if (!names.insert(s.name).second)
+      if (!names.entries.insert(s.name).second)
         issues_.add(ptr + "/name", "duplicate name \"" + s.name + "\" in /workload/apps");
       const auto f = functionality_value(p, a["functionality"].get<std::string>(), ptr + "/functionality");
       if (!f) continue;
@@ -1224,145 +1263,165 @@ class Resolver {
       std::optional<runtime::Functionality> hint = s.functionality;
       if (!a["prefetch_hint"].is_null())
         hint = functionality_value(p, a["prefetch_hint"].get<std::string>(), ptr + "/prefetch_hint");
-      const auto& fi = runtime::info(s.functionality);
-      s.priority = static_cast<int>(a["priority"].get<std::int64_t>());
-      block_counts(a, ptr, &s.blocks);
-      {  // every byte of a request is really computed: its data must fit in memory, comfortably
-        const bool listed =
-            s.blocks.kind == BlockCounts::Kind::kFixed || s.blocks.kind == BlockCounts::Kind::kList;
-        const std::uint64_t largest = !listed ? s.blocks.max
-                                      : s.blocks.list.empty()
-                                          ? 0  // no block count: reported above
-                                          : *std::max_element(s.blocks.list.begin(), s.blocks.list.end());
-        const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, s.functionality);
-        if (largest > kMaxRequestBytes / unit)
-          issues_.add(ptr, "a request of " + std::to_string(largest) + " blocks of " + std::to_string(unit) +
-                               " bytes is " + std::to_string(largest * unit) + " bytes of data; at most " +
-                               std::to_string(kMaxRequestBytes) + " (every byte is really computed)");
-      }
-      s.requests = u64(a["requests"]);
-      s.poisson = a["arrival"] == "poisson";
-      s.think = sc_time(a["think_us"].get<double>(), sc_core::SC_US);
-      s.rate_per_s = a["rate_per_s"].get<double>();
-      s.encrypt = a["operation"] == "encrypt";
-      {
-        const auto sw = p.runtime.software.find(s.functionality);
-        placement_of(p, a, ptr,
-                     sw != p.runtime.software.end() && sw->second.extension ? sw->second.extension->unit : "",
-                     &s.placement);
-      }
-      s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
-      if (!a["duration_ms"].is_null()) s.duration = sc_time(a["duration_ms"].get<double>(), sc_core::SC_MS);
-      s.warmup = u64(a["warmup_requests"]);
-      if (s.warmup >= s.requests)
-        issues_.add(ptr + "/warmup_requests", std::to_string(s.warmup) + " of " + std::to_string(s.requests) +
-                                                  " requests would leave none measured; expected fewer than "
-                                                  "requests");
-      if (a["key_hex"].is_null()) {
-        s.key_seed = p.seed * 0x9E3779B97F4A7C15ull + i;  // drawn when the simulation is built (key_of)
+      app(p, a, ptr, i, s);
+      implementable(p, s, ptr);
+      add_copies(p, a, ptr, s, hint, names);
+    }
+    background(p, names);
+  }
+
+  // The settings of application `a` (entry `i` at `ptr`) of functionality s.functionality, into `s`.
+  void app(ScenarioParams& p, const json& a, const std::string& ptr, std::size_t i, AppSpec& s) {
+    const auto& fi = runtime::info(s.functionality);
+    s.priority = static_cast<int>(a["priority"].get<std::int64_t>());
+    block_counts(a, ptr, &s.blocks);
+    {  // every byte of a request is really computed: its data must fit in memory, comfortably
+      const bool listed =
+          s.blocks.kind == BlockCounts::Kind::kFixed || s.blocks.kind == BlockCounts::Kind::kList;
+      const std::uint64_t largest = !listed ? s.blocks.max
+                                    : s.blocks.list.empty()
+                                        ? 0  // no block count: reported above
+                                        : *std::max_element(s.blocks.list.begin(), s.blocks.list.end());
+      const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, s.functionality);
+      if (largest > kMaxRequestBytes / unit)
+        issues_.add(ptr, "a request of " + std::to_string(largest) + " blocks of " + std::to_string(unit) +
+                             " bytes is " + std::to_string(largest * unit) + " bytes of data; at most " +
+                             std::to_string(kMaxRequestBytes) + " (every byte is really computed)");
+    }
+    s.requests = u64(a["requests"]);
+    s.poisson = kArrivalNames.at(a["arrival"].get<std::string>());
+    s.think = sc_time(a["think_us"].get<double>(), sc_core::SC_US);
+    s.rate_per_s = a["rate_per_s"].get<double>();
+    s.encrypt = kOperationNames.at(a["operation"].get<std::string>());
+    {
+      const auto sw = p.runtime.software.find(s.functionality);
+      placement_of(p, a, ptr,
+                   sw != p.runtime.software.end() && sw->second.extension ? sw->second.extension->unit : "",
+                   &s.placement);
+    }
+    s.start = sc_time(a["start_us"].get<double>(), sc_core::SC_US);
+    if (!a["duration_ms"].is_null()) s.duration = sc_time(a["duration_ms"].get<double>(), sc_core::SC_MS);
+    s.warmup = u64(a["warmup_requests"]);
+    if (s.warmup >= s.requests)
+      issues_.add(ptr + "/warmup_requests", std::to_string(s.warmup) + " of " + std::to_string(s.requests) +
+                                                " requests would leave none measured; expected fewer than "
+                                                "requests");
+    if (a["key_hex"].is_null()) {
+      s.key_seed = p.seed * 0x9E3779B97F4A7C15ull + i;  // drawn when the simulation is built (key_of)
+    } else {
+      auto key = parse_hex(a["key_hex"].get<std::string>());
+      if (!key)
+        issues_.add(ptr + "/key_hex", "expected " + std::to_string(2 * fi.key_bytes) + " hex digits (a " +
+                                          std::to_string(fi.key_bytes) + "-byte " + fi.name + " key)");
+      else if (const std::string problem = runtime::key_problem(s.functionality, *key); !problem.empty())
+        issues_.add(ptr + "/key_hex", problem);
+      else
+        s.key = *key;
+    }
+  }
+
+  // Whether something can run application `s` (at `ptr`) under the scenario's policy.
+  void implementable(const ScenarioParams& p, const AppSpec& s, const std::string& ptr) {
+    const auto& fi = runtime::info(s.functionality);
+    const bool has_core = std::any_of(p.cores.begin(), p.cores.end(), [&](const CoreSpec& c) {
+      return runtime::implements(c.design(), s.functionality);
+    });
+    const std::string wanted_core =
+        fi.core == models::CoreKind::kCustom
+            ? std::string("a custom core serving ") + fi.name
+            : std::string("a core of type \"") + models::to_string(fi.core) + "\"";
+    const bool has_sw = p.runtime.software.count(s.functionality) > 0;
+    if (p.runtime.policy == runtime::PolicyKind::kSoftware && !has_sw)
+      issues_.add(ptr + "/functionality", std::string("the software policy needs /software/") + fi.name +
+                                              ", which the scenario does not define");
+    if (p.runtime.policy == runtime::PolicyKind::kHardware && !has_core)
+      issues_.add(ptr + "/functionality",
+                  "the hardware policy needs " + wanted_core + " in /platform/cores for " + fi.name);
+    if (!has_sw && !has_core)
+      issues_.add(ptr + "/functionality", std::string("nothing implements ") + fi.name +
+                                              ": define /software/" + fi.name + " or " + wanted_core);
+    // A core that no slot can hold (too large for every reconfigurable slot, none configured at boot) runs
+    // nothing: without software, every request would fail.
+    const auto hostable = [&](const CoreSpec& c) {
+      return std::any_of(p.slots.begin(), p.slots.end(), [&](const SlotSpec& slot) {
+        return slot.core == c.name ||
+               (slot.params.reconfigurable && c.bitstream_bytes <= slot.params.capacity_bytes);
+      });
+    };
+    const bool has_hostable_core = std::any_of(p.cores.begin(), p.cores.end(), [&](const CoreSpec& c) {
+      return runtime::implements(c.design(), s.functionality) && hostable(c);
+    });
+    if (!has_sw && has_core && !has_hostable_core)
+      issues_.add(ptr + "/functionality",
+                  std::string("nothing can run ") + fi.name + ": /software/" + fi.name +
+                      " is not defined and no slot in /platform/slots can hold " + wanted_core);
+    if (p.runtime.policy == runtime::PolicyKind::kThreshold && !has_sw &&
+        !p.runtime.thresholds.count(s.functionality))
+      issues_.add(ptr + "/functionality", std::string("the threshold policy needs /runtime/thresholds/") +
+                                              fi.name + " or /software/" + fi.name + " for " + fi.name);
+  }
+
+  // `count` identical applications (as `openssl speed -multi N` runs N processes): <name>0, <name>1, ...
+  // with hw_thread, on the CPU's hardware threads in turn from hw_thread.
+  void add_copies(ScenarioParams& p, const json& a, const std::string& ptr, const AppSpec& s,
+                  const std::optional<runtime::Functionality>& hint, WorkloadNames& names) {
+    const std::uint64_t count = u64(a["count"]);
+    std::optional<std::size_t> first_followed;
+    if (!a["after"].is_null()) {
+      const std::string after = a["after"];
+      const auto e = names.counted.find(after);
+      if (e == names.counted.end()) {
+        std::string earlier;
+        for (const auto& [n, at] : names.counted) earlier += (earlier.empty() ? "\"" : ", \"") + n + "\"";
+        issues_.add(ptr + "/after", "no earlier application \"" + after +
+                                        "\"; expected one of the entries before it" +
+                                        (earlier.empty() ? " (there are none)" : ": " + earlier));
+      } else if (e->second.second != count) {
+        issues_.add(ptr + "/after", "\"" + after + "\" has count " + std::to_string(e->second.second) +
+                                        ", this entry " + std::to_string(count) +
+                                        "; expected the same count (copy k follows copy k)");
       } else {
-        auto key = parse_hex(a["key_hex"].get<std::string>());
-        if (!key)
-          issues_.add(ptr + "/key_hex", "expected " + std::to_string(2 * fi.key_bytes) + " hex digits (a " +
-                                            std::to_string(fi.key_bytes) + "-byte " + fi.name + " key)");
-        else if (const std::string problem = runtime::key_problem(s.functionality, *key); !problem.empty())
-          issues_.add(ptr + "/key_hex", problem);
-        else
-          s.key = *key;
-      }
-      const bool has_core = std::any_of(p.cores.begin(), p.cores.end(), [&](const CoreSpec& c) {
-        return runtime::implements(c.design(), s.functionality);
-      });
-      const std::string wanted_core =
-          fi.core == models::CoreKind::kCustom
-              ? std::string("a custom core serving ") + fi.name
-              : std::string("a core of type \"") + models::to_string(fi.core) + "\"";
-      const bool has_sw = p.runtime.software.count(s.functionality) > 0;
-      if (p.runtime.policy == runtime::PolicyKind::kSoftware && !has_sw)
-        issues_.add(ptr + "/functionality", std::string("the software policy needs /software/") + fi.name +
-                                                ", which the scenario does not define");
-      if (p.runtime.policy == runtime::PolicyKind::kHardware && !has_core)
-        issues_.add(ptr + "/functionality",
-                    "the hardware policy needs " + wanted_core + " in /platform/cores for " + fi.name);
-      if (!has_sw && !has_core)
-        issues_.add(ptr + "/functionality", std::string("nothing implements ") + fi.name +
-                                                ": define /software/" + fi.name + " or " + wanted_core);
-      // A core that no slot can hold (too large for every reconfigurable slot, none configured at boot) runs
-      // nothing: without software, every request would fail.
-      const auto hostable = [&](const CoreSpec& c) {
-        return std::any_of(p.slots.begin(), p.slots.end(), [&](const SlotSpec& slot) {
-          return slot.core == c.name ||
-                 (slot.params.reconfigurable && c.bitstream_bytes <= slot.params.capacity_bytes);
-        });
-      };
-      const bool has_hostable_core = std::any_of(p.cores.begin(), p.cores.end(), [&](const CoreSpec& c) {
-        return runtime::implements(c.design(), s.functionality) && hostable(c);
-      });
-      if (!has_sw && has_core && !has_hostable_core)
-        issues_.add(ptr + "/functionality",
-                    std::string("nothing can run ") + fi.name + ": /software/" + fi.name +
-                        " is not defined and no slot in /platform/slots can hold " + wanted_core);
-      if (p.runtime.policy == runtime::PolicyKind::kThreshold && !has_sw &&
-          !p.runtime.thresholds.count(s.functionality))
-        issues_.add(ptr + "/functionality", std::string("the threshold policy needs /runtime/thresholds/") +
-                                                fi.name + " or /software/" + fi.name + " for " + fi.name);
-      // `count` identical applications (as `openssl speed -multi N` runs N processes): <name>0, <name>1, ...
-      // with hw_thread, on the CPU's hardware threads in turn from hw_thread.
-      const std::uint64_t count = u64(a["count"]);
-      std::optional<std::size_t> first_followed;
-      if (!a["after"].is_null()) {
-        const std::string after = a["after"];
-        const auto e = entries.find(after);
-        if (e == entries.end()) {
-          std::string earlier;
-          for (const auto& [n, at] : entries) earlier += (earlier.empty() ? "\"" : ", \"") + n + "\"";
-          issues_.add(ptr + "/after", "no earlier application \"" + after +
-                                          "\"; expected one of the entries before it" +
-                                          (earlier.empty() ? " (there are none)" : ": " + earlier));
-        } else if (e->second.second != count) {
-          issues_.add(ptr + "/after", "\"" + after + "\" has count " + std::to_string(e->second.second) +
-                                          ", this entry " + std::to_string(count) +
-                                          "; expected the same count (copy k follows copy k)");
-        } else {
-          first_followed = e->second.first;
-        }
-      }
-      entries[s.name] = {p.apps.size(), count};
-      const std::size_t cpu = s.placement.cpus.empty() ? 0 : s.placement.cpus.front();
-      const unsigned threads = cpu < p.cpus.size() ? p.cpus[cpu].params.hw_threads : 1;
-      if (p.apps.size() + count > kMaxApplications) {
-        issues_.add(ptr + "/count", "the workload would have " + std::to_string(p.apps.size() + count) +
-                                        " applications; at most " + std::to_string(kMaxApplications));
-        continue;
-      }
-      for (std::uint64_t k = 0; k < count; ++k) {
-        AppSpec copy = s;
-        if (count > 1) {
-          copy.name += std::to_string(k);
-          if (s.placement.hw_thread)
-            copy.placement.hw_thread = static_cast<unsigned>((*s.placement.hw_thread + k) % threads);
-          if (names.count(copy.name) || !final_names.insert(copy.name).second)
-            issues_.add(ptr + "/name", "application name \"" + copy.name + "\" (copy " + std::to_string(k) +
-                                           " of \"" + s.name + "\") is taken by another application");
-        } else if (!final_names.insert(copy.name).second && !expanded_apps.count(copy.name)) {
-          // a plain duplicate: reported above
-        } else if (expanded_apps.count(copy.name)) {
-          issues_.add(ptr + "/name",
-                      "application name \"" + copy.name + "\" is taken by a copy of another application");
-        }
-        if (count > 1) expanded_apps.insert(copy.name);
-        if (first_followed) copy.after = *first_followed + k;
-        if (hint) p.runtime.prefetch.hints.insert_or_assign(copy.name, *hint);
-        p.runtime.prefetch.first.insert_or_assign(copy.name, copy.functionality);
-        p.apps.push_back(copy);
+        first_followed = e->second.first;
       }
     }
+    names.counted[s.name] = {p.apps.size(), count};
+    const std::size_t cpu = s.placement.cpus.empty() ? 0 : s.placement.cpus.front();
+    const unsigned threads = cpu < p.cpus.size() ? p.cpus[cpu].params.hw_threads : 1;
+    if (p.apps.size() + count > kMaxApplications) {
+      issues_.add(ptr + "/count", "the workload would have " + std::to_string(p.apps.size() + count) +
+                                      " applications; at most " + std::to_string(kMaxApplications));
+      return;
+    }
+    for (std::uint64_t k = 0; k < count; ++k) {
+      AppSpec copy = s;
+      if (count > 1) {
+        copy.name += std::to_string(k);
+        if (s.placement.hw_thread)
+          copy.placement.hw_thread = static_cast<unsigned>((*s.placement.hw_thread + k) % threads);
+        if (names.entries.count(copy.name) || !names.final_names.insert(copy.name).second)
+          issues_.add(ptr + "/name", "application name \"" + copy.name + "\" (copy " + std::to_string(k) +
+                                         " of \"" + s.name + "\") is taken by another application");
+      } else if (!names.final_names.insert(copy.name).second && !names.expanded.count(copy.name)) {
+        // a plain duplicate: reported above
+      } else if (names.expanded.count(copy.name)) {
+        issues_.add(ptr + "/name",
+                    "application name \"" + copy.name + "\" is taken by a copy of another application");
+      }
+      if (count > 1) names.expanded.insert(copy.name);
+      if (first_followed) copy.after = *first_followed + k;
+      if (hint) p.runtime.prefetch.hints.insert_or_assign(copy.name, *hint);
+      p.runtime.prefetch.first.insert_or_assign(copy.name, copy.functionality);
+      p.apps.push_back(copy);
+    }
+  }
+
+  void background(ScenarioParams& p, WorkloadNames& names) {
     const json& bg = doc_["workload"]["background"];
     for (std::size_t i = 0; i < bg.size(); ++i) {
       const json& b = bg[i];
       BackgroundSpec s;
       s.name = b["name"];
-      if (!names.insert(s.name).second || expanded_apps.count(s.name))
+      if (!names.entries.insert(s.name).second || names.expanded.count(s.name))
         issues_.add("/workload/background/" + std::to_string(i) + "/name",
                     "duplicate name \"" + s.name + "\" in /workload (apps and background share names)");
       s.priority = static_cast<int>(b["priority"].get<std::int64_t>());

@@ -19,6 +19,7 @@
 #include "models/fpga_slot.h"
 #include "models/ip_core.h"
 #include "models/memory.h"
+#include "models/name_table.h"
 #include "models/onchip_bus.h"
 #include "models/scrubber.h"
 #include "models/soft_cpu.h"
@@ -35,6 +36,25 @@ struct CpuSpec {
   models::CpuParams params;
   std::optional<models::DesrndParams> desrnd;  // the desrnd extension unit, when the CPU has one
 };
+
+// The scenario's two-way choices, each the name table of the flag it sets: the schema lists their names and
+// the resolver reads them through it.
+// platform.buses[].kind: BusSpec::fmc
+inline constexpr models::NameTable<bool, 2> kBusKindNames{{{{false, "onchip"}, {true, "fmc"}}}};
+// platform.config_port.feed: ConfigPortSpec::dma_feed
+inline constexpr models::NameTable<bool, 2> kPortFeedNames{{{{false, "cpu"}, {true, "dma"}}}};
+// platform.cores[].custom.interface: CustomCoreParams::pio
+inline constexpr models::NameTable<bool, 2> kCustomInterfaceNames{{{{true, "pio"}, {false, "stream"}}}};
+// runtime.driver.data_path: through DMA (ScenarioParams::data_dma)
+inline constexpr models::NameTable<bool, 2> kDataPathNames{{{{false, "pio"}, {true, "dma"}}}};
+// runtime.when_no_slot: ManagerParams::wait_for_slot
+inline constexpr models::NameTable<bool, 2> kWhenNoSlotNames{{{{true, "wait"}, {false, "software"}}}};
+// runtime.recovery.fallback: RecoveryParams::fallback_to_software
+inline constexpr models::NameTable<bool, 2> kFallbackNames{{{{false, "none"}, {true, "software"}}}};
+// workload.apps[].arrival: AppSpec::poisson
+inline constexpr models::NameTable<bool, 2> kArrivalNames{{{{false, "closed"}, {true, "poisson"}}}};
+// workload.apps[].operation: AppSpec::encrypt
+inline constexpr models::NameTable<bool, 2> kOperationNames{{{{true, "encrypt"}, {false, "decrypt"}}}};
 
 struct BusSpec {
   std::string name;
@@ -98,6 +118,9 @@ struct BlockCounts {  // how many blocks each request of an application asks for
   std::uint64_t min = 1, max = 1;
   double mean = 1;
 };
+// The distributions a block count is drawn from (workload.apps[].blocks.kind).
+inline constexpr models::NameTable<BlockCounts::Kind, 2> kBlockDistributionNames{
+    {{{BlockCounts::Kind::kUniform, "uniform"}, {BlockCounts::Kind::kGeometric, "geometric"}}}};
 
 // Where a process may run (its affinity): on CPUs of ScenarioParams::cpus (indices; empty: any CPU), on any
 // of their hardware threads or, with one CPU, pinned to one of its threads.
@@ -174,7 +197,7 @@ struct FaultSpec {
   std::map<std::string, double> bus_error_rate;  // by bus name
   struct Window {                                // a fault at the first chance at or after `at`
     sc_core::sc_time at;
-    std::string fault;     // "configuration", "upset", "hang" or "bus"
+    models::FaultKind fault = models::FaultKind::kConfiguration;
     std::size_t slot = 0;  // configuration, upset, hang: index in ScenarioParams::slots
     std::string bus;       // bus: its name
   };

@@ -4,6 +4,7 @@
 #include "models/crypto/block_function.h"
 #include "models/fmc_bus.h"
 #include "models/scrubber.h"
+#include "platform/scenario.h"
 #include "runtime/drivers.h"
 #include "runtime/extension_software.h"
 #include "runtime/functionality.h"
@@ -137,7 +138,7 @@ Schema bus_schema() {
 
   return Schema::object({
       {"name", name_field("bus")},
-      {"kind", Schema::enumeration({"onchip", "fmc"})
+      {"kind", Schema::enumeration(kBusKindNames.names())
                    .default_value("onchip")
                    .doc("on-chip shared bus, or FMC-like external bus")},
       {"clock_mhz", clock(100).doc("bus clock")},
@@ -192,7 +193,7 @@ Schema config_port_schema() {
       {"width_bits", Schema::integer().unit("bits").min(1).max(256).default_value(32).doc(
                          "data width: bits taken per port cycle")},
       {"access_cycles", cycles(1, 1000).doc("port cycles per register access")},
-      {"feed", Schema::enumeration({"cpu", "dma"})
+      {"feed", Schema::enumeration(kPortFeedNames.names())
                    .default_value("cpu")
                    .doc("who copies the bitstream into the port")},
       {"cpu_copy_cycles_per_word",
@@ -250,7 +251,7 @@ Schema core_schema() {
            "sha256: 32; none: input_bytes)")},
       {"key_bytes", Schema::integer().unit("bytes").min(0).max(64).default_value(0).doc(
                         "bytes of the key a request gives (xor_key: at least 4; the others take none)")},
-      {"interface", Schema::enumeration({"pio", "stream"})
+      {"interface", Schema::enumeration(kCustomInterfaceNames.names())
                         .default_value("pio")
                         .doc("pio: KEY, BLOCK and RESULT registers (blocks up to 2048 bytes) besides the "
                              "streaming windows; "
@@ -409,7 +410,7 @@ Schema driver_schema() {
            .doc("pio: word puts every cipher block's words through the bus models; burst the first of each "
                 "request, and replays it for the others across its blocks (the same times and counts unless "
                 "something else uses the path meanwhile; through an FMC bus always word by word)")},
-      {"data_path", Schema::enumeration({"pio", "dma"})
+      {"data_path", Schema::enumeration(kDataPathNames.names())
                         .default_value("pio")
                         .doc("how blocks reach the cores: the CPU writes and reads the core's registers "
                              "(pio), or a DMA engine streams them through the core's FIFO windows (dma)")},
@@ -477,7 +478,7 @@ Schema runtime_section() {
       {"replacement", Schema::enumeration(runtime::kReplacementNames.names())
                           .default_value("lru")
                           .doc("which idle core leaves when every usable slot holds another core")},
-      {"when_no_slot", Schema::enumeration({"wait", "software"})
+      {"when_no_slot", Schema::enumeration(kWhenNoSlotNames.names())
                            .default_value("wait")
                            .doc("when every usable slot is in use: wait for one, or run in software")},
       {"recovery",
@@ -487,7 +488,7 @@ Schema runtime_section() {
                 Schema::integer().min(0).max(1000).default_value(0).doc(
                     "a configuration the port reports failed (its check) is tried again this many times")},
                {"fallback",
-                Schema::enumeration({"none", "software"})
+                Schema::enumeration(kFallbackNames.names())
                     .default_value("none")
                     .doc("a hardware request that cannot recover from a fault: fails (none), or runs "
                          "in software")},
@@ -552,7 +553,7 @@ Schema runtime_section() {
 // The element of workload.apps.
 Schema app_schema() {
   Schema distribution = Schema::object({
-      {"kind", Schema::enumeration({"uniform", "geometric"})
+      {"kind", Schema::enumeration(kBlockDistributionNames.names())
                    .doc("uniform in [min, max]; geometric with mean, "
                         "clipped to [min, max]")},
       {"min", Schema::integer().unit("blocks").min(1).max(1e9).default_value(1).doc("smallest block count")},
@@ -598,7 +599,7 @@ Schema app_schema() {
            "(with count > 1, copy k after copy k of that entry), then wait start_us; null: start at "
            "start_us")},
       {"arrival",
-       Schema::enumeration({"closed", "poisson"})
+       Schema::enumeration(kArrivalNames.names())
            .default_value("closed")
            .doc("closed: next request think_us after the previous completes; poisson: open arrivals "
                 "at rate_per_s, queued")},
@@ -606,7 +607,7 @@ Schema app_schema() {
       {"rate_per_s",
        Schema::number().unit("1/s").min(1e-6).max(1e9).default_value(10.0).doc("poisson: mean arrival rate")},
       {"operation",
-       Schema::enumeration({"encrypt", "decrypt"}).default_value("encrypt").doc("cipher direction")},
+       Schema::enumeration(kOperationNames.names()).default_value("encrypt").doc("cipher direction")},
       {"prefetch_hint", Schema::string().nullable().default_value(nullptr).doc(
                             "runtime.prefetch.predictor hint: the functionality it declares it asks for "
                             "after each request (its "
@@ -851,7 +852,7 @@ Schema faults_section() {
                           {"time_us", Schema::number().unit("us").min(0).max(9e12).doc(
                                           "the fault hits the first chance at or after this time")},
                           {"fault",
-                           Schema::enumeration({"configuration", "upset", "hang", "bus"})
+                           Schema::enumeration(models::kFaultKindNames.names())
                                .doc(
                                    "configuration: the next bitstream loaded into the slot fails its check; "
                                    "upset: the core configured in the slot then is upset; hang: the next "

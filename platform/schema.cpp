@@ -460,120 +460,125 @@ std::optional<std::size_t> ParseIndex(std::string_view token) {
   return index;
 }
 
-template <typename J>
-bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, IssueList& issues,
-                   std::string_view source = {}, std::string* set_pointer = nullptr) {
-  const std::string flag =
-      printable_text(source.empty() ? "--set " + std::string(assignment) : std::string(source));
-  auto fail = [&](std::string pointer, std::string message) {
-    issues.add(ScenarioIssue{flag, std::move(pointer), std::move(message)});
-    return false;
-  };
-  // Scenarios are JSON text: UTF-8 (a byte that is not would end up in results that must be valid JSON).
-  if (const auto bad = invalid_utf8(assignment)) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(assignment[*bad]));
-    return fail("", "malformed override: not UTF-8 text (byte " + std::string(hex) + " at offset " +
-                        std::to_string(*bad) + ")");
-  }
-  const std::size_t equals = assignment.find('=');
-  if (equals == std::string_view::npos) return fail("", "malformed override: expected PATH=VALUE");
-  const std::string_view path = assignment.substr(0, equals);
-  const std::string_view text = assignment.substr(equals + 1);
-  if (path.empty()) return fail("", "malformed override: empty path; expected PATH=VALUE");
-  std::vector<std::string> tokens;
-  if (std::optional<std::string> error = SplitPath(path, tokens))
-    return fail("", "malformed override: " + *error);
+// A problem an override's path meets: where, and what.
+struct PathError {
+  std::string pointer, message;
+};
 
-  // Pass 1: check every key against the schema and the document's shape, without touching the document.
+// One key `token` of an override's path into an object or map `node_schema` at `pointer`; `node` moves to
+// the document's value there (nullptr once the path leaves the existing document).
+template <typename J>
+std::optional<PathError> StepIntoObject(const Schema*& node_schema, const J*& node, const std::string& token,
+                                        const std::string& pointer) {
+  const bool present = node != nullptr && !node->is_null();
+    const Schema* child_schema = nullptr;
+    if (node_schema->kind() == Kind::kObject) {
+      const Schema::Field* field = node_schema->find_field(token);
+      if (field == nullptr)
+        return PathError{pointer_child(pointer, token), UnknownKeyMessage(token, FieldKeys(*node_schema))};
+      child_schema = &field->schema;
+    } else {
+      const std::vector<std::string>& keys = node_schema->key_values();
+      if (!keys.empty() && std::find(keys.begin(), keys.end(), token) == keys.end()) {
+        return PathError{pointer_child(pointer, token), UnknownKeyMessage(token, keys)};
+      }
+      child_schema = &node_schema->element();
+    }
+    if (present && !node->is_object()) {
+      return PathError{pointer,
+                  "cannot set " + Quote(token) + " here: expected an object, got " + Describe(*node)};
+    }
+    if (present) {
+      auto it = node->find(token);
+      node = it == node->end() ? nullptr : &*it;
+    } else {
+      node = nullptr;
+    }
+    node_schema = child_schema;
+  return std::nullopt;
+}
+
+// One element `token` (an index, "-" to append, or an element's name, made its index) of an override's path
+// into an array `node_schema` at `pointer`.
+template <typename J>
+std::optional<PathError> StepIntoArray(const Schema*& node_schema, const J*& node, std::string& token,
+                                       const std::string& pointer) {
+  const bool present = node != nullptr && !node->is_null();
+    if (present && !node->is_array()) {
+      return PathError{pointer,
+                  "cannot set item " + Quote(token) + " here: expected an array, got " + Describe(*node)};
+    }
+    const std::size_t size = present ? node->size() : 0;
+    std::optional<std::size_t> index =
+        token == "-" ? std::optional<std::size_t>(size) : ParseIndex(token);
+    // An element of an array of named elements, by its name (platform.buses.plb.clock_mhz).
+    const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+    std::vector<std::string> names;
+    for (std::size_t k = 0; !index && !digits && k < size; ++k) {
+      const J& element = (*node)[k];
+      if (!element.is_object() || !element.contains("name") || !element["name"].is_string()) continue;
+      names.push_back(element["name"].template get<std::string>());
+      if (names.back() == token) index = k;
+    }
+    if (!index && !names.empty()) {
+      std::string message = "no element named " + Quote(token);
+      if (std::optional<std::string> near = nearest_match(token, names))
+        return PathError{pointer_child(pointer, token), message + "; did you mean " + Quote(*near) + "?"};
+      return PathError{pointer_child(pointer, token), message + " (the names: " + QuotedList(names) +
+                                                     "; or an index: 0, 1, ..., or - to append)"};
+    }
+    if (!index) {
+      return PathError{pointer_child(pointer, token),
+                  "expected an array index (0, 1, ..., or - to append), got " + Quote(token)};
+    }
+    if (*index > size) {
+      return PathError{pointer_child(pointer, token),
+                  "index " + std::to_string(*index) + " is out of range; the array has " +
+                      Count(size, "item", "items") + " (index " + std::to_string(size) + " appends)"};
+    }
+    token = std::to_string(*index);
+    node = *index < size ? &(*node)[*index] : nullptr;
+    node_schema = &node_schema->element();
+  return std::nullopt;
+}
+
+// Pass 1 of an override: checks every key of `tokens` against the schema and the document's shape without
+// touching the document; array elements become their indices (is_index), `pointer` the path's JSON pointer.
+template <typename J>
+std::optional<PathError> CheckPath(const J& doc, const Schema& schema, std::vector<std::string>& tokens,
+                                   std::vector<bool>& is_index, std::string& pointer) {
   const Schema* node_schema = &schema;
   const J* node = &doc;  // nullptr once the path leaves the existing document
-  std::string pointer;
-  std::vector<bool> is_index(tokens.size(), false);
+  is_index.assign(tokens.size(), false);
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     std::string& token = tokens[i];
-    const bool present = node != nullptr && !node->is_null();
+    std::optional<PathError> error;
     switch (node_schema->kind()) {
       case Kind::kObject:
-      case Kind::kMap: {
-        const Schema* child_schema = nullptr;
-        if (node_schema->kind() == Kind::kObject) {
-          const Schema::Field* field = node_schema->find_field(token);
-          if (field == nullptr)
-            return fail(pointer_child(pointer, token), UnknownKeyMessage(token, FieldKeys(*node_schema)));
-          child_schema = &field->schema;
-        } else {
-          const std::vector<std::string>& keys = node_schema->key_values();
-          if (!keys.empty() && std::find(keys.begin(), keys.end(), token) == keys.end()) {
-            return fail(pointer_child(pointer, token), UnknownKeyMessage(token, keys));
-          }
-          child_schema = &node_schema->element();
-        }
-        if (present && !node->is_object()) {
-          return fail(pointer,
-                      "cannot set " + Quote(token) + " here: expected an object, got " + Describe(*node));
-        }
-        if (present) {
-          auto it = node->find(token);
-          node = it == node->end() ? nullptr : &*it;
-        } else {
-          node = nullptr;
-        }
-        node_schema = child_schema;
+      case Kind::kMap:
+        error = StepIntoObject(node_schema, node, token, pointer);
         break;
-      }
-      case Kind::kArray: {
-        if (present && !node->is_array()) {
-          return fail(pointer,
-                      "cannot set item " + Quote(token) + " here: expected an array, got " + Describe(*node));
-        }
-        const std::size_t size = present ? node->size() : 0;
-        std::optional<std::size_t> index =
-            token == "-" ? std::optional<std::size_t>(size) : ParseIndex(token);
-        // An element of an array of named elements, by its name (platform.buses.plb.clock_mhz).
-        const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
-        std::vector<std::string> names;
-        for (std::size_t k = 0; !index && !digits && k < size; ++k) {
-          const J& element = (*node)[k];
-          if (!element.is_object() || !element.contains("name") || !element["name"].is_string()) continue;
-          names.push_back(element["name"].template get<std::string>());
-          if (names.back() == token) index = k;
-        }
-        if (!index && !names.empty()) {
-          std::string message = "no element named " + Quote(token);
-          if (std::optional<std::string> near = nearest_match(token, names))
-            return fail(pointer_child(pointer, token), message + "; did you mean " + Quote(*near) + "?");
-          return fail(pointer_child(pointer, token), message + " (the names: " + QuotedList(names) +
-                                                         "; or an index: 0, 1, ..., or - to append)");
-        }
-        if (!index) {
-          return fail(pointer_child(pointer, token),
-                      "expected an array index (0, 1, ..., or - to append), got " + Quote(token));
-        }
-        if (*index > size) {
-          return fail(pointer_child(pointer, token),
-                      "index " + std::to_string(*index) + " is out of range; the array has " +
-                          Count(size, "item", "items") + " (index " + std::to_string(size) + " appends)");
-        }
-        token = std::to_string(*index);
+      case Kind::kArray:
+        error = StepIntoArray(node_schema, node, token, pointer);
         is_index[i] = true;
-        node = *index < size ? &(*node)[*index] : nullptr;
-        node_schema = &node_schema->element();
         break;
-      }
       default:
-        return fail(pointer_child(pointer, token), "unknown key " + Quote(token) + ": the value at " +
-                                                       (pointer.empty() ? std::string("the root") : pointer) +
-                                                       " is " + Noun(*node_schema) + ", not an object");
+        return PathError{pointer_child(pointer, token), "unknown key " + Quote(token) + ": the value at " +
+                                                            (pointer.empty() ? std::string("the root") : pointer) +
+                                                            " is " + Noun(*node_schema) + ", not an object"};
     }
+    if (error) return error;
     pointer = pointer_child(pointer, token);
   }
+  return std::nullopt;
+}
 
-  // The value is JSON, or else the text as a string (name=aes, not name="aes"); a number no double holds is
-  // an error, not the string "1e400".
-  J value;
+// The value of an override: JSON, or else the text as a string (name=aes, not name="aes"); a number no
+// double holds is an error, not the string "1e400".
+template <typename J>
+std::optional<std::string> ParseValue(std::string_view text, J& value) {
   if (json_too_deep(text))  // before it is parsed: walking it would exhaust the stack
-    return fail(pointer, "the value is JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    return "the value is JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
   try {
     value = J::parse(text);
   } catch (const typename J::parse_error&) {
@@ -584,8 +589,48 @@ bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, Is
     const std::string number = open != std::string::npos && close > open
                                    ? what.substr(open + 1, close - open - 1)
                                    : std::string(text);
-    return fail(pointer, "number " + number + " is out of range (beyond what a double holds: about 1.8e308)");
+    return "number " + number + " is out of range (beyond what a double holds: about 1.8e308)";
   }
+  return std::nullopt;
+}
+
+// PATH=VALUE split, its path into keys; the problem if it is malformed.
+std::optional<std::string> SplitAssignment(std::string_view assignment, std::vector<std::string>& tokens,
+                                           std::string_view& text) {
+  // Scenarios are JSON text: UTF-8 (a byte that is not would end up in results that must be valid JSON).
+  if (const auto bad = invalid_utf8(assignment)) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(assignment[*bad]));
+    return "malformed override: not UTF-8 text (byte " + std::string(hex) + " at offset " +
+           std::to_string(*bad) + ")";
+  }
+  const std::size_t equals = assignment.find('=');
+  if (equals == std::string_view::npos) return "malformed override: expected PATH=VALUE";
+  const std::string_view path = assignment.substr(0, equals);
+  text = assignment.substr(equals + 1);
+  if (path.empty()) return "malformed override: empty path; expected PATH=VALUE";
+  if (std::optional<std::string> error = SplitPath(path, tokens)) return "malformed override: " + *error;
+  return std::nullopt;
+}
+
+template <typename J>
+bool ApplyOverride(J& doc, std::string_view assignment, const Schema& schema, IssueList& issues,
+                   std::string_view source = {}, std::string* set_pointer = nullptr) {
+  const std::string flag =
+      printable_text(source.empty() ? "--set " + std::string(assignment) : std::string(source));
+  auto fail = [&](std::string pointer, std::string message) {
+    issues.add(ScenarioIssue{flag, std::move(pointer), std::move(message)});
+    return false;
+  };
+  std::vector<std::string> tokens;
+  std::string_view text;
+  if (std::optional<std::string> error = SplitAssignment(assignment, tokens, text)) return fail("", *error);
+  std::vector<bool> is_index;
+  std::string pointer;
+  if (std::optional<PathError> error = CheckPath(doc, schema, tokens, is_index, pointer))
+    return fail(error->pointer, error->message);
+  J value;
+  if (std::optional<std::string> error = ParseValue(text, value)) return fail(pointer, *error);
 
   // Pass 2: create what is missing along the path and assign.
   J* target = &doc;

@@ -41,7 +41,7 @@ struct Platform {
     faults.per_bit =
         models::FaultStream(f.bit_error_rate, models::fault_seed(f.seed, "bit_error", "config_port"));
     for (const auto& w : f.windows)
-      if (w.fault == "configuration") faults.per_configuration[w.slot].arm(w.at);
+      if (w.fault == models::FaultKind::kConfiguration) faults.per_configuration[w.slot].arm(w.at);
     port->inject(std::move(faults));
   }
 
@@ -53,7 +53,7 @@ struct Platform {
                                  models::fault_seed(f.seed, "bus", name));
       bool armed = false;
       for (const auto& w : f.windows)
-        if (w.fault == "bus" && w.bus == name) {
+        if (w.fault == models::FaultKind::kBus && w.bus == name) {
           stream.arm(w.at);
           armed = true;
         }
@@ -69,7 +69,7 @@ struct Platform {
       u.seed = models::fault_seed(f.seed, "upset", p.slots[i].name);
       for (const auto& c : p.cores) u.bits[c.id] = c.bitstream_bytes * 8;
       for (const auto& w : f.windows)
-        if (w.fault == "upset" && w.slot == i) u.windows.push_back(w.at);
+        if (w.fault == models::FaultKind::kUpset && w.slot == i) u.windows.push_back(w.at);
       if (u.per_bit_per_s > 0 || !u.windows.empty() || f.scrubbing) slots[i]->inject_upsets(std::move(u));
     }
   }
@@ -80,7 +80,7 @@ struct Platform {
       models::FaultStream stream(f.hang_probability, models::fault_seed(f.seed, "hang", p.slots[i].name));
       bool armed = false;
       for (const auto& w : f.windows)
-        if (w.fault == "hang" && w.slot == i) {
+        if (w.fault == models::FaultKind::kHang && w.slot == i) {
           stream.arm(w.at);
           armed = true;
         }
