@@ -76,25 +76,12 @@ namespace {
 
 constexpr int kOk = 0, kSimulationFailure = 1, kUsage = 2;
 
-const char* kToolHelp =
+const char* kToolHelpHead =
     "rsoc — discrete-event simulator of reconfigurable Systems-on-Chip (SystemC/TLM-2.0)\n"
     "\n"
     "usage: rsoc <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  run [SCENARIO]       simulate a scenario (the embedded default when none is given) and write results\n"
-    "  validate SCENARIO... check scenario files and report every problem\n"
-    "  show [SCENARIO]      print the resolved scenario (every default filled in) without simulating\n"
-    "  list                 the shipped scenarios, each with the first sentence of its description\n"
-    "  crossover [SCENARIO] where hardware overtakes software: latency per block count, three modes\n"
-    "  sweep SCENARIO       run the scenario over a grid of parameter values, one process per point\n"
-    "  sensitivity SCENARIO how far each figure moves with each assumption, varied from LOW to HIGH\n"
-    "  point DIR INDEX      run one point of a prepared sweep (what job lists and job arrays call)\n"
-    "  merge DIR            build DIR/sweep.csv from the finished points of a sweep (and sensitivity.csv)\n"
-    "  reproduce            run every shipped reference system and compare with the published figures\n"
-    "  schema               print every scenario key with its type, unit, default and range\n"
-    "  verify des           check DES/3DES on the desrnd extension unit against OpenSSL on random pairs\n"
-    "\n"
+    "\n";
+const char* kToolHelpOptions =
     "options:\n"
     "  -h, --help           this help; `rsoc <command> --help` for a command\n"
     "  --version            print the version\n"
@@ -1287,31 +1274,68 @@ void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_action
 
 namespace {
 
-int dispatch(const std::string& command, const std::vector<std::string>& args) {
-  if (command == "run") return cmd_run(args);
-  if (command == "validate") return cmd_validate(args);
-  if (command == "list") return cmd_list(args);
-  if (command == "show") return cmd_show(args);
-  if (command == "schema") return cmd_schema(args);
-  if (command == "crossover") return cmd_crossover(args);
-  if (command == "sweep") return cmd_sweep(args);
-  if (command == "sensitivity") return cmd_sensitivity(args);
-  if (command == "point") return cmd_point(args);
-  if (command == "merge") return cmd_merge(args);
-  if (command == "reproduce") return cmd_reproduce(args);
-  if (command == "verify") return cmd_verify(args);
-  throw UsageError(
-      "unknown command \"" + command +
-      "\" (commands: run, crossover, sweep, sensitivity, point, merge, reproduce, list, show, validate, "
-      "schema, verify; see rsoc --help)");
+// The commands: the one table that dispatches them, lists them in the help (in its order) and in the message
+// about an unknown one (in the order below), and says which stop cleanly on SIGINT and SIGTERM
+// (platform/interrupt.h: those that write results; the others end at once, as any program does).
+struct Command {
+  const char* name;
+  const char* usage;    // as the help shows it
+  const char* summary;  // its line in the help
+  bool writes_results;
+  int (*run)(const std::vector<std::string>& args);
+};
+const Command kCommands[] = {
+    {"run", "run [SCENARIO]",
+     "simulate a scenario (the embedded default when none is given) and write results", true, cmd_run},
+    {"crossover", "crossover [SCENARIO]",
+     "where hardware overtakes software: latency per block count, three modes", true, cmd_crossover},
+    {"sweep", "sweep SCENARIO", "run the scenario over a grid of parameter values, one process per point",
+     true, cmd_sweep},
+    {"sensitivity", "sensitivity SCENARIO",
+     "how far each figure moves with each assumption, varied from LOW to HIGH", true, cmd_sensitivity},
+    {"point", "point DIR INDEX", "run one point of a prepared sweep (what job lists and job arrays call)",
+     true, cmd_point},
+    {"merge", "merge DIR", "build DIR/sweep.csv from the finished points of a sweep (and sensitivity.csv)",
+     true, cmd_merge},
+    {"reproduce", "reproduce", "run every shipped reference system and compare with the published figures",
+     true, cmd_reproduce},
+    {"list", "list", "the shipped scenarios, each with the first sentence of its description", false,
+     cmd_list},
+    {"show", "show [SCENARIO]", "print the resolved scenario (every default filled in) without simulating",
+     false, cmd_show},
+    {"validate", "validate SCENARIO...", "check scenario files and report every problem", false,
+     cmd_validate},
+    {"schema", "schema", "print every scenario key with its type, unit, default and range", false,
+     cmd_schema},
+    {"verify", "verify des", "check DES/3DES on the desrnd extension unit against OpenSSL on random pairs",
+     false, cmd_verify},
+};
+// The order of the help: what most users run first.
+const char* const kHelpOrder[] = {"run",         "validate", "show",  "list",      "crossover", "sweep",
+                                  "sensitivity", "point",    "merge", "reproduce", "schema",    "verify"};
+
+const Command* find_command(const std::string& name) {
+  for (const Command& c : kCommands)
+    if (name == c.name) return &c;
+  return nullptr;
 }
 
-// The commands that write results stop cleanly on SIGINT and SIGTERM (platform/interrupt.h); the others end
-// at once, as any program does.
-bool writes_results(const std::string& command) {
-  for (const char* c : {"run", "crossover", "sweep", "sensitivity", "point", "merge", "reproduce"})
-    if (command == c) return true;
-  return false;
+std::string tool_help() {
+  std::string help = std::string(kToolHelpHead) + "commands:\n";
+  for (const char* name : kHelpOrder) {
+    const Command& c = *find_command(name);
+    std::string usage = c.usage;
+    usage.resize(std::max<std::size_t>(usage.size() + 1, 21), ' ');
+    help += "  " + usage + c.summary + "\n";
+  }
+  return help + "\n" + kToolHelpOptions;
+}
+
+int dispatch(const std::string& command, const std::vector<std::string>& args) {
+  if (const Command* c = find_command(command)) return c->run(args);
+  std::string names;
+  for (const Command& c : kCommands) names += std::string(names.empty() ? "" : ", ") + c.name;
+  throw UsageError("unknown command \"" + command + "\" (commands: " + names + "; see rsoc --help)");
 }
 
 // Runs the command; a failure is reported on stderr and gives the exit code.
@@ -1329,7 +1353,7 @@ int run_command(const std::vector<std::string>& all) {
       }
     }
     if (command == all.size() || all[command] == "-h" || all[command] == "--help" || all[command] == "help") {
-      std::cout << kToolHelp;
+      std::cout << tool_help();
       return command == all.size() ? kUsage : kOk;
     }
     if (all[command] == "--version") {
@@ -1344,7 +1368,8 @@ int run_command(const std::vector<std::string>& all) {
       throw UsageError(e.what());
     }
     if (environment && !g_flag_level) logging::set_level(*environment);
-    if (writes_results(all[command])) rsoc::platform::install_interrupt_handlers();
+    if (const Command* c = find_command(all[command]); c && c->writes_results)
+      rsoc::platform::install_interrupt_handlers();
     return dispatch(all[command], std::vector<std::string>(all.begin() + command + 1, all.end()));
   } catch (const rsoc::platform::Interrupted& e) {
     std::cerr << bounded_words("rsoc: " + std::string(e.what()) + ": " + e.kept()) << "\n";
