@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "runtime/drivers.h"
+
 namespace rsoc::platform {
 
 namespace {
@@ -113,8 +115,8 @@ double dma_block_s(const ScenarioParams& p, const SlotSpec& slot, const models::
   const double out = stream_word_s(p, mem, slot.bus, mover, access, chunk);
   const auto dma_path = path_to(p, d->bus);
   const double reg_access = sec(d->params.clock_period) * d->params.access_cycles;
-  const double program = 4 * word_access_s(p, dma_path, reg_access, false) +
-                         word_access_s(p, dma_path, reg_access, true) +
+  const double program = runtime::DmaChannel::kProgramWrites * word_access_s(p, dma_path, reg_access, false) +
+                         runtime::DmaChannel::kProgramReads * word_access_s(p, dma_path, reg_access, true) +
                          sec(d->params.clock_period) * d->params.setup_cycles;
   const double blocks_per_piece =
       std::floor(std::min(static_cast<double>(core.fifo_words) / std::max(words, result_words),
@@ -141,11 +143,14 @@ double estimate_reconfiguration_s(const ScenarioParams& p, const CoreSpec& core)
   }
   const double stage =
       stream_word_s(p, memory_named(p, core.memory), port.bus, mover, port_word, chunk_words);
-  // Around the stream: START, (DMA programming), status reads.
+  // Around the stream: START, (DMA programming), status reads, each priced as a write to the port.
   const auto write_path = path_to(p, port.bus);
   const double access =
       word_access_s(p, write_path, sec(port.params.clock_period) * port.params.access_cycles, false);
-  const double registers = access * (port.dma_feed ? 7 : 2);
+  using runtime::DmaChannel;
+  const unsigned accesses = runtime::ReconfigurationDriver::kPortAccesses +
+                            (port.dma_feed ? DmaChannel::kProgramWrites + DmaChannel::kProgramReads : 0);
+  const double registers = access * accesses;
   return words * stage + setup + registers;
 }
 

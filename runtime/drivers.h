@@ -68,6 +68,9 @@ class DriverTimeout : public DeviceFault {
 class DmaChannel {
  public:
   DmaChannel(std::uint64_t base, models::DmaEngine& engine) : base_(base), engine_(engine) {}
+  // The register accesses of one transfer (Lease::transfer): SRC, DST, WORDS and CTRL written, STATUS read
+  // (platform/estimate.cpp prices the same).
+  static constexpr unsigned kProgramWrites = 4, kProgramReads = 1;
 
   // Holds the channel for process `p` until destroyed (waits while another process holds it).
   class Lease {
@@ -236,6 +239,9 @@ class ReconfigurationDriver {
   bool configure(Process& p, unsigned slot_index, std::uint64_t address, std::uint64_t bytes,
                  std::string* error, const std::function<bool()>& cancelled = {}) const;
   static constexpr std::uint64_t kCancellablePiece = 4096;
+  // The port's register accesses of one configuration in one piece: CTRL.START written, STATUS read (with a
+  // DMA feed, plus the transfer's: DmaChannel::kProgramWrites and kProgramReads).
+  static constexpr unsigned kPortAccesses = 2;
 
  private:
   std::uint64_t port_;
