@@ -93,6 +93,23 @@ TEST(CoreKinds, ABrokenRegistrationIsRefusedWithTheKindItNames) {
             "core kind aes128 (models/core_kinds.h): functionality aes128 must have id 0 and this kind");
 }
 
+// What scenarios/README.md shows: a new kind registered after the others numbers its functionalities from
+// the next id.
+TEST(CoreKinds, ANewKindAfterTheRegisteredOnesTakesTheNextIds) {
+  using Kinds = std::vector<std::reference_wrapper<const CoreKindEntry>>;
+  Kinds kinds = core_kinds();
+  const auto next = static_cast<unsigned>(builtin_functionality_infos().size());
+  CoreKindEntry chacha = kCustomKind;  // its hooks stand in for a new kind's
+  chacha.name = "chacha20";
+  chacha.kind = static_cast<CoreKind>(99);
+  chacha.functionalities[0] = {next, "chacha20", 64, 32, chacha.kind, 0, false};
+  kinds.emplace_back(chacha);
+  EXPECT_NO_THROW(check_core_kind_registration(kinds));
+  chacha.functionalities[0].id = next + 1;  // a gap
+  kinds.back() = chacha;
+  EXPECT_THROW(check_core_kind_registration(kinds), std::logic_error);
+}
+
 TEST(NameTable, NamesFindsAndRefusesWhatItDoesNotHold) {
   EXPECT_EQ(kFmcModeNames.names(), (std::vector<std::string>{"async", "sync"}));
   EXPECT_STREQ(kFmcTimingNames.name(FmcTiming::kWordByWord), "word");
