@@ -157,45 +157,45 @@ struct Experiments {
   std::string& failure;  // the first request that failed: no table is better than a wrong one
 
   void run(Functionality f) {
-      const auto& fi = runtime::info(f);
-      const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, f);
-      std::vector<std::uint8_t> key(fi.key_bytes);
-      for (auto& b : key) b = static_cast<std::uint8_t>(rng());
-      runtime::shape_key(f, key);
-      Sampler sampler([&](std::uint64_t n) {
-        std::vector<std::uint8_t> data(n * unit);
-        runtime::draw_data(rng(), data);
-        runtime::shape_data(f, data);
-        CrossoverRow row{f, n, unit, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt};
-        auto measure = [&](bool hardware, const char* mode, double& s, std::optional<double>& j) {
-          const auto record =
-              sim.manager().request(proc, "crossover", f, key, data, true, std::nullopt, hardware).record;
-          if (!record.ok && failure.empty())
-            failure = std::string(fi.name) + ", " + std::to_string(n) + " blocks, " + mode + ": " +
-                      record.error;
-          s = seconds(record);
-          j = joules(record, p.energy);
-        };
-        measure(false, "software", row.sw_s, row.sw_j);
-        sim.manager().unload_idle();
-        measure(true, "hardware with reconfiguration", row.hw_cold_s, row.hw_cold_j);
-        measure(true, "hardware cached", row.hw_cached_s, row.hw_cached_j);
-        result.experiments += 3;
-        result.blocks += 3 * n;
-        result.cipher_blocks += 3 * n * (unit / fi.block_bytes);
-        return row;
-      });
-      CrossoverSummary s{f, std::nullopt, std::nullopt, std::nullopt, 0, 0, 0};
-      s.searched_to = std::min(options.max_blocks, kMaxRequestBytes / unit);
-      for (std::uint64_t n = 1; n <= std::min(options.table_blocks, s.searched_to) && failure.empty(); ++n)
-        sampler.at(n);  // the table, in order
-      s.simulated = first_win(sampler, options.table_blocks, s.searched_to, time_gap, failure);
-      if (p.energy) s.energy = first_win(sampler, options.table_blocks, s.searched_to, energy_gap, failure);
-      s.analytic = sim.costs().crossover_blocks(f, s.searched_to);
-      s.crossings = crossings(sampler.rows(), time_gap);
-      s.simulated_counts = sampler.rows().size();
-      result.summary.push_back(s);
-      for (const auto& [n, row] : sampler.rows()) result.rows.push_back(row);
+    const auto& fi = runtime::info(f);
+    const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, f);
+    std::vector<std::uint8_t> key(fi.key_bytes);
+    for (auto& b : key) b = static_cast<std::uint8_t>(rng());
+    runtime::shape_key(f, key);
+    Sampler sampler([&](std::uint64_t n) {
+      std::vector<std::uint8_t> data(n * unit);
+      runtime::draw_data(rng(), data);
+      runtime::shape_data(f, data);
+      CrossoverRow row{f, n, unit, 0, 0, 0, std::nullopt, std::nullopt, std::nullopt};
+      auto measure = [&](bool hardware, const char* mode, double& s, std::optional<double>& j) {
+        const auto record =
+            sim.manager().request(proc, "crossover", f, key, data, true, std::nullopt, hardware).record;
+        if (!record.ok && failure.empty())
+          failure =
+              std::string(fi.name) + ", " + std::to_string(n) + " blocks, " + mode + ": " + record.error;
+        s = seconds(record);
+        j = joules(record, p.energy);
+      };
+      measure(false, "software", row.sw_s, row.sw_j);
+      sim.manager().unload_idle();
+      measure(true, "hardware with reconfiguration", row.hw_cold_s, row.hw_cold_j);
+      measure(true, "hardware cached", row.hw_cached_s, row.hw_cached_j);
+      result.experiments += 3;
+      result.blocks += 3 * n;
+      result.cipher_blocks += 3 * n * (unit / fi.block_bytes);
+      return row;
+    });
+    CrossoverSummary s{f, std::nullopt, std::nullopt, std::nullopt, 0, 0, 0};
+    s.searched_to = std::min(options.max_blocks, kMaxRequestBytes / unit);
+    for (std::uint64_t n = 1; n <= std::min(options.table_blocks, s.searched_to) && failure.empty(); ++n)
+      sampler.at(n);  // the table, in order
+    s.simulated = first_win(sampler, options.table_blocks, s.searched_to, time_gap, failure);
+    if (p.energy) s.energy = first_win(sampler, options.table_blocks, s.searched_to, energy_gap, failure);
+    s.analytic = sim.costs().crossover_blocks(f, s.searched_to);
+    s.crossings = crossings(sampler.rows(), time_gap);
+    s.simulated_counts = sampler.rows().size();
+    result.summary.push_back(s);
+    for (const auto& [n, row] : sampler.rows()) result.rows.push_back(row);
   }
 };
 

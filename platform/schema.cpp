@@ -471,30 +471,30 @@ template <typename J>
 std::optional<PathError> StepIntoObject(const Schema*& node_schema, const J*& node, const std::string& token,
                                         const std::string& pointer) {
   const bool present = node != nullptr && !node->is_null();
-    const Schema* child_schema = nullptr;
-    if (node_schema->kind() == Kind::kObject) {
-      const Schema::Field* field = node_schema->find_field(token);
-      if (field == nullptr)
-        return PathError{pointer_child(pointer, token), UnknownKeyMessage(token, FieldKeys(*node_schema))};
-      child_schema = &field->schema;
-    } else {
-      const std::vector<std::string>& keys = node_schema->key_values();
-      if (!keys.empty() && std::find(keys.begin(), keys.end(), token) == keys.end()) {
-        return PathError{pointer_child(pointer, token), UnknownKeyMessage(token, keys)};
-      }
-      child_schema = &node_schema->element();
+  const Schema* child_schema = nullptr;
+  if (node_schema->kind() == Kind::kObject) {
+    const Schema::Field* field = node_schema->find_field(token);
+    if (field == nullptr)
+      return PathError{pointer_child(pointer, token), UnknownKeyMessage(token, FieldKeys(*node_schema))};
+    child_schema = &field->schema;
+  } else {
+    const std::vector<std::string>& keys = node_schema->key_values();
+    if (!keys.empty() && std::find(keys.begin(), keys.end(), token) == keys.end()) {
+      return PathError{pointer_child(pointer, token), UnknownKeyMessage(token, keys)};
     }
-    if (present && !node->is_object()) {
-      return PathError{pointer,
-                  "cannot set " + Quote(token) + " here: expected an object, got " + Describe(*node)};
-    }
-    if (present) {
-      auto it = node->find(token);
-      node = it == node->end() ? nullptr : &*it;
-    } else {
-      node = nullptr;
-    }
-    node_schema = child_schema;
+    child_schema = &node_schema->element();
+  }
+  if (present && !node->is_object()) {
+    return PathError{pointer,
+                     "cannot set " + Quote(token) + " here: expected an object, got " + Describe(*node)};
+  }
+  if (present) {
+    auto it = node->find(token);
+    node = it == node->end() ? nullptr : &*it;
+  } else {
+    node = nullptr;
+  }
+  node_schema = child_schema;
   return std::nullopt;
 }
 
@@ -504,41 +504,40 @@ template <typename J>
 std::optional<PathError> StepIntoArray(const Schema*& node_schema, const J*& node, std::string& token,
                                        const std::string& pointer) {
   const bool present = node != nullptr && !node->is_null();
-    if (present && !node->is_array()) {
-      return PathError{pointer,
-                  "cannot set item " + Quote(token) + " here: expected an array, got " + Describe(*node)};
-    }
-    const std::size_t size = present ? node->size() : 0;
-    std::optional<std::size_t> index =
-        token == "-" ? std::optional<std::size_t>(size) : ParseIndex(token);
-    // An element of an array of named elements, by its name (platform.buses.plb.clock_mhz).
-    const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
-    std::vector<std::string> names;
-    for (std::size_t k = 0; !index && !digits && k < size; ++k) {
-      const J& element = (*node)[k];
-      if (!element.is_object() || !element.contains("name") || !element["name"].is_string()) continue;
-      names.push_back(element["name"].template get<std::string>());
-      if (names.back() == token) index = k;
-    }
-    if (!index && !names.empty()) {
-      std::string message = "no element named " + Quote(token);
-      if (std::optional<std::string> near = nearest_match(token, names))
-        return PathError{pointer_child(pointer, token), message + "; did you mean " + Quote(*near) + "?"};
-      return PathError{pointer_child(pointer, token), message + " (the names: " + QuotedList(names) +
-                                                     "; or an index: 0, 1, ..., or - to append)"};
-    }
-    if (!index) {
-      return PathError{pointer_child(pointer, token),
-                  "expected an array index (0, 1, ..., or - to append), got " + Quote(token)};
-    }
-    if (*index > size) {
-      return PathError{pointer_child(pointer, token),
-                  "index " + std::to_string(*index) + " is out of range; the array has " +
-                      Count(size, "item", "items") + " (index " + std::to_string(size) + " appends)"};
-    }
-    token = std::to_string(*index);
-    node = *index < size ? &(*node)[*index] : nullptr;
-    node_schema = &node_schema->element();
+  if (present && !node->is_array()) {
+    return PathError{pointer,
+                     "cannot set item " + Quote(token) + " here: expected an array, got " + Describe(*node)};
+  }
+  const std::size_t size = present ? node->size() : 0;
+  std::optional<std::size_t> index = token == "-" ? std::optional<std::size_t>(size) : ParseIndex(token);
+  // An element of an array of named elements, by its name (platform.buses.plb.clock_mhz).
+  const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+  std::vector<std::string> names;
+  for (std::size_t k = 0; !index && !digits && k < size; ++k) {
+    const J& element = (*node)[k];
+    if (!element.is_object() || !element.contains("name") || !element["name"].is_string()) continue;
+    names.push_back(element["name"].template get<std::string>());
+    if (names.back() == token) index = k;
+  }
+  if (!index && !names.empty()) {
+    std::string message = "no element named " + Quote(token);
+    if (std::optional<std::string> near = nearest_match(token, names))
+      return PathError{pointer_child(pointer, token), message + "; did you mean " + Quote(*near) + "?"};
+    return PathError{pointer_child(pointer, token), message + " (the names: " + QuotedList(names) +
+                                                        "; or an index: 0, 1, ..., or - to append)"};
+  }
+  if (!index) {
+    return PathError{pointer_child(pointer, token),
+                     "expected an array index (0, 1, ..., or - to append), got " + Quote(token)};
+  }
+  if (*index > size) {
+    return PathError{pointer_child(pointer, token),
+                     "index " + std::to_string(*index) + " is out of range; the array has " +
+                         Count(size, "item", "items") + " (index " + std::to_string(size) + " appends)"};
+  }
+  token = std::to_string(*index);
+  node = *index < size ? &(*node)[*index] : nullptr;
+  node_schema = &node_schema->element();
   return std::nullopt;
 }
 
@@ -563,9 +562,10 @@ std::optional<PathError> CheckPath(const J& doc, const Schema& schema, std::vect
         is_index[i] = true;
         break;
       default:
-        return PathError{pointer_child(pointer, token), "unknown key " + Quote(token) + ": the value at " +
-                                                            (pointer.empty() ? std::string("the root") : pointer) +
-                                                            " is " + Noun(*node_schema) + ", not an object"};
+        return PathError{pointer_child(pointer, token),
+                         "unknown key " + Quote(token) + ": the value at " +
+                             (pointer.empty() ? std::string("the root") : pointer) + " is " +
+                             Noun(*node_schema) + ", not an object"};
     }
     if (error) return error;
     pointer = pointer_child(pointer, token);
