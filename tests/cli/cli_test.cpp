@@ -38,6 +38,25 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_EQ(badflag.out, "");
 }
 
+// The command table (tools/main.cpp) gives the help its command list, one line each with its summary in one
+// column, and the message about an unknown command the names of them all.
+TEST(Cli, EveryCommandIsInTheHelpAndInTheUnknownCommandMessage) {
+  const fs::path dir = scratch("commands");
+  const Result bad = rsoc("frobnicate", dir);
+  EXPECT_EQ(
+      bad.err,
+      "rsoc: unknown command \"frobnicate\" (commands: run, crossover, sweep, sensitivity, point, merge, "
+      "reproduce, list, show, validate, schema, verify; see rsoc --help)\n");
+  const Result h = rsoc("--help", dir);
+  for (const char* line :
+       {"  run [SCENARIO]       simulate a scenario", "  validate SCENARIO... check scenario",
+        "  sensitivity SCENARIO how far each figure", "  point DIR INDEX      run one point",
+        "  verify des           check DES/3DES"})
+    EXPECT_NE(h.out.find(std::string("\n") + line), std::string::npos) << line << "\n" << h.out;
+  EXPECT_LT(h.out.find("\n  run "), h.out.find("\n  validate "));  // the help's own order
+  EXPECT_LT(h.out.find("\n  validate "), h.out.find("\n  crossover "));
+}
+
 TEST(Cli, DefaultRunIsTheReferenceExperimentWithCompleteResultsAndNoBanner) {
   const fs::path dir = scratch("default");
   Result r = rsoc("run --out res", dir);
