@@ -109,27 +109,39 @@ void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, s
   const std::uint64_t address = trans.get_address();
   const unsigned length = trans.get_data_length();
   const bool in = address < reg::kStreamOut;
-  if (length % 4 != 0 || address % 4 != 0 || address >= reg::kStreamOut + reg::kStreamWindowBytes ||
-      trans.is_write() != in) {
+  if (length == 0 || length % 4 != 0 || address % 4 != 0 ||
+      address >= reg::kStreamOut + reg::kStreamWindowBytes || trans.is_write() != in) {
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
   const std::size_t words = length / 4;
   const sc_time access = periods(word_access_, static_cast<double>(words), "a core stream access");
+  if (in)
+    stream_write(trans, at, access, latency);
+  else
+    stream_read(trans, at, access, latency);
+}
+
+void IpCore::stream_read(tlm::tlm_generic_payload& trans, const sc_time& at, const sc_time& access,
+                         sc_time& latency) {
+  const std::size_t words = trans.get_data_length() / 4;
   unsigned char* data = trans.get_data_ptr();
-  if (!in) {
-    if (words > stream_out_.size()) {  // underflow, or results a hang keeps from coming: never answered
-      trans.set_response_status(hung_ ? tlm::TLM_INCOMPLETE_RESPONSE : tlm::TLM_BURST_ERROR_RESPONSE);
-      return;
-    }
-    occupy(trans, at, stream_out_[words - 1].second, access, sc_core::SC_ZERO_TIME, latency);
-    for (std::size_t i = 0; i < words; ++i) {
-      std::memcpy(data + 4 * i, &stream_out_.front().first, 4);
-      stream_out_.pop_front();
-    }
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (words > stream_out_.size()) {  // underflow, or results a hang keeps from coming: never answered
+    trans.set_response_status(hung_ ? tlm::TLM_INCOMPLETE_RESPONSE : tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
+  occupy(trans, at, stream_out_[words - 1].second, access, sc_core::SC_ZERO_TIME, latency);
+  for (std::size_t i = 0; i < words; ++i) {
+    std::memcpy(data + 4 * i, &stream_out_.front().first, 4);
+    stream_out_.pop_front();
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void IpCore::stream_write(tlm::tlm_generic_payload& trans, const sc_time& at, const sc_time& access,
+                          sc_time& latency) {
+  const std::size_t words = trans.get_data_length() / 4;
+  unsigned char* data = trans.get_data_ptr();
   if (hung_) {  // the write waits for the core forever
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     return;

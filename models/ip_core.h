@@ -238,6 +238,12 @@ class IpCore {
     ++corrupted_results_;
   }
   void stream_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency);
+  // A read of results from the output FIFO, and a write of words to the input FIFO with the blocks it
+  // completes computed; `access` is the words' transfer time.
+  void stream_read(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at,
+                   const sc_core::sc_time& access, sc_core::sc_time& latency);
+  void stream_write(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at,
+                    const sc_core::sc_time& access, sc_core::sc_time& latency);
   // Whether the operation starting at `at` hangs the core (then it is hung from `at` on).
   bool hangs_at(const sc_core::sc_time& at) {
     if (!hangs_ || !hangs_->chance(at)) return false;

@@ -167,8 +167,6 @@ std::uint64_t CoreDriver::replayed_together(const Process& p, const models::CpuT
 void CoreDriver::run_pio(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
                          std::uint8_t* out, std::uint64_t bytes, std::uint64_t unit) {
   const unsigned cipher_block_bytes = core.block.bytes, result_bytes = core.result.bytes;
-  const unsigned in_words = core.block.bytes / 4, out_words = core.result.bytes / 4;
-  const unsigned stride = std::max(in_words, out_words);
   // In burst timing the first cipher block that others of the request follow is recorded, and the others are
   // replayed from it. Where every block is one cipher block, what is recorded and replayed is the block's own
   // work with it; else that work is done at each block's start, and a replay stops at the block's end.
@@ -177,11 +175,9 @@ void CoreDriver::run_pio(Process& p, std::uint64_t base, const CoreInterface& co
   // those earlier requests left, for their memory.
   PioScratch::Lease scratch(spare_);
   models::PioRecording& recording = scratch->recording;
-  std::vector<std::uint32_t>& words = scratch->words;  // replayed cipher blocks in, their results out
   models::CpuThread* recorder = nullptr;  // the thread the recording began on (the process may move)
   bool replaying = false;
-  sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};  // what the recorded cipher block waited for the core
-  std::uint64_t polls = 0;                            // and its status reads
+  RecordedBlock recorded;
   for (std::uint64_t off = 0, out_off = 0; off < bytes; off += cipher_block_bytes, out_off += result_bytes) {
     if (off > 0) p.preemption_point();
     models::CpuThread& cpu = p.cpu();
@@ -192,32 +188,11 @@ void CoreDriver::run_pio(Process& p, std::uint64_t base, const CoreInterface& co
       // The cipher blocks up to the thread's next synchronisation, and up to a preemption point that would
       // switch, in one replay (of this block's, unless every block is one).
       const std::uint64_t left = ((whole ? bytes : off / unit * unit + unit) - off) / cipher_block_bytes;
-      const std::uint64_t n = left > 1 ? replayed_together(p, cpu, recording, left) : 1;
-      words.resize(n * stride);
-      const std::uint8_t* from = in + off;
-      for (std::uint32_t* w = words.data(); w != words.data() + n * stride; w += stride, from += cipher_block_bytes)
-        for (unsigned i = 0; i < in_words; ++i) w[i] = be32(from + byte_of_word(core.block, i));
-      const auto status = cpu.replay(base + core.block.offset, words.data(),
-                                     static_cast<unsigned>(4 * words.size()), recording, n);
-      ++replay_payloads_;
-      if (status == tlm::TLM_INCOMPLETE_RESPONSE) {  // the core never finished the replayed block: poll it
-        // (a core that can hang replays one cipher block at a time: this one)
-        wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
-        read_field(p.cpu(), base, core.result, out + out_off);
+      const std::uint64_t n = replay_pio(p, base, core, in + off, out + out_off, left, *scratch, recorded);
+      if (n == 0) {
         replaying = false;
         continue;
       }
-      if (status != tlm::TLM_OK_RESPONSE)
-        throw DeviceFault("PIO replay to the core at " + models::hex(base) + " failed: response " +
-                          std::to_string(static_cast<int>(status)));
-      std::uint8_t* to = out + out_off;
-      for (const std::uint32_t* w = words.data(); w != words.data() + n * stride; w += stride, to += result_bytes)
-        for (unsigned i = 0; i < out_words; ++i) store_be32(to + byte_of_word(core.result, i), w[i]);
-      if (core_wait != sc_core::SC_ZERO_TIME)
-        p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute,
-                  n == 1 ? core_wait : models::whole_periods(core_wait, n, "core waits"));
-      polls_ += polls * n;
-      replays_ += n;
       off += (n - 1) * cipher_block_bytes;
       out_off += (n - 1) * result_bytes;
       continue;
@@ -248,9 +223,47 @@ void CoreDriver::run_pio(Process& p, std::uint64_t base, const CoreInterface& co
     // Replayable when every model on the path could note it and nothing else ran meanwhile (on the same
     // thread); else the next cipher block is recorded again.
     replaying = recording.replayable() && recorder == &p.cpu() &&
-                own_work_only(before, p.spent(), recording.initiator.duration, &core_wait);
-    polls = polls_ - polls_before;
+                own_work_only(before, p.spent(), recording.initiator.duration, &recorded.core_wait);
+    recorded.polls = polls_ - polls_before;
   }
+}
+
+std::uint64_t CoreDriver::replay_pio(Process& p, std::uint64_t base, const CoreInterface& core,
+                                     const std::uint8_t* in, std::uint8_t* out, std::uint64_t left,
+                                     PioScratch& scratch, const RecordedBlock& recorded) {
+  const unsigned cipher_block_bytes = core.block.bytes, result_bytes = core.result.bytes;
+  const unsigned in_words = core.block.bytes / 4, out_words = core.result.bytes / 4;
+  const unsigned stride = std::max(in_words, out_words);
+  models::CpuThread& cpu = p.cpu();
+  models::PioRecording& recording = scratch.recording;
+  std::vector<std::uint32_t>& words = scratch.words;  // replayed cipher blocks in, their results out
+  const std::uint64_t n = left > 1 ? replayed_together(p, cpu, recording, left) : 1;
+  words.resize(n * stride);
+  const std::uint8_t* from = in;
+  for (std::uint32_t* w = words.data(); w != words.data() + n * stride;
+       w += stride, from += cipher_block_bytes)
+    for (unsigned i = 0; i < in_words; ++i) w[i] = be32(from + byte_of_word(core.block, i));
+  const auto status = cpu.replay(base + core.block.offset, words.data(),
+                                 static_cast<unsigned>(4 * words.size()), recording, n);
+  ++replay_payloads_;
+  if (status == tlm::TLM_INCOMPLETE_RESPONSE) {  // the core never finished the replayed block: poll it
+    // (a core that can hang replays one cipher block at a time: this one)
+    wait_status(p, base, reg::kStatusReady | reg::kStatusValid);
+    read_field(p.cpu(), base, core.result, out);
+    return 0;
+  }
+  if (status != tlm::TLM_OK_RESPONSE)
+    throw DeviceFault("PIO replay to the core at " + models::hex(base) + " failed: response " +
+                      std::to_string(static_cast<int>(status)));
+  std::uint8_t* to = out;
+  for (const std::uint32_t* w = words.data(); w != words.data() + n * stride; w += stride, to += result_bytes)
+    for (unsigned i = 0; i < out_words; ++i) store_be32(to + byte_of_word(core.result, i), w[i]);
+  if (recorded.core_wait != sc_core::SC_ZERO_TIME)
+    p.recount(TimeUse::kCpuIo, TimeUse::kCoreCompute,
+              n == 1 ? recorded.core_wait : models::whole_periods(recorded.core_wait, n, "core waits"));
+  polls_ += recorded.polls * n;
+  replays_ += n;
+  return n;
 }
 
 void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo& fi,

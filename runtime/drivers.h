@@ -191,6 +191,7 @@ class CoreDriver {
       Lease(const Lease&) = delete;
       Lease& operator=(const Lease&) = delete;
       PioScratch* operator->() const { return held_.get(); }
+      PioScratch& operator*() const { return *held_; }
 
      private:
       std::vector<std::unique_ptr<PioScratch>>& spares_;
@@ -201,6 +202,17 @@ class CoreDriver {
   // (core.result.bytes each) to `out`, by PIO.
   void run_pio(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
                std::uint8_t* out, std::uint64_t bytes, std::uint64_t unit);
+  // What the recorded cipher block cost beside its replayable work: its wait for the core, its status reads.
+  struct RecordedBlock {
+    sc_core::sc_time core_wait{sc_core::SC_ZERO_TIME};
+    std::uint64_t polls = 0;
+  };
+  // Replays `scratch`'s recording over up to `left` (at least one) cipher blocks from `in`, their results to
+  // `out`. Returns how many it stood for, or 0 when the core never finished the replayed cipher block: it was
+  // polled to its end, and the next one is recorded again.
+  std::uint64_t replay_pio(Process& p, std::uint64_t base, const CoreInterface& core, const std::uint8_t* in,
+                           std::uint8_t* out, std::uint64_t left, PioScratch& scratch,
+                           const RecordedBlock& recorded);
   // How many of the `left` cipher blocks one replay of `recording` on `cpu` stands for (at least one): those
   // before the thread's next synchronisation with the kernel and before a preemption point that would switch.
   static std::uint64_t replayed_together(const Process& p, const models::CpuThread& cpu,

@@ -547,6 +547,11 @@ TEST(ModelIpCore, StreamWindowsComputeBlocksAndTimeTheCore) {
             tlm::TLM_COMMAND_ERROR_RESPONSE);
   EXPECT_EQ(access(tlm::TLM_READ_COMMAND, reg::kStreamIn, out, ns(2000)).first,
             tlm::TLM_COMMAND_ERROR_RESPONSE);
+  std::vector<std::uint32_t> none;  // and so is an access of no words, in either window
+  EXPECT_EQ(access(tlm::TLM_READ_COMMAND, reg::kStreamOut, none, ns(2000)).first,
+            tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, none, ns(2000)).first,
+            tlm::TLM_COMMAND_ERROR_RESPONSE);
   // A write while the core computes waits for it: one block at 1000 ns on a core busy until 1800 + 400 ns.
   std::vector<std::uint32_t> one = kAesPlain;
   access(tlm::TLM_WRITE_COMMAND, reg::kStreamIn, one, ns(1800));  // busy until 2200 ns
