@@ -1,10 +1,39 @@
 #include "models/core_kinds.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/ip_core.h"
 
 namespace rsoc::models {
+
+namespace {
+
+// A parameter's description is complete and its default is one of its values.
+void check_kind_param(const std::string& where, const KindParam& k) {
+  const std::string what = where + ": parameter " + k.key;
+  if (!k.doc || !k.set) throw std::logic_error(what + " needs a doc and a set");
+  if (k.choices) {
+    const std::vector<std::string> names = k.choices();
+    if (!k.default_choice || std::find(names.begin(), names.end(), k.default_choice) == names.end())
+      throw std::logic_error(what + ": its default_choice must be one of its choices");
+  } else if (k.min > k.fallback || k.fallback > k.max) {
+    throw std::logic_error(what + ": expected min <= fallback <= max");
+  }
+}
+
+bool same_text(const char* a, const char* b) {
+  return a == b || (a && b && std::string_view(a) == b);
+}
+
+// Two kinds may share a key only for the same values.
+bool same_values(const KindParam& a, const KindParam& b) {
+  if (!a.choices != !b.choices) return false;
+  if (a.choices) return a.choices() == b.choices() && same_text(a.default_choice, b.default_choice);
+  return same_text(a.unit, b.unit) && a.min == b.min && a.max == b.max && a.fallback == b.fallback;
+}
+
+}  // namespace
 
 void check_core_kind_registration(const std::vector<std::reference_wrapper<const CoreKindEntry>>& kinds) {
   unsigned next_id = 0;
@@ -25,7 +54,37 @@ void check_core_kind_registration(const std::vector<std::reference_wrapper<const
         throw std::logic_error(where + ": functionality " + f.name + " must have id " +
                                std::to_string(next_id - 1) + " and this kind");
     }
+    for (const KindParam& k : e.params) {
+      if (!k.key) break;  // the end of the kind's list
+      check_kind_param(where, k);
+      for (std::size_t j = 0; j <= i; ++j)
+        for (const KindParam& other : kinds[j].get().params) {
+          if (!other.key || &other == &k) break;
+          if (std::string_view(other.key) == k.key && !same_values(other, k))
+            throw std::logic_error(where + ": parameter " + k.key + " takes other values than core kind " +
+                                   kinds[j].get().name + "'s");
+        }
+    }
   }
+}
+
+const std::vector<std::vector<const KindParam*>>& kind_params_by_key() {
+  static const std::vector<std::vector<const KindParam*>> by_key = [] {
+    std::vector<std::vector<const KindParam*>> out;
+    for (const CoreKindEntry& e : core_kinds())
+      for (const KindParam& k : e.params) {
+        if (!k.key) break;
+        auto same = std::find_if(out.begin(), out.end(), [&](const auto& params) {
+          return std::string_view(params[0]->key) == k.key;
+        });
+        if (same == out.end())
+          out.push_back({&k});
+        else
+          same->push_back(&k);
+      }
+    return out;
+  }();
+  return by_key;
 }
 
 const std::vector<std::reference_wrapper<const CoreKindEntry>>& core_kinds() {

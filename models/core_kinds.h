@@ -3,7 +3,8 @@
 // (aes128_core.cpp, des_core.cpp, modexp_core.cpp, custom_core.cpp) as a CoreKindEntry: its name and
 // documentation, the model it builds, the built-in functionalities its cores serve, how a driver programs a
 // core for one of them (its register interface), the core cycles of a block, the reference output every
-// result is checked against, and the checks and shaping of its keys. The entries are registered below, in
+// result is checked against, the checks and shaping of its keys, and the parameters of its own that a
+// scenario's core object gives (KindParam). The entries are registered below, in
 // the order that numbers the built-in functionalities (ids 0, 1, ... in that order, each kind's in its own
 // order). The scenario schema (platform.cores[].type), the resolver, the functionality table
 // (runtime/functionality.h) and the drivers all read this one list.
@@ -75,6 +76,24 @@ using Bytes = std::vector<std::uint8_t>;
 // The most built-in functionalities one kind serves.
 inline constexpr std::size_t kMaxKindFunctionalities = 8;
 
+// A parameter a kind's cores take beside the common ones, as a scenario's core object spells it: a whole
+// number (its unit, range and default) or, where `choices` is given, one of those names (its default is
+// `default_choice`). The scenario schema documents and checks it and the resolver hands its value to `set`
+// (an enumeration's: the position of the chosen name). Kinds may share a key when they agree on its range
+// and default; its documentation is each one's line, joined.
+struct KindParam {
+  const char* key = nullptr;
+  const char* doc = nullptr;
+  const char* unit = nullptr;  // null: none
+  unsigned min = 0, max = 0, fallback = 0;
+  std::vector<std::string> (*choices)() = nullptr;
+  const char* default_choice = nullptr;
+  void (*set)(CoreParams& params, unsigned value) = nullptr;
+};
+
+// The most parameters of its own one kind takes.
+inline constexpr std::size_t kMaxKindParams = 8;
+
 struct CoreKindEntry {
   CoreKind kind;
   const char* name;  // as scenarios write it
@@ -96,6 +115,8 @@ struct CoreKindEntry {
   std::string (*key_problem)(const FunctionalityInfo& f, const Bytes& key) = nullptr;
   void (*shape_key)(const FunctionalityInfo& f, Bytes& key) = nullptr;
   void (*shape_data)(const FunctionalityInfo& f, Bytes& data) = nullptr;
+  // Its parameters beyond the common ones (the first ones with a key), in the order the schema lists them.
+  KindParam params[kMaxKindParams] = {};
 };
 
 // Each kind's entry, defined in its own file.
@@ -121,6 +142,10 @@ std::vector<std::string> core_kind_names();
 const char* to_string(CoreKind kind);
 // The built-in functionalities of every kind, in id order.
 const std::vector<const FunctionalityInfo*>& builtin_functionality_infos();
+
+// The kinds' own parameters by key, in the order of the kinds and of each kind's list: for each key, the
+// parameter of every kind that takes it.
+const std::vector<std::vector<const KindParam*>>& kind_params_by_key();
 
 // A core of `params.kind` named `name`.
 std::unique_ptr<IpCore> make_core(const std::string& name, const CoreParams& params);

@@ -109,6 +109,12 @@ const CoreKindEntry kCustomKind = {
     custom_interface,
     [](const FunctionalityInfo&, const CoreParams& params) { return std::uint64_t{params.block_cycles}; },
     custom_reference,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    {{"setup_cycles", "custom: core cycles of CTRL.INIT, the set-up of every request", "cycles", 0,
+      1000000000, 0, nullptr, nullptr, [](CoreParams& p, unsigned v) { p.setup_cycles = v; }}},
 };
 
 }  // namespace rsoc::models

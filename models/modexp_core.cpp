@@ -300,6 +300,21 @@ const CoreKindEntry kModexpKind = {
     modexp_key_problem,
     modexp_shape_key,
     modexp_shape_data,
+    {{"architecture",
+      "modexp: generic (the multiplier width and overhead below) or modexpa7 (Cryptech's "
+      "ModExpA7, timed by its RTL)",
+      nullptr, 0, 0, 0, [] { return kModexpArchitectureNames.names(); }, "generic",
+      [](CoreParams& p, unsigned v) { p.modexp_architecture = kModexpArchitectureNames.entries()[v].value; }},
+     {"multiplier_width_bits", "modexp, generic: Montgomery multiplier width", "bits", 1, 4096, 32, nullptr,
+      nullptr, [](CoreParams& p, unsigned v) { p.multiplier_width_bits = v; }},
+     {"montmul_overhead_cycles", "modexp, generic: extra core cycles per Montgomery multiplication", "cycles",
+      0, 1000000000, 0, nullptr, nullptr, [](CoreParams& p, unsigned v) { p.montmul_overhead_cycles = v; }},
+     {"systolic_array_power", "modexp, modexpa7: P, the core's 2^P processing elements", nullptr, 0, 6, 1,
+      nullptr, nullptr, [](CoreParams& p, unsigned v) { p.systolic_array_power = v; }},
+     {"setup_cycles", "modexp: core cycles of precomputation per operation", "cycles", 0, 1000000000, 0,
+      nullptr, nullptr, [](CoreParams& p, unsigned v) { p.setup_cycles = v; }},
+     {"max_operand_bits", "modexp: widest operand", "bits", 32, 4096, 4096, nullptr, nullptr,
+      [](CoreParams& p, unsigned v) { p.max_operand_bits = v; }}},
 };
 
 }  // namespace rsoc::models

@@ -419,13 +419,7 @@ class Resolver {
                         "); expected a number of cycles <= block_cycles (a block enters the pipeline at most "
                         "as late as the one before it leaves)");
       custom_core(c, ptr, i, s);
-      s.params.modexp_architecture =
-          models::kModexpArchitectureNames.at(c["architecture"].get<std::string>());
-      s.params.systolic_array_power = u(c["systolic_array_power"]);
-      s.params.multiplier_width_bits = u(c["multiplier_width_bits"]);
-      s.params.montmul_overhead_cycles = u(c["montmul_overhead_cycles"]);
-      s.params.setup_cycles = u(c["setup_cycles"]);
-      s.params.max_operand_bits = u(c["max_operand_bits"]);
+      kind_params(c, s.params);
       s.params.fifo_words = u(c["fifo_words"]);
       const json& bs = c["bitstream"];
       s.memory = bs["memory"];
@@ -474,6 +468,22 @@ class Resolver {
     for (const auto& [i, c] : custom_of_)
       if (p.cores[i].params.kind == models::CoreKind::kCustom)
         p.cores[i].serves = p.functionalities->find(c.name);
+  }
+
+  // The parameters of its own that core `c`'s kind takes (models/core_kinds.h), into `params`.
+  static void kind_params(const json& c, models::CoreParams& params) {
+    for (const models::KindParam& k : models::core_kind(params.kind).params) {
+      if (!k.key) break;
+      const json& v = c[k.key];
+      if (!k.choices) {
+        k.set(params, u(v));
+        continue;
+      }
+      const std::vector<std::string> names = k.choices();
+      const auto chosen = std::find(names.begin(), names.end(), v.get<std::string>());
+      if (chosen == names.end()) throw std::logic_error("a choice the schema let through");
+      k.set(params, static_cast<unsigned>(chosen - names.begin()));
+    }
   }
 
   // The custom description of core `c` at `ptr` (required for a custom core, refused for the others); noted

@@ -224,6 +224,18 @@ Schema slot_schema() {
   });
 }
 
+// A key of the core kinds' own parameters (`params`: every kind's that takes it, which agree on its values).
+Schema kind_param(const std::vector<const models::KindParam*>& params) {
+  const models::KindParam& k = *params[0];
+  Schema s = k.choices
+                 ? Schema::enumeration(k.choices()).default_value(k.default_choice)
+                 : Schema::integer().min(k.min).max(k.max).default_value(static_cast<long long>(k.fallback));
+  if (k.unit) s.unit(k.unit);
+  std::string doc;
+  for (const models::KindParam* p : params) doc += std::string(doc.empty() ? "" : "; ") + p->doc;
+  return s.doc(doc);
+}
+
 // The element of platform.cores: a core design, its bitstream and (custom) what it computes.
 Schema core_schema() {
   Schema bitstream = Schema::object({
@@ -258,7 +270,7 @@ Schema core_schema() {
                              "stream: the streaming windows only (runtime.driver.data_path dma)")},
   });
 
-  return Schema::object({
+  std::vector<Schema::Field> fields = {
       {"name", name_field("core design")},
       {"type", Schema::enumeration(models::core_kind_names()).doc("the core kind: " + kinds)},
       {"clock_mhz", clock(100).doc("core clock")},
@@ -270,30 +282,19 @@ Schema core_schema() {
       {"initiation_interval_cycles",
        cycles(0).doc("pipelined cores: core cycles between two blocks entering the core when streamed "
                      "(at most block_cycles); 0: one block after the other")},
-      {"architecture", Schema::enumeration(models::kModexpArchitectureNames.names())
-                           .default_value("generic")
-                           .doc("modexp: generic (the multiplier width and overhead below) or modexpa7 "
-                                "(Cryptech's ModExpA7, timed by its RTL)")},
-      {"multiplier_width_bits", Schema::integer().unit("bits").min(1).max(4096).default_value(32).doc(
-                                    "modexp, generic: Montgomery multiplier width")},
-      {"montmul_overhead_cycles",
-       cycles(0).doc("modexp, generic: extra core cycles per Montgomery multiplication")},
-      {"systolic_array_power", Schema::integer().min(0).max(6).default_value(1).doc(
-                                   "modexp, modexpa7: P, the core's 2^P processing elements")},
-      {"setup_cycles",
-       cycles(0).doc("modexp: core cycles of precomputation per operation; custom: core cycles of CTRL.INIT, "
-                     "the set-up of every request")},
-      {"max_operand_bits",
-       Schema::integer().unit("bits").min(32).max(4096).default_value(4096).doc("modexp: widest operand")},
-      {"fifo_words", Schema::integer().unit("words").min(2).max(1 << 20).default_value(1024).doc(
-                         "streaming interface: input and result words the core holds")},
-      {"bitstream", bitstream.doc("the partial bitstream that configures this core")},
-      {"custom", Schema::object(custom.fields())
-                     .nullable()
-                     .default_value(nullptr)
-                     .doc("type custom: the functionality it serves and what it computes (required for a "
-                          "custom core, refused for the others)")},
-  });
+  };
+  // the kinds' own (models/core_kinds.h)
+  for (const auto& params : models::kind_params_by_key())
+    fields.push_back({params[0]->key, kind_param(params)});
+  fields.push_back({"fifo_words", Schema::integer().unit("words").min(2).max(1 << 20).default_value(1024).doc(
+                                      "streaming interface: input and result words the core holds")});
+  fields.push_back({"bitstream", bitstream.doc("the partial bitstream that configures this core")});
+  fields.push_back({"custom", Schema::object(custom.fields())
+                                  .nullable()
+                                  .default_value(nullptr)
+                                  .doc("type custom: the functionality it serves and what it computes "
+                                       "(required for a custom core, refused for the others)")});
+  return Schema::object(std::move(fields));
 }
 
 // The element of platform.uarts.

@@ -93,6 +93,60 @@ TEST(CoreKinds, ABrokenRegistrationIsRefusedWithTheKindItNames) {
             "core kind aes128 (models/core_kinds.h): functionality aes128 must have id 0 and this kind");
 }
 
+// A kind's own parameters: shared keys must take the same values, defaults must be values, and every part
+// is given; the keys are listed once, with every kind's parameter that takes them.
+TEST(CoreKinds, AKindsOwnParametersAreCheckedAndListedOncePerKey) {
+  using Kinds = std::vector<std::reference_wrapper<const CoreKindEntry>>;
+  auto refusal = [](const Kinds& kinds) {
+    try {
+      check_core_kind_registration(kinds);
+    } catch (const std::logic_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const auto& by_key = kind_params_by_key();
+  const auto setup = std::find_if(by_key.begin(), by_key.end(),
+                                  [](const auto& ps) { return std::string(ps[0]->key) == "setup_cycles"; });
+  ASSERT_NE(setup, by_key.end());
+  ASSERT_EQ(setup->size(), 2u);  // modexp's precomputation, a custom core's set-up
+  EXPECT_EQ(setup->at(0), &kModexpKind.params[4]);
+  EXPECT_EQ(setup->at(1), &kCustomKind.params[0]);
+  for (const auto& ps : by_key)
+    EXPECT_EQ(std::count_if(by_key.begin(), by_key.end(),
+                            [&](const auto& other) { return std::string(other[0]->key) == ps[0]->key; }),
+              1);
+  // Setting one writes the kind's field.
+  CoreParams params;
+  kModexpKind.params[1].set(params, 64);
+  EXPECT_EQ(params.multiplier_width_bits, 64u);
+  kModexpKind.params[0].set(params, 1);
+  EXPECT_EQ(params.modexp_architecture, ModexpArchitecture::kModExpA7);
+
+  CoreKindEntry custom = kCustomKind;
+  custom.params[0].max = 7;  // setup_cycles: other values than modexp's
+  EXPECT_EQ(
+      refusal({kAes128Kind, kDesKind, kModexpKind, custom}),
+      "core kind custom (models/core_kinds.h): parameter setup_cycles takes other values than core kind "
+      "modexp's");
+  custom = kCustomKind;
+  custom.params[0].fallback = 2000000000;
+  EXPECT_EQ(
+      refusal({kAes128Kind, kDesKind, kModexpKind, custom}),
+      "core kind custom (models/core_kinds.h): parameter setup_cycles: expected min <= fallback <= max");
+  CoreKindEntry modexp = kModexpKind;
+  modexp.params[0].default_choice = "fastest";
+  EXPECT_EQ(
+      refusal({kAes128Kind, kDesKind, modexp}),
+      "core kind modexp (models/core_kinds.h): parameter architecture: its default_choice must be one of "
+      "its choices");
+  modexp = kModexpKind;
+  modexp.params[2].set = nullptr;
+  EXPECT_EQ(
+      refusal({kAes128Kind, kDesKind, modexp}),
+      "core kind modexp (models/core_kinds.h): parameter montmul_overhead_cycles needs a doc and a set");
+}
+
 // What scenarios/README.md shows: a new kind registered after the others numbers its functionalities from
 // the next id.
 TEST(CoreKinds, ANewKindAfterTheRegisteredOnesTakesTheNextIds) {
