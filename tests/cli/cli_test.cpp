@@ -38,8 +38,9 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_EQ(badflag.out, "");
 }
 
-// The command table (tools/main.cpp) gives the help its command list, one line each with its summary in one
-// column, and the message about an unknown command the names of them all.
+// The command table (tools/main.cpp, each entry in its tools/command_<name>.cpp) gives the help its command
+// list, one line each with its summary in one column, and the message about an unknown command the names of
+// them all.
 TEST(Cli, EveryCommandIsInTheHelpAndInTheUnknownCommandMessage) {
   const fs::path dir = scratch("commands");
   const Result bad = rsoc("frobnicate", dir);

@@ -60,17 +60,20 @@ TEST(CoreKinds, NumberTheBuiltInFunctionalitiesInTheirOrderEachOfItsKind) {
   EXPECT_EQ(std::string(core_kind(CoreKind::kDes).functionalities[1].name), "3des");
 }
 
+using Kinds = std::vector<std::reference_wrapper<const CoreKindEntry>>;
+
+// What the registration check says of `kinds`: "accepted", or why not.
+std::string refusal(const Kinds& kinds) {
+  try {
+    check_core_kind_registration(kinds);
+  } catch (const std::logic_error& e) {
+    return std::string(e.what());
+  }
+  return std::string("accepted");
+}
+
 TEST(CoreKinds, ABrokenRegistrationIsRefusedWithTheKindItNames) {
-  using Kinds = std::vector<std::reference_wrapper<const CoreKindEntry>>;
   EXPECT_NO_THROW(check_core_kind_registration(core_kinds()));
-  auto refusal = [](const Kinds& kinds) {
-    try {
-      check_core_kind_registration(kinds);
-    } catch (const std::logic_error& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   EXPECT_EQ(refusal({kAes128Kind, kAes128Kind}), "core kind aes128 (models/core_kinds.h): registered twice");
   // Out of order, the built-ins' ids are not the order of the registry.
   EXPECT_EQ(refusal({kDesKind, kAes128Kind}),
@@ -96,15 +99,6 @@ TEST(CoreKinds, ABrokenRegistrationIsRefusedWithTheKindItNames) {
 // A kind's own parameters: shared keys must take the same values, defaults must be values, and every part
 // is given; the keys are listed once, with every kind's parameter that takes them.
 TEST(CoreKinds, AKindsOwnParametersAreCheckedAndListedOncePerKey) {
-  using Kinds = std::vector<std::reference_wrapper<const CoreKindEntry>>;
-  auto refusal = [](const Kinds& kinds) {
-    try {
-      check_core_kind_registration(kinds);
-    } catch (const std::logic_error& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   const auto& by_key = kind_params_by_key();
   const auto setup = std::find_if(by_key.begin(), by_key.end(),
                                   [](const auto& ps) { return std::string(ps[0]->key) == "setup_cycles"; });
@@ -150,7 +144,6 @@ TEST(CoreKinds, AKindsOwnParametersAreCheckedAndListedOncePerKey) {
 // What scenarios/README.md shows: a new kind registered after the others numbers its functionalities from
 // the next id.
 TEST(CoreKinds, ANewKindAfterTheRegisteredOnesTakesTheNextIds) {
-  using Kinds = std::vector<std::reference_wrapper<const CoreKindEntry>>;
   Kinds kinds = core_kinds();
   const auto next = static_cast<unsigned>(builtin_functionality_infos().size());
   CoreKindEntry chacha = kCustomKind;  // its hooks stand in for a new kind's
