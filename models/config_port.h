@@ -36,6 +36,8 @@ struct ConfigPortParams {
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
   unsigned width_bits = 32;
   unsigned access_cycles = 1;
+  // Port cycles of one 32-bit word of the DATA window (the model's timing and the estimate's).
+  double word_cycles() const { return 32.0 / width_bits; }
 };
 
 namespace port_reg {
@@ -74,7 +76,7 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
              std::vector<FpgaSlot*> slots);
 
   const ConfigPortParams& params() const { return params_; }
-  sc_core::sc_time word_time() const { return params_.clock_period * (32.0 / params_.width_bits); }
+  sc_core::sc_time word_time() const { return params_.clock_period * params_.word_cycles(); }
   const ResourceCalendar& calendar() const { return calendar_; }
   const std::vector<ReconfigurationRecord>& records() const { return records_; }
   bool busy() const { return session_ >= 0; }

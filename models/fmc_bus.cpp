@@ -12,13 +12,12 @@ using sc_core::sc_time;
 FmcBus::FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params)
     : RoutingBus(name),
       params_(params),
-      phase_cycles_(params.mode == FmcMode::kAsync ? params.addr_setup_cycles + params.data_cycles + params.hold_cycles
-                                                   : params.sync_latency_cycles),
+      phase_cycles_(params.phase_cycles()),
       phase_time_(params.clock_period * phase_cycles_),
       poll_time_each_(periods(params.cpu_clock_period, params.poll_cycles, "an NWAIT poll")),
       swap_time_each_(periods(params.cpu_clock_period, params.byteswap_cycles, "a byte swap")),
-      write_software_(periods(params.cpu_clock_period, params.write_software_cycles, "a word's software")),
-      read_software_(periods(params.cpu_clock_period, params.read_software_cycles, "a word's software")) {}
+      write_software_(periods(params.cpu_clock_period, params.software_cycles(false), "a word's software")),
+      read_software_(periods(params.cpu_clock_period, params.software_cycles(true), "a word's software")) {}
 
 const FmcBus::NwaitCost& FmcBus::nwait_cost(std::uint64_t cycles) {
   if (cycles == nwait_.cycles) return nwait_;
@@ -26,9 +25,7 @@ const FmcBus::NwaitCost& FmcBus::nwait_cost(std::uint64_t cycles) {
   c.cycles = cycles;
   c.bus_time = whole_periods(params_.clock_period, phase_cycles_ + cycles, "an FMC access");
   // The CPU polls NWAIT as a GPIO: one poll right after the access, then until it reads released.
-  c.polls = 1;
-  if (cycles > 0 && poll_time_each_ != sc_core::SC_ZERO_TIME)
-    c.polls += periods_covering(whole_periods(params_.clock_period, cycles, "an FMC NWAIT"), poll_time_each_);
+  c.polls = params_.nwait_polls(cycles);
   c.polling = whole_periods(poll_time_each_, std::min<std::uint64_t>(c.polls, params_.max_polls), "NWAIT polling");
   nwait_ = c;
   return nwait_;
@@ -83,7 +80,7 @@ void FmcBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& rang
   const unsigned length = trans.get_data_length();
   const unsigned streaming_width = trans.get_streaming_width();
   const sc_time& swap = swap_time_each_;
-  const int reads_per_word = (read && params_.double_read) ? 2 : 1;
+  const int reads_per_word = static_cast<int>(params_.accesses_per_word(read));
   const sc_time& software = read ? read_software_ : write_software_;
 
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;

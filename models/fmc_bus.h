@@ -49,6 +49,23 @@ struct FmcBusParams {
   // kBurst: a burst of words is one transaction with one annotated delay (no wait);
   // kWordByWord: every word is synchronised with wait(), so other processes can interleave. Same times.
   FmcTiming timing = FmcTiming::kBurst;
+
+  // The timing of one word, shared by the model and the estimate (platform/estimate.cpp).
+  // Bus cycles of an access's phases before NWAIT: address setup, data and hold, or the synchronous latency.
+  unsigned phase_cycles() const {
+    return mode == FmcMode::kAsync ? addr_setup_cycles + data_cycles + hold_cycles : sync_latency_cycles;
+  }
+  // Bus accesses of a word: a read twice with double_read.
+  unsigned accesses_per_word(bool read) const { return read && double_read ? 2 : 1; }
+  // CPU cycles of the driver's routine around a word (its byte swap apart).
+  unsigned software_cycles(bool read) const { return read ? read_software_cycles : write_software_cycles; }
+  // NWAIT polls for a target that holds NWAIT `nwait_cycles` bus cycles: one right after the access, then one
+  // every poll until it reads released (max_polls apart).
+  std::uint64_t nwait_polls(std::uint64_t nwait_cycles) const {
+    const std::uint64_t poll = cpu_clock_period.value() * poll_cycles,
+                        wait = clock_period.value() * nwait_cycles;
+    return 1 + (wait > 0 && poll > 0 ? (wait + poll - 1) / poll : 0);
+  }
 };
 
 class FmcBus : public RoutingBus, public StatisticsSource {

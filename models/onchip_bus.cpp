@@ -10,9 +10,7 @@ OnChipBus::OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams&
     : RoutingBus(name),
       params_(params),
       word_occupancy_(
-          periods(params.clock_period,
-                  static_cast<double>(std::uint64_t{params.latency_cycles} + params.cycles_per_word),
-                  "a bus transfer")) {}
+          periods(params.clock_period, static_cast<double>(params.transfer_cycles(1)), "a bus transfer")) {}
 
 void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& range,
                           sc_core::sc_time& delay) {
@@ -20,10 +18,9 @@ void OnChipBus::transport(tlm::tlm_generic_payload& trans, const AddressRange& r
   if (pio && pio->replaying) return replay(trans, range, *pio, delay);
   const std::uint64_t w = words_of(trans);
   const sc_core::sc_time occupancy =
-      w == 1 ? word_occupancy_
-             : periods(params_.clock_period,
-                       static_cast<double>(params_.latency_cycles + w * params_.cycles_per_word),
-                       "a bus transfer");
+      w == 1
+          ? word_occupancy_
+          : periods(params_.clock_period, static_cast<double>(params_.transfer_cycles(w)), "a bus transfer");
   const sc_core::sc_time now = kernel_time();
   ++transactions_;
   words_ += w;

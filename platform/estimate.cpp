@@ -33,26 +33,21 @@ double word_access_s(const ScenarioParams& p, const std::vector<const BusSpec*>&
   const CpuSpec& cpu = p.cpus.front();
   double t = sec(cpu.params.clock_period) * cpu.params.mmio_cycles;
   for (const BusSpec* b : path) {
-    if (!b->fmc) {
-      t += sec(b->onchip.clock_period) * (b->onchip.latency_cycles + b->onchip.cycles_per_word);
+    if (const models::OnChipBusParams* o = b->onchip()) {
+      t += sec(o->clock_period) * static_cast<double>(o->transfer_cycles(1));
       continue;
     }
-    const auto& f = b->fmc_params;
+    const models::FmcBusParams& f = *b->fmc();
     const double clk = sec(f.clock_period);
-    const double nwait = std::ceil(target_s / clk - 1e-9) * clk;
+    const double nwait_cycles = std::ceil(target_s / clk - 1e-9);  // the target's time, in whole bus cycles
     const double cpu_cycle = sec(f.cpu_clock_period);
-    const double software =
-        cpu_cycle * (f.byteswap_cycles + (read ? f.read_software_cycles : f.write_software_cycles));
-    const double phases = f.mode == models::FmcMode::kSync
-                              ? f.sync_latency_cycles
-                              : f.addr_setup_cycles + f.data_cycles + f.hold_cycles;
+    const double software = cpu_cycle * (f.byteswap_cycles + f.software_cycles(read));
     double polling = 0;
-    if (f.nwait == models::FmcNwait::kPolled) {
-      const double poll = cpu_cycle * f.poll_cycles;
-      polling = (1 + (nwait > 0 && poll > 0 ? std::ceil(nwait / poll - 1e-9) : 0)) * poll;
-    }
-    const double one = clk * phases + nwait + polling;
-    return t + one * ((read && f.double_read) ? 2 : 1) + software;
+    if (f.nwait == models::FmcNwait::kPolled)
+      polling = static_cast<double>(f.nwait_polls(static_cast<std::uint64_t>(nwait_cycles))) *
+                (cpu_cycle * f.poll_cycles);
+    const double one = clk * f.phase_cycles() + nwait_cycles * clk + polling;
+    return t + one * f.accesses_per_word(read) + software;
   }
   return t + target_s;
 }
@@ -89,11 +84,11 @@ double stream_word_s(const ScenarioParams& p, const MemorySpec* mem, const std::
   const auto mem_path = path_to(p, mem ? mem->bus : device_bus);
   const auto device_path = path_to(p, device_bus);
   for (const BusSpec* b : mem_path) {
-    if (b->fmc) continue;
+    const models::OnChipBusParams* o = b->onchip();
+    if (!o) continue;
     const bool twice = std::find(device_path.begin(), device_path.end(), b) != device_path.end();
     const double per_word =
-        sec(b->onchip.clock_period) *
-        (b->onchip.cycles_per_word + static_cast<double>(b->onchip.latency_cycles) / chunk_words);
+        sec(o->clock_period) * (o->cycles_per_word + static_cast<double>(o->latency_cycles) / chunk_words);
     stage = std::max(stage, per_word * (twice ? 2 : 1));
   }
   return stage;
@@ -131,7 +126,7 @@ double estimate_reconfiguration_s(const ScenarioParams& p, const CoreSpec& core)
   if (!p.config_port) return 0;
   const ConfigPortSpec& port = *p.config_port;
   const double words = static_cast<double>(core.bitstream_bytes / 4);
-  const double port_word = sec(port.params.clock_period) * 32.0 / port.params.width_bits;
+  const double port_word = sec(port.params.clock_period) * port.params.word_cycles();
   double mover = 0, setup = 0;
   unsigned chunk_words = p.cpus.front().params.stream_chunk_words;
   if (const DmaSpec* d = port.dma_feed ? dma_named(p, port.dma) : nullptr) {

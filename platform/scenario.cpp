@@ -214,31 +214,42 @@ class Resolver {
       devices_.push_back(Device{name, bus, pointer, base, size});
   }
 
+  // The parameters of an FMC bus clocked at `clock` (its CPU side is set with the CPUs).
+  static models::FmcBusParams fmc_params(const json& f, const sc_core::sc_time& clock) {
+    models::FmcBusParams m;
+    m.clock_period = clock;
+    m.mode = models::kFmcModeNames.at(f["mode"].get<std::string>());
+    m.addr_setup_cycles = u(f["addr_setup_cycles"]);
+    m.data_cycles = u(f["data_cycles"]);
+    m.hold_cycles = u(f["hold_cycles"]);
+    m.sync_latency_cycles = u(f["sync_latency_cycles"]);
+    m.nwait = models::kFmcNwaitNames.at(f["nwait"].get<std::string>());
+    m.poll_cycles = u(f["poll_cycles"]);
+    m.max_polls = u(f["max_polls"]);
+    m.double_read = f["double_read"].get<bool>();
+    m.byteswap_cycles = u(f["byteswap_cycles"]);
+    m.write_software_cycles = u(f["write_software_cycles"]);
+    m.read_software_cycles = u(f["read_software_cycles"]);
+    m.timing = models::kFmcTimingNames.at(f["timing"].get<std::string>());
+    return m;
+  }
+
   void buses(const json& pl, ScenarioParams& p) {
     for (std::size_t i = 0; i < pl["buses"].size(); ++i) {
       const json& b = pl["buses"][i];
       const std::string ptr = "/platform/buses/" + std::to_string(i);
       BusSpec s;
       s.name = b["name"];
-      s.fmc = kBusKindNames.at(b["kind"].get<std::string>());
-      s.onchip.clock_period = period_of(b["clock_mhz"], ptr + "/clock_mhz");
-      s.onchip.latency_cycles = u(b["latency_cycles"]);
-      s.onchip.cycles_per_word = u(b["cycles_per_word"]);
-      const json& f = b["fmc"];
-      s.fmc_params.clock_period = s.onchip.clock_period;
-      s.fmc_params.mode = models::kFmcModeNames.at(f["mode"].get<std::string>());
-      s.fmc_params.addr_setup_cycles = u(f["addr_setup_cycles"]);
-      s.fmc_params.data_cycles = u(f["data_cycles"]);
-      s.fmc_params.hold_cycles = u(f["hold_cycles"]);
-      s.fmc_params.sync_latency_cycles = u(f["sync_latency_cycles"]);
-      s.fmc_params.nwait = models::kFmcNwaitNames.at(f["nwait"].get<std::string>());
-      s.fmc_params.poll_cycles = u(f["poll_cycles"]);
-      s.fmc_params.max_polls = u(f["max_polls"]);
-      s.fmc_params.double_read = f["double_read"].get<bool>();
-      s.fmc_params.byteswap_cycles = u(f["byteswap_cycles"]);
-      s.fmc_params.write_software_cycles = u(f["write_software_cycles"]);
-      s.fmc_params.read_software_cycles = u(f["read_software_cycles"]);
-      s.fmc_params.timing = models::kFmcTimingNames.at(f["timing"].get<std::string>());
+      const sc_core::sc_time clock = period_of(b["clock_mhz"], ptr + "/clock_mhz");
+      if (kBusKindNames.at(b["kind"].get<std::string>())) {
+        s.params = fmc_params(b["fmc"], clock);
+      } else {
+        models::OnChipBusParams o;
+        o.clock_period = clock;
+        o.latency_cycles = u(b["latency_cycles"]);
+        o.cycles_per_word = u(b["cycles_per_word"]);
+        s.params = o;
+      }
       if (!b["window"].is_null()) {
         const json& w = b["window"];
         s.parent = w["parent"];
@@ -298,8 +309,10 @@ class Resolver {
     // FMC polling and byte swapping are CPU software: they cost cycles of the first CPU's clock, which every
     // CPU of a platform with an FMC bus must share.
     if (!p.cpus.empty())
-      for (auto& b : p.buses) b.fmc_params.cpu_clock_period = p.cpus.front().params.clock_period;
-    const auto fmc = std::find_if(p.buses.begin(), p.buses.end(), [](const BusSpec& b) { return b.fmc; });
+      for (auto& b : p.buses)
+        if (auto* f = std::get_if<models::FmcBusParams>(&b.params))
+          f->cpu_clock_period = p.cpus.front().params.clock_period;
+    const auto fmc = std::find_if(p.buses.begin(), p.buses.end(), [](const BusSpec& b) { return b.fmc(); });
     for (std::size_t i = 1; i < p.cpus.size() && fmc != p.buses.end(); ++i)
       if (p.cpus[i].params.clock_period != p.cpus.front().params.clock_period)
         issues_.add("/platform/cpus/" + std::to_string(i) + "/clock_mhz",

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <systemc>
+#include <variant>
 #include <vector>
 
 #include "models/config_port.h"
@@ -39,7 +40,7 @@ struct CpuSpec {
 
 // The scenario's two-way choices, each the name table of the flag it sets: the schema lists their names and
 // the resolver reads them through it.
-// platform.buses[].kind: BusSpec::fmc
+// platform.buses[].kind: the alternative BusSpec::params holds (true: the FMC's)
 inline constexpr models::NameTable<bool, 2> kBusKindNames{{{{false, "onchip"}, {true, "fmc"}}}};
 // platform.config_port.feed: ConfigPortSpec::dma_feed
 inline constexpr models::NameTable<bool, 2> kPortFeedNames{{{{false, "cpu"}, {true, "dma"}}}};
@@ -58,9 +59,10 @@ inline constexpr models::NameTable<bool, 2> kOperationNames{{{{true, "encrypt"},
 
 struct BusSpec {
   std::string name;
-  bool fmc = false;
-  models::OnChipBusParams onchip;
-  models::FmcBusParams fmc_params;
+  // Its kind (platform.buses[].kind) with that kind's parameters.
+  std::variant<models::OnChipBusParams, models::FmcBusParams> params;
+  const models::OnChipBusParams* onchip() const { return std::get_if<models::OnChipBusParams>(&params); }
+  const models::FmcBusParams* fmc() const { return std::get_if<models::FmcBusParams>(&params); }
   std::string parent;  // empty: not bridged
   std::uint64_t window_base = 0, window_bytes = 0;
 };

@@ -106,12 +106,12 @@ struct Platform {
 
   explicit Platform(const ScenarioParams& p) {
     for (const auto& b : p.buses) {
-      if (b.fmc) {
-        auto bus = std::make_unique<models::FmcBus>(b.name.c_str(), b.fmc_params);
+      if (const models::FmcBusParams* f = b.fmc()) {
+        auto bus = std::make_unique<models::FmcBus>(b.name.c_str(), *f);
         fmc[b.name] = bus.get();
         buses[b.name] = std::move(bus);
       } else {
-        auto bus = std::make_unique<models::OnChipBus>(b.name.c_str(), b.onchip);
+        auto bus = std::make_unique<models::OnChipBus>(b.name.c_str(), *b.onchip());
         onchip[b.name] = bus.get();
         buses[b.name] = std::move(bus);
       }

@@ -34,13 +34,14 @@ TEST_F(OneDefaultPerKey, Cpu) {
 TEST_F(OneDefaultPerKey, BusesAndFmc) {
   ASSERT_EQ(p.buses.size(), 2u);
   const models::OnChipBusParams d;
-  const models::OnChipBusParams& r = p.buses[0].onchip;
+  ASSERT_TRUE(p.buses[0].onchip());
+  const models::OnChipBusParams& r = *p.buses[0].onchip();
   EXPECT_EQ(r.clock_period, d.clock_period);
   EXPECT_EQ(r.latency_cycles, d.latency_cycles);
   EXPECT_EQ(r.cycles_per_word, d.cycles_per_word);
   const models::FmcBusParams f;
-  const models::FmcBusParams& rf = p.buses[1].fmc_params;
-  ASSERT_TRUE(p.buses[1].fmc);
+  ASSERT_TRUE(p.buses[1].fmc());
+  const models::FmcBusParams& rf = *p.buses[1].fmc();
   EXPECT_EQ(rf.clock_period, f.clock_period);
   EXPECT_EQ(rf.mode, f.mode);
   EXPECT_EQ(rf.addr_setup_cycles, f.addr_setup_cycles);

@@ -408,7 +408,7 @@ TEST(Hsm, EveryVariantLoads) {
   EXPECT_EQ(
       std::count_if(half.slots.begin(), half.slots.end(), [](const auto& s) { return s.core == "aes_core"; }),
       2);
-  const auto nwait_in_hardware = hsm(platform::hsm_variant("hw_nwait")).params.buses.at(1).fmc_params;
+  const auto nwait_in_hardware = *hsm(platform::hsm_variant("hw_nwait")).params.buses.at(1).fmc();
   EXPECT_EQ(nwait_in_hardware.nwait, models::FmcNwait::kHardware);
   EXPECT_FALSE(nwait_in_hardware.double_read);
   EXPECT_THROW(platform::hsm_variant("quantum"), std::invalid_argument);

@@ -33,11 +33,11 @@ inline void check_loaded(const platform::Scenario& scenario, const std::string& 
   const platform::ScenarioParams& p = scenario.params;
   for (const auto& c : p.cpus) check_period(c.params.clock_period, c.name, input);
   for (const auto& b : p.buses) {
-    if (b.fmc) {
-      check_period(b.fmc_params.clock_period, b.name, input);
-      check_period(b.fmc_params.cpu_clock_period, b.name + " (CPU side)", input);
+    if (const auto* f = b.fmc()) {
+      check_period(f->clock_period, b.name, input);
+      check_period(f->cpu_clock_period, b.name + " (CPU side)", input);
     } else {
-      check_period(b.onchip.clock_period, b.name, input);
+      check_period(b.onchip()->clock_period, b.name, input);
     }
   }
   for (const auto& m : p.memories) check_period(m.params.clock_period, m.name, input);
