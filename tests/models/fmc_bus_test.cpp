@@ -243,6 +243,37 @@ TEST(ModelFmcBus, SyncModeWithNwaitPolledPollsReadsTwiceAndChargesTheDriverPerWo
   EXPECT_EQ(write_end - read_end, ps(kTcpu + 12 * kTbus + 20 * kTcpu + 3 * kTcpu + 9 * kTcpu));
 }
 
+// The timing of a word as its Params state it, which the model and platform/estimate.cpp both use: the phases
+// of each mode, a poll right after the access and then one per poll time started while NWAIT holds, the
+// driver's routine of each direction and a read made twice.
+TEST(ModelFmcBus, ParamsStateTheTimingOfAWord) {
+  FmcBusParams p;
+  p.clock_period = test::ps(kTbus);
+  p.cpu_clock_period = test::ps(kTcpu);
+  p.addr_setup_cycles = 2;
+  p.data_cycles = 3;
+  p.hold_cycles = 1;
+  p.sync_latency_cycles = 9;
+  EXPECT_EQ(p.phase_cycles(), 6u);
+  p.mode = FmcMode::kSync;
+  EXPECT_EQ(p.phase_cycles(), 9u);
+  p.poll_cycles = 4;                   // 22224 ps a poll
+  EXPECT_EQ(p.nwait_polls(0), 1u);     // released at once: the one poll after the access
+  EXPECT_EQ(p.nwait_polls(2), 2u);     // 22222 ps: one poll covers it
+  EXPECT_EQ(p.nwait_polls(3), 3u);     // 33333 ps: a second poll starts
+  EXPECT_EQ(p.nwait_polls(100), 51u);  // 1111100 ps: 49.99 polls
+  p.poll_cycles = 0;
+  EXPECT_EQ(p.nwait_polls(100), 1u);
+  p.read_software_cycles = 7;
+  p.write_software_cycles = 5;
+  EXPECT_EQ(p.software_cycles(true), 7u);
+  EXPECT_EQ(p.software_cycles(false), 5u);
+  EXPECT_EQ(p.accesses_per_word(true), 1u);
+  p.double_read = true;
+  EXPECT_EQ(p.accesses_per_word(true), 2u);
+  EXPECT_EQ(p.accesses_per_word(false), 1u);
+}
+
 TEST(ModelFmcBus, MisalignedAccessIsABurstError) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
   FmcBench b("a", async_params(), 0);
