@@ -179,5 +179,22 @@ TEST_F(OneDefaultPerKey, WorkloadHsmOutputsAndLimits) {
   EXPECT_FALSE(p.vcd.has_value());
 }
 
+// A core is given its own kind's parameters (models/core_kinds.h) and no other kind's: a modexp core takes
+// its multiplier width and precomputation, an AES core keeps its defaults for them.
+TEST(KindParameters, ACoreTakesItsOwnKindsParametersOnly) {
+  LoadOptions o;
+  o.overrides = {"platform.cores.0.multiplier_width_bits=64",  "platform.cores.0.setup_cycles=7",
+                 "platform.cores.2.multiplier_width_bits=64",  "platform.cores.2.setup_cycles=7",
+                 "platform.cores.2.architecture=\"modexpa7\"", "platform.cores.1.setup_cycles=5"};
+  const ScenarioParams p = load_scenario_text(kRequiredOnly, "required_only.json", o).params;
+  const models::CoreParams d;
+  EXPECT_EQ(p.cores[0].params.multiplier_width_bits, d.multiplier_width_bits);  // aes128
+  EXPECT_EQ(p.cores[0].params.setup_cycles, d.setup_cycles);
+  EXPECT_EQ(p.cores[1].params.setup_cycles, 5u);            // custom
+  EXPECT_EQ(p.cores[2].params.multiplier_width_bits, 64u);  // modexp
+  EXPECT_EQ(p.cores[2].params.setup_cycles, 7u);
+  EXPECT_EQ(p.cores[2].params.modexp_architecture, models::ModexpArchitecture::kModExpA7);
+}
+
 }  // namespace
 }  // namespace rsoc::platform
