@@ -14,6 +14,7 @@ using sc_core::sc_time;
 ConfigPort::ConfigPort(const sc_core::sc_module_name& name, const ConfigPortParams& params,
                        std::vector<FpgaSlot*> slots)
     : sc_module(name), params_(params), slots_(std::move(slots)) {
+  if (params.faults) faults_ = std::make_unique<ConfigurationFaults>(*params.faults);
   target.register_b_transport(this, &ConfigPort::b_transport);
   target.register_transport_dbg(this, &ConfigPort::transport_dbg);
   ctrl_reg_ =
@@ -113,10 +114,6 @@ sc_time ConfigPort::occupy(const sc_time& arrival, std::uint64_t words) {
   if (energy_.on()) energy_.spend(static_cast<double>(words) * nj_per_word_, nullptr);
   scrub_busy_ += occupancy;
   return start + occupancy;
-}
-
-void ConfigPort::inject(ConfigurationFaults faults) {
-  faults_ = std::make_unique<ConfigurationFaults>(std::move(faults));
 }
 
 const std::uint8_t* ConfigPort::corrupt(const std::uint8_t* words, std::uint64_t n, std::uint64_t first_word,

@@ -32,10 +32,21 @@
 
 namespace rsoc::models {
 
+// The configuration errors injected at a port: per_configuration[i] decides at each START of slot i (its
+// index at the port) whether that bitstream arrives corrupted (a bit of its first payload word flipped, which
+// only the check at its end finds); per_bit flips each bit moved into DATA with its probability (a bit error
+// rate).
+struct ConfigurationFaults {
+  std::vector<FaultStream> per_configuration;
+  FaultStream per_bit;
+};
+
 struct ConfigPortParams {
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
   unsigned width_bits = 32;
   unsigned access_cycles = 1;
+  // Injected configuration errors (one entry of per_configuration per slot); none when absent.
+  std::optional<ConfigurationFaults> faults = std::nullopt;
   // Port cycles of one 32-bit word of the DATA window (the model's timing and the estimate's).
   double word_cycles() const { return 32.0 / width_bits; }
 };
@@ -57,15 +68,6 @@ struct ReconfigurationRecord {
   std::uint64_t injected_bits = 0;  // bits an injected fault flipped on their way to the slot
 };
 
-// The configuration errors injected at a port: per_configuration[i] decides at each START of slot i (its
-// index at the port) whether that bitstream arrives corrupted (a bit of its first payload word flipped, which
-// only the check at its end finds); per_bit flips each bit moved into DATA with its probability (a bit error
-// rate).
-struct ConfigurationFaults {
-  std::vector<FaultStream> per_configuration;
-  FaultStream per_bit;
-};
-
 class ConfigPort : public sc_core::sc_module, public StatisticsSource {
  public:
   // StatisticsSource: its counters (models/statistics.h).
@@ -83,8 +85,6 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   // A scrubber's use of the port: `words` words through the DATA stage, reserved on the port's calendar from
   // `arrival` (configurations wait for it, and it for them); returns when they are through.
   sc_core::sc_time occupy(const sc_core::sc_time& arrival, std::uint64_t words);
-  // Injects configuration errors from now on (one entry of per_configuration per slot).
-  void inject(ConfigurationFaults faults);
   std::uint64_t injected_errors() const { return injected_errors_; }  // configurations it corrupted
   // Energy (models/energy.h): every word the DATA stage takes (bitstream or scrubbing) costs `nj_per_word`
   // of the port's own, paid by the payload's account (scrubbing: nobody).

@@ -49,6 +49,8 @@ struct FmcBusParams {
   // kBurst: a burst of words is one transaction with one annotated delay (no wait);
   // kWordByWord: every word is synchronised with wait(), so other processes can interleave. Same times.
   FmcTiming timing = FmcTiming::kBurst;
+  std::optional<FaultStream> faults =
+      std::nullopt;  // injected bus faults (models/routing_bus.h); none when absent
 
   // The timing of one word, shared by the model and the estimate (platform/estimate.cpp).
   // Bus cycles of an access's phases before NWAIT: address setup, data and hold, or the synchronous latency.

@@ -25,6 +25,12 @@ const char* to_string(SlotState state) {
 FpgaSlot::FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params)
     : sc_module(name), params_(params) {
   target.bind(*this);
+  if (params.hangs) hangs_ = std::make_unique<FaultStream>(*params.hangs);
+  if (params.upsets) {  // armed when a core is configured (or preloaded)
+    upset_params_ = std::make_unique<UpsetParams>(*params.upsets);
+    std::sort(upset_params_->windows.begin(), upset_params_->windows.end());
+    upset_rng_.seed(upset_params_->seed);
+  }
 }
 
 void FpgaSlot::add_candidate(std::uint32_t core_id, std::unique_ptr<IpCore> core) {
@@ -105,18 +111,6 @@ void FpgaSlot::abort_configuration(const sc_core::sc_time& at) {
     error_ = "configuration aborted";
     if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
   }
-}
-
-void FpgaSlot::inject_hangs(const FaultStream& hangs) {
-  hangs_ = std::make_unique<FaultStream>(hangs);
-  for (auto& c : candidates_) c.second->set_hangs(hangs_.get());
-}
-
-void FpgaSlot::inject_upsets(UpsetParams params) {
-  upset_params_ = std::make_unique<UpsetParams>(std::move(params));
-  std::sort(upset_params_->windows.begin(), upset_params_->windows.end());
-  upset_rng_.seed(upset_params_->seed);
-  if (active_) arm_upset(kernel_time());
 }
 
 std::uint64_t FpgaSlot::configured_bits() const {

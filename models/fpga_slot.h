@@ -7,17 +7,18 @@
 // Timelines: an attached ActivitySink hears when a configuration begins and ends (at the times the port
 // gives) and the work of the hosted cores. Energy (models/energy.h): the region's static power over the whole
 // run, configured or not; its cores spend per cycle computed (IpCore::set_energy).
-// Configuration upsets (inject_upsets(), models/faults.h): upsets of a configured core arrive as a Poisson
+// Configuration upsets (SlotParams::upsets, models/faults.h): upsets of a configured core arrive as a Poisson
 // process whose rate is per bit of its bitstream, from the moment its configuration completes, plus the
 // upsets of fault windows. An upset core computes wrong results (IpCore::corrupt_from) until the slot is
 // repaired: scrubbed (repair()) or configured again. Nothing of it costs a kernel event: the next upset's
 // time is drawn when a configuration begins to hold, and the core compares its computations' times with it.
-// Hangs (inject_hangs()): every operation a hosted core starts is a chance of the slot's hang stream; a hung
-// core never finishes (IpCore) until the slot is configured again, which a hung core, unlike a computing
+// Hangs (SlotParams::hangs): every operation a hosted core starts is a chance of the slot's hang stream; a
+// hung core never finishes (IpCore) until the slot is configured again, which a hung core, unlike a computing
 // one, does not refuse.
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <systemc>
@@ -46,6 +47,10 @@ struct SlotParams {
   std::uint64_t capacity_bytes = 1 << 20;  // largest partial bitstream the region takes
   bool reconfigurable = true;
   sc_core::sc_time clock_period{10, sc_core::SC_NS};  // fabric clock for error responses
+  // Faults (models/faults.h), none when absent: configuration upsets of the cores it holds, hangs of its
+  // cores' operations.
+  std::optional<UpsetParams> upsets = std::nullopt;
+  std::optional<FaultStream> hangs = std::nullopt;
 };
 
 // The slot implements the forward interface of its socket itself (rather than through simple_target_socket
@@ -72,16 +77,12 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
   bool configuration_failed() const { return failed_; }
   const std::string& configuration_error() const { return error_; }
 
-  // Upsets from now on.
-  void inject_upsets(UpsetParams params);
   // A scrub that ends at `at` repairs an upset that happened before; returns whether there was one.
   bool repair(const sc_core::sc_time& at);
   bool upset_by(const sc_core::sc_time& at) const { return active_ && upset_at_ <= at; }
   sc_core::sc_time next_upset() const { return upset_at_; }  // of the configured core (max: none)
   std::uint64_t configured_bits() const;            // of the core it holds (0: none, or no upsets injected)
   std::uint64_t upsets() const { return upsets_; }  // ended upsets (repaired or configured over)
-  // Hangs of its cores from now on, drawn from `hangs`.
-  void inject_hangs(const FaultStream& hangs);
   std::uint64_t hangs() const { return hangs_ ? hangs_->faults() : 0; }
 
   SlotState state_at(const sc_core::sc_time& t) const;

@@ -7,7 +7,7 @@
 namespace rsoc::models {
 
 OnChipBus::OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams& params)
-    : RoutingBus(name),
+    : RoutingBus(name, params.faults),
       params_(params),
       word_occupancy_(
           periods(params.clock_period, static_cast<double>(params.transfer_cycles(1)), "a bus transfer")) {}

@@ -21,6 +21,8 @@ struct OnChipBusParams {
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
   unsigned latency_cycles = 1;   // arbitration + address phase, per transaction
   unsigned cycles_per_word = 1;  // data phase, per 32-bit word
+  std::optional<FaultStream> faults =
+      std::nullopt;  // injected bus faults (models/routing_bus.h); none when absent
   // Bus cycles one transaction of `words` words holds the bus for (the model's timing; platform/estimate.cpp
   // prices an access with it too).
   std::uint64_t transfer_cycles(std::uint64_t words) const {

@@ -5,8 +5,10 @@
 
 namespace rsoc::models {
 
-RoutingBus::RoutingBus(const sc_core::sc_module_name& name) : sc_module(name), map_(this->name()) {
+RoutingBus::RoutingBus(const sc_core::sc_module_name& name, const std::optional<FaultStream>& faults)
+    : sc_module(name), map_(this->name()) {
   target.bind(*this);
+  if (faults) faults_ = std::make_unique<FaultStream>(*faults);
 }
 
 void RoutingBus::add_target(TargetSocket& socket, std::uint64_t base, std::uint64_t size,

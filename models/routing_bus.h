@@ -2,12 +2,13 @@
 // RoutingBus: what every interconnect shares — bind-and-map of targets, address decoding, address
 // translation, TLM_ADDRESS_ERROR_RESPONSE for unmapped accesses, debug transport, and the report of every
 // transfer to an attached ActivitySink (timelines). Timing belongs to the subclasses.
-// Injected bus faults (inject(), models/faults.h): each access the bus carries is a chance for a fault; what
-// a fault does is the subclass's (an on-chip error response, an FMC NWAIT that never clears).
+// Injected bus faults (the bus Params' faults, models/faults.h): each access the bus carries is a chance for
+// a fault; what a fault does is the subclass's (an on-chip error response, an FMC NWAIT that never clears).
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -33,7 +34,8 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 0> target{"target"};
   tlm_utils::multi_passthrough_initiator_socket<RoutingBus> initiator{"initiator"};
 
-  explicit RoutingBus(const sc_core::sc_module_name& name);
+  // `faults`: each access the bus carries (a burst is one) fails or not by it (none when absent).
+  RoutingBus(const sc_core::sc_module_name& name, const std::optional<FaultStream>& faults);
 
   // Binds a device's target socket to this bus and maps it at [base, base + size) in one call. Throws
   // ElaborationError naming both devices when the range overlaps a device already mapped.
@@ -44,8 +46,6 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
     socket.bind(target);
   }
 
-  // Bus faults from now on: `per_access` decides at each access (a burst is one) whether it fails.
-  void inject(FaultStream per_access) { faults_ = std::make_unique<FaultStream>(std::move(per_access)); }
   std::uint64_t injected_errors() const { return injected_; }
   const AddressMap& address_map() const { return map_; }
   std::uint64_t unmapped_accesses() const { return unmapped_; }

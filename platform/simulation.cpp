@@ -17,7 +17,66 @@ namespace rsoc::platform {
 
 using sc_core::sc_time;
 
-// Every model of one platform, bound and mapped.
+namespace {
+
+// The faults of section faults each model is built with (its Params), each drawn from a stream of its own.
+
+// The configuration errors at the port: each slot's, and the port's bit errors.
+models::ConfigurationFaults configuration_faults(const FaultSpec& f, const ScenarioParams& p) {
+  models::ConfigurationFaults faults;
+  for (std::size_t i = 0; i < p.slots.size(); ++i)
+    faults.per_configuration.emplace_back(f.configuration_probability,
+                                          models::fault_seed(f.seed, "configuration", p.slots[i].name));
+  faults.per_bit =
+      models::FaultStream(f.bit_error_rate, models::fault_seed(f.seed, "bit_error", "config_port"));
+  for (const auto& w : f.windows)
+    if (w.fault == models::FaultKind::kConfiguration) faults.per_configuration[w.slot].arm(w.at);
+  return faults;
+}
+
+// The bus faults of bus `name` (none without a rate or a window).
+std::optional<models::FaultStream> bus_faults(const FaultSpec& f, const std::string& name) {
+  const auto rate = f.bus_error_rate.find(name);
+  models::FaultStream stream(rate == f.bus_error_rate.end() ? 0.0 : rate->second,
+                             models::fault_seed(f.seed, "bus", name));
+  bool armed = false;
+  for (const auto& w : f.windows)
+    if (w.fault == models::FaultKind::kBus && w.bus == name) {
+      stream.arm(w.at);
+      armed = true;
+    }
+  if (armed || stream.probability() > 0) return stream;
+  return std::nullopt;
+}
+
+// The configuration upsets of slot `i` (none without a rate, a window or scrubbing).
+std::optional<models::UpsetParams> slot_upsets(const FaultSpec& f, const ScenarioParams& p, std::size_t i) {
+  models::UpsetParams u;
+  u.per_bit_per_s = f.upsets_per_bit_per_s;
+  u.seed = models::fault_seed(f.seed, "upset", p.slots[i].name);
+  for (const auto& c : p.cores) u.bits[c.id] = c.bitstream_bytes * 8;
+  for (const auto& w : f.windows)
+    if (w.fault == models::FaultKind::kUpset && w.slot == i) u.windows.push_back(w.at);
+  if (u.per_bit_per_s > 0 || !u.windows.empty() || f.scrubbing) return u;
+  return std::nullopt;
+}
+
+// The core hangs of slot `i` (none without a probability or a window).
+std::optional<models::FaultStream> slot_hangs(const FaultSpec& f, const ScenarioParams& p, std::size_t i) {
+  models::FaultStream stream(f.hang_probability, models::fault_seed(f.seed, "hang", p.slots[i].name));
+  bool armed = false;
+  for (const auto& w : f.windows)
+    if (w.fault == models::FaultKind::kHang && w.slot == i) {
+      stream.arm(w.at);
+      armed = true;
+    }
+  if (armed || stream.probability() > 0) return stream;
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Every model of one platform, bound and mapped; each built with its faults (section faults).
 struct Platform {
   std::vector<std::unique_ptr<models::SoftCpu>> cpus;
   std::map<std::string, std::unique_ptr<models::RoutingBus>> buses;
@@ -30,63 +89,6 @@ struct Platform {
   std::unique_ptr<models::ConfigPort> port;
   std::map<std::string, std::unique_ptr<models::Uart>> uarts;
   std::unique_ptr<models::Scrubber> scrubber;  // with faults.scrubbing
-
-  // The configuration errors of section faults, each slot's and the port's bit errors drawn from streams of
-  // their own.
-  void inject_configuration_faults(const FaultSpec& f, const ScenarioParams& p) {
-    models::ConfigurationFaults faults;
-    for (std::size_t i = 0; i < p.slots.size(); ++i)
-      faults.per_configuration.emplace_back(f.configuration_probability,
-                                            models::fault_seed(f.seed, "configuration", p.slots[i].name));
-    faults.per_bit =
-        models::FaultStream(f.bit_error_rate, models::fault_seed(f.seed, "bit_error", "config_port"));
-    for (const auto& w : f.windows)
-      if (w.fault == models::FaultKind::kConfiguration) faults.per_configuration[w.slot].arm(w.at);
-    port->inject(std::move(faults));
-  }
-
-  // The bus faults of section faults, each bus's drawn from a stream of its own.
-  void inject_bus_faults(const FaultSpec& f) {
-    for (const auto& [name, bus] : buses) {
-      const auto rate = f.bus_error_rate.find(name);
-      models::FaultStream stream(rate == f.bus_error_rate.end() ? 0.0 : rate->second,
-                                 models::fault_seed(f.seed, "bus", name));
-      bool armed = false;
-      for (const auto& w : f.windows)
-        if (w.fault == models::FaultKind::kBus && w.bus == name) {
-          stream.arm(w.at);
-          armed = true;
-        }
-      if (armed || stream.probability() > 0) bus->inject(std::move(stream));
-    }
-  }
-
-  // The configuration upsets of section faults, each slot's drawn from a stream of its own.
-  void inject_upsets(const FaultSpec& f, const ScenarioParams& p) {
-    for (std::size_t i = 0; i < p.slots.size(); ++i) {
-      models::UpsetParams u;
-      u.per_bit_per_s = f.upsets_per_bit_per_s;
-      u.seed = models::fault_seed(f.seed, "upset", p.slots[i].name);
-      for (const auto& c : p.cores) u.bits[c.id] = c.bitstream_bytes * 8;
-      for (const auto& w : f.windows)
-        if (w.fault == models::FaultKind::kUpset && w.slot == i) u.windows.push_back(w.at);
-      if (u.per_bit_per_s > 0 || !u.windows.empty() || f.scrubbing) slots[i]->inject_upsets(std::move(u));
-    }
-  }
-
-  // The core hangs of section faults, each slot's drawn from a stream of its own.
-  void inject_hangs(const FaultSpec& f, const ScenarioParams& p) {
-    for (std::size_t i = 0; i < p.slots.size(); ++i) {
-      models::FaultStream stream(f.hang_probability, models::fault_seed(f.seed, "hang", p.slots[i].name));
-      bool armed = false;
-      for (const auto& w : f.windows)
-        if (w.fault == models::FaultKind::kHang && w.slot == i) {
-          stream.arm(w.at);
-          armed = true;
-        }
-      if (armed || stream.probability() > 0) slots[i]->inject_hangs(stream);
-    }
-  }
 
   // Every model that counts something, in the order of stats.json: CPUs, buses (on-chip, then FMC), memories,
   // DMA engines, the configuration port, UARTs, slots.
@@ -107,11 +109,15 @@ struct Platform {
   explicit Platform(const ScenarioParams& p) {
     for (const auto& b : p.buses) {
       if (const models::FmcBusParams* f = b.fmc()) {
-        auto bus = std::make_unique<models::FmcBus>(b.name.c_str(), *f);
+        models::FmcBusParams params = *f;
+        if (p.faults) params.faults = bus_faults(*p.faults, b.name);
+        auto bus = std::make_unique<models::FmcBus>(b.name.c_str(), params);
         fmc[b.name] = bus.get();
         buses[b.name] = std::move(bus);
       } else {
-        auto bus = std::make_unique<models::OnChipBus>(b.name.c_str(), *b.onchip());
+        models::OnChipBusParams params = *b.onchip();
+        if (p.faults) params.faults = bus_faults(*p.faults, b.name);
+        auto bus = std::make_unique<models::OnChipBus>(b.name.c_str(), params);
         onchip[b.name] = bus.get();
         buses[b.name] = std::move(bus);
       }
@@ -152,8 +158,14 @@ struct Platform {
       memories.at(c.memory)->load(c.bitstream_address - m->base, image.data(), image.size());
     }
     std::vector<models::FpgaSlot*> raw;
-    for (const auto& s : p.slots) {
-      auto slot = std::make_unique<models::FpgaSlot>(s.name.c_str(), s.params);
+    for (std::size_t i = 0; i < p.slots.size(); ++i) {
+      const SlotSpec& s = p.slots[i];
+      models::SlotParams params = s.params;
+      if (p.faults) {
+        params.upsets = slot_upsets(*p.faults, p, i);
+        params.hangs = slot_hangs(*p.faults, p, i);
+      }
+      auto slot = std::make_unique<models::FpgaSlot>(s.name.c_str(), params);
       for (const auto& c : p.cores)
         if (c.bitstream_bytes <= s.params.capacity_bytes || c.name == s.core) {
           auto core = models::make_core(s.name + "." + c.name, c.params);
@@ -167,18 +179,16 @@ struct Platform {
       slots.push_back(std::move(slot));
     }
     if (p.config_port) {
-      port = std::make_unique<models::ConfigPort>("config_port", p.config_port->params, raw);
+      models::ConfigPortParams params = p.config_port->params;
+      if (p.faults) params.faults = configuration_faults(*p.faults, p);
+      port = std::make_unique<models::ConfigPort>("config_port", params, raw);
       map(p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
-      if (p.faults) inject_configuration_faults(*p.faults, p);
       if (p.faults && p.faults->scrubbing) {
         std::vector<models::FpgaSlot*> all;
         for (const auto& s : slots) all.push_back(s.get());
         scrubber = std::make_unique<models::Scrubber>("scrubber", *p.faults->scrubbing, *port, all);
       }
     }
-    if (p.faults) inject_upsets(*p.faults, p);
-    if (p.faults) inject_hangs(*p.faults, p);
-    if (p.faults) inject_bus_faults(*p.faults);
     for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
     if (p.energy) spend_energy(*p.energy, p);
   }

@@ -168,18 +168,17 @@ TEST(ModelActivity, SlotReportsConfigurationsAndTheWorkOfItsCore) {
 }
 
 TEST(ModelActivity, SlotReportsFaultsAndRepairsAtTheirTimes) {
-  FpgaSlot slot("slot", SlotParams{1 << 16, true, ns(10)});
+  // An upset at 200 ns, repaired by a scrub ending at 500 ns; a hang of the block started at 710 ns.
+  SlotParams params{1 << 16, true, ns(10)};
+  params.upsets.emplace();
+  params.upsets->windows = {ns(200)};
+  params.hangs.emplace();
+  params.hangs->arm(ns(700));
+  FpgaSlot slot("slot", params);
   slot.add_candidate(1, make_core("slot.aes", CoreParams{CoreKind::kAes128, ns(10), 1, 10, 11}));
   slot.preload(1);
   RecordingSink sink;
   slot.set_activity(&sink, 5);
-  // An upset at 200 ns, repaired by a scrub ending at 500 ns; a hang of the block started at 710 ns.
-  UpsetParams upsets;
-  upsets.windows = {ns(200)};
-  slot.inject_upsets(upsets);
-  FaultStream hangs;
-  hangs.arm(ns(700));
-  slot.inject_hangs(hangs);
   EXPECT_TRUE(slot.repair(ns(500)));
   write_reg(*slot.core(), reg::kCtrl, reg::kCtrlNext, ns(700));
   // A bitstream that fails the slot's check (a word of its payload flipped).

@@ -78,16 +78,20 @@ TEST(FaultStream, SeedsAreReproducibleAndEachClassAndTargetHasItsOwn) {
 TEST(SlotUpsets, UpsetsArriveAtTheirRatePerConfiguredBitAndARepairDrawsTheNext) {
   // 4,096,000 configured bits at 2.5e-7 upsets per bit-second: 1.024 upsets/s, a mean of 976.6 ms between
   // an upset's repair and the next. 2,000 upsets: their mean lies within 5 standard deviations (2.2 %).
-  FpgaSlot slot("slot", SlotParams{});
-  slot.add_candidate(1, make_core("slot.aes", CoreParams{CoreKind::kAes128}));
-  slot.preload(1);
-  EXPECT_EQ(slot.next_upset(), sc_core::sc_max_time());  // nothing injected: never
-  UpsetParams u;
+  FpgaSlot quiet("quiet", SlotParams{});
+  quiet.add_candidate(1, make_core("quiet.aes", CoreParams{CoreKind::kAes128}));
+  quiet.preload(1);
+  EXPECT_EQ(quiet.next_upset(), sc_core::sc_max_time());  // nothing injected: never
+  SlotParams params;
+  params.upsets.emplace();
+  UpsetParams& u = *params.upsets;
   u.per_bit_per_s = 2.5e-7;
   u.seed = 11;
   u.bits[1] = 4096000;
   u.windows = {sc_time(5, SC_US)};  // before any drawn one (almost surely)
-  slot.inject_upsets(u);
+  FpgaSlot slot("slot", params);
+  slot.add_candidate(1, make_core("slot.aes", CoreParams{CoreKind::kAes128}));
+  slot.preload(1);  // configured: its upsets are armed
   EXPECT_EQ(slot.configured_bits(), 4096000u);
   EXPECT_EQ(slot.next_upset(), sc_time(5, SC_US));
   EXPECT_FALSE(slot.upset_by(sc_time(4, SC_US)));
@@ -154,12 +158,12 @@ TEST(CoreHangs, AHungCoreNeverFinishesNeverAnswersItsStreamAndAConfigurationEnds
 
 // A hung core is configured over: the slot does not refuse it as it refuses a computing one.
 TEST(CoreHangs, ASlotConfiguresOverAHungCoreButNotOverAComputingOne) {
-  FpgaSlot slot("slot", SlotParams{});
+  SlotParams params;
+  params.hangs.emplace();
+  params.hangs->arm(ns(100));
+  FpgaSlot slot("slot", params);
   slot.add_candidate(1, make_core("aes", CoreParams{}));
   slot.preload(1);
-  FaultStream hangs;
-  hangs.arm(ns(100));
-  slot.inject_hangs(hangs);
   std::vector<std::uint32_t> next{reg::kCtrlNext};
   test::core_access(*slot.core(), tlm::TLM_WRITE_COMMAND, reg::kCtrl, next, ns(0));  // 10 cycles: to 100 ns
   std::string why;

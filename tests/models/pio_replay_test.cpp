@@ -7,6 +7,7 @@
 
 #include <array>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "models/crypto/aes128.h"
@@ -28,8 +29,21 @@ constexpr std::uint64_t kSlotA = 0x80000000, kSlotB = 0x80010000, kRam = 0x10000
 
 // A 100 MHz CPU (10 cycles to issue an access) on a bus (2 + 1 cycles) with two slots holding AES cores
 // that take 20 cycles a block (a status read right after the start finds the core busy) and a RAM.
+template <class Params>
+Params with_faults(Params params) {
+  if constexpr (std::is_same_v<Params, SlotParams>)
+    params.hangs = FaultStream();
+  else
+    params.faults = FaultStream();
+  return params;
+}
+
+// A bus with the CPU, two AES slots and a RAM; the bus's accesses may fail (`bus_faults`) and slot b's cores
+// may hang (`hangs_on_b`), never here: their streams draw no fault.
 struct Bench {
-  explicit Bench(CoreKind kind = CoreKind::kAes128) {
+  explicit Bench(CoreKind kind = CoreKind::kAes128, bool bus_faults = false, bool hangs_on_b = false)
+      : bus("bus", bus_faults ? with_faults(OnChipBusParams{ns(10), 2, 1}) : OnChipBusParams{ns(10), 2, 1}),
+        b("b", hangs_on_b ? with_faults(SlotParams{}) : SlotParams{}) {
     bus.add_initiator(cpu.initiator);
     for (auto* slot : {&a, &b}) {
       CoreParams core{kind};
@@ -42,8 +56,8 @@ struct Bench {
     bus.add_target(ram.target, kRam, 0x1000, "ram");
   }
   SoftCpu cpu{"cpu", CpuParams{ns(10), 1, 10, 1024}};
-  OnChipBus bus{"bus", OnChipBusParams{ns(10), 2, 1}};
-  FpgaSlot a{"a", SlotParams{}}, b{"b", SlotParams{}};
+  OnChipBus bus;
+  FpgaSlot a{"a", SlotParams{}}, b;
   Memory ram{"ram", MemoryParams{0x1000, ns(10), 1, 1}};
 };
 
@@ -264,8 +278,8 @@ TEST(ModelPioReplay, OneReplayOfManyRepetitionsGivesWhatAsManyReplaysGive) {
 
 TEST(ModelPioReplay, AModelThatDrawsFaultsReplaysOneRepetitionAtATime) {
   test::set_quantum(ns(1000000));
-  Bench bench;
-  bool plain = false, bus_faults = true, core_hangs = true;
+  Bench bench(CoreKind::kAes128, false, true);  // slot b's cores can hang
+  bool plain = false, core_hangs = true;
   test::TestThread th("th", [&] {
     CpuThread& t = bench.cpu.thread(0);
     load_key(t, kSlotA);
@@ -279,15 +293,29 @@ TEST(ModelPioReplay, AModelThatDrawsFaultsReplaysOneRepetitionAtATime) {
       return r.repeatable();
     };
     plain = record(kSlotA);
-    bench.b.inject_hangs(FaultStream());  // a core that can hang (never, here)
     core_hangs = record(kSlotB);
     plain = plain && record(kSlotA);
-    bench.bus.inject(FaultStream());  // a bus whose accesses may fail (never, here)
-    bus_faults = record(kSlotA);
   });
   sc_core::sc_start();
   EXPECT_TRUE(plain);
   EXPECT_FALSE(core_hangs);
+}
+
+TEST(ModelPioReplay, ABusThatDrawsFaultsReplaysOneRepetitionAtATime) {
+  test::set_quantum(ns(1000000));
+  Bench bench(CoreKind::kAes128, true);  // a bus whose accesses may fail
+  bool bus_faults = true;
+  test::TestThread th("th", [&] {
+    CpuThread& t = bench.cpu.thread(0);
+    load_key(t, kSlotA);
+    PioRecording r;
+    t.begin_recording(r);
+    cipher_block(t, kSlotA, input(0));
+    t.end_recording(r);
+    EXPECT_TRUE(r.replayable());
+    bus_faults = r.repeatable();
+  });
+  sc_core::sc_start();
   EXPECT_FALSE(bus_faults);
 }
 
