@@ -34,19 +34,28 @@ models::ConfigurationFaults configuration_faults(const FaultSpec& f, const Scena
   return faults;
 }
 
-// The bus faults of bus `name` (none without a rate or a window).
-std::optional<models::FaultStream> bus_faults(const FaultSpec& f, const std::string& name) {
-  const auto rate = f.bus_error_rate.find(name);
-  models::FaultStream stream(rate == f.bus_error_rate.end() ? 0.0 : rate->second,
-                             models::fault_seed(f.seed, "bus", name));
+// A stream of `probability` drawn from `seed`, armed at the windows of section faults that `planned` picks;
+// none when it can never fault.
+template <class Planned>
+std::optional<models::FaultStream> fault_stream(double probability, std::uint64_t seed, const FaultSpec& f,
+                                                Planned planned) {
+  models::FaultStream stream(probability, seed);
   bool armed = false;
   for (const auto& w : f.windows)
-    if (w.fault == models::FaultKind::kBus && w.bus == name) {
+    if (planned(w)) {
       stream.arm(w.at);
       armed = true;
     }
   if (armed || stream.probability() > 0) return stream;
   return std::nullopt;
+}
+
+// The bus faults of bus `name`.
+std::optional<models::FaultStream> bus_faults(const FaultSpec& f, const std::string& name) {
+  const auto rate = f.bus_error_rate.find(name);
+  return fault_stream(rate == f.bus_error_rate.end() ? 0.0 : rate->second,
+                      models::fault_seed(f.seed, "bus", name), f,
+                      [&](const auto& w) { return w.fault == models::FaultKind::kBus && w.bus == name; });
 }
 
 // The configuration upsets of slot `i` (none without a rate, a window or scrubbing).
@@ -61,17 +70,10 @@ std::optional<models::UpsetParams> slot_upsets(const FaultSpec& f, const Scenari
   return std::nullopt;
 }
 
-// The core hangs of slot `i` (none without a probability or a window).
+// The core hangs of slot `i`.
 std::optional<models::FaultStream> slot_hangs(const FaultSpec& f, const ScenarioParams& p, std::size_t i) {
-  models::FaultStream stream(f.hang_probability, models::fault_seed(f.seed, "hang", p.slots[i].name));
-  bool armed = false;
-  for (const auto& w : f.windows)
-    if (w.fault == models::FaultKind::kHang && w.slot == i) {
-      stream.arm(w.at);
-      armed = true;
-    }
-  if (armed || stream.probability() > 0) return stream;
-  return std::nullopt;
+  return fault_stream(f.hang_probability, models::fault_seed(f.seed, "hang", p.slots[i].name), f,
+                      [&](const auto& w) { return w.fault == models::FaultKind::kHang && w.slot == i; });
 }
 
 }  // namespace
@@ -107,6 +109,27 @@ struct Platform {
   }
 
   explicit Platform(const ScenarioParams& p) {
+    add_buses(p);
+    add_cpus(p);
+    add_memories(p);
+    add_dmas(p);
+    add_slots(p);
+    if (p.config_port) add_config_port(p);
+    for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
+    if (p.energy) spend_energy(*p.energy, p);
+  }
+
+  // Maps a device's target `socket` at CPU address `base` on `bus` (whose window starts at its window base).
+  void map(const ScenarioParams& p, const std::string& bus, models::TargetSocket& socket, std::uint64_t base,
+           std::uint64_t size, const std::string& device) {
+    std::uint64_t window_base = 0;
+    for (const auto& b : p.buses)
+      if (b.name == bus) window_base = b.window_base;
+    buses.at(bus)->add_target(socket, base - window_base, size, device);
+  }
+
+  // The buses, each of its kind with its faults, and the bridges between them.
+  void add_buses(const ScenarioParams& p) {
     for (const auto& b : p.buses) {
       if (const models::FmcBusParams* f = b.fmc()) {
         models::FmcBusParams params = *f;
@@ -122,42 +145,48 @@ struct Platform {
         buses[b.name] = std::move(bus);
       }
     }
-    auto window_base = [&](const std::string& bus) -> std::uint64_t {
-      for (const auto& b : p.buses)
-        if (b.name == bus) return b.window_base;
-      return 0;
-    };
-    auto map = [&](const std::string& bus, models::TargetSocket& socket, std::uint64_t base,
-                   std::uint64_t size, const std::string& device) {
-      buses.at(bus)->add_target(socket, base - window_base(bus), size, device);
-    };
     for (const auto& b : p.buses)
-      if (!b.parent.empty()) map(b.parent, buses.at(b.name)->target, b.window_base, b.window_bytes, b.name);
+      if (!b.parent.empty())
+        map(p, b.parent, buses.at(b.name)->target, b.window_base, b.window_bytes, b.name);
+  }
+
+  void add_cpus(const ScenarioParams& p) {
     for (const auto& c : p.cpus) {
       cpus.push_back(std::make_unique<models::SoftCpu>(c.name.c_str(), c.params));
       if (c.desrnd) cpus.back()->attach_extension(models::DesrndExtension(*c.desrnd));
       buses.at(c.bus)->add_initiator(cpus.back()->initiator);
     }
+  }
+
+  // The memories, with each core's bitstream image in its memory.
+  void add_memories(const ScenarioParams& p) {
     for (const auto& m : p.memories) {
       auto mem = std::make_unique<models::Memory>(m.name.c_str(), m.params);
-      map(m.bus, mem->target, m.base, m.params.size_bytes, m.name);
+      map(p, m.bus, mem->target, m.base, m.params.size_bytes, m.name);
       memories[m.name] = std::move(mem);
     }
-    for (const auto& d : p.dmas) {
-      auto dma = std::make_unique<models::DmaEngine>(d.name.c_str(), d.params);
-      map(d.bus, dma->target, d.base, models::dma_reg::kSize, d.name);
-      buses.at(d.bus)->add_initiator(dma->initiator);
-      dma_channels[d.name] = std::make_unique<runtime::DmaChannel>(d.base, *dma);
-      dmas[d.name] = std::move(dma);
-    }
-    for (const auto& c : p.cores) {  // bitstream images in their memories
+    for (const auto& c : p.cores) {
       const MemorySpec* m = nullptr;
       for (const auto& mm : p.memories)
         if (mm.name == c.memory) m = &mm;
       const auto image = models::make_bitstream(c.id, c.bitstream_bytes);
       memories.at(c.memory)->load(c.bitstream_address - m->base, image.data(), image.size());
     }
-    std::vector<models::FpgaSlot*> raw;
+  }
+
+  // The DMA engines, each with the OS view of it.
+  void add_dmas(const ScenarioParams& p) {
+    for (const auto& d : p.dmas) {
+      auto dma = std::make_unique<models::DmaEngine>(d.name.c_str(), d.params);
+      map(p, d.bus, dma->target, d.base, models::dma_reg::kSize, d.name);
+      buses.at(d.bus)->add_initiator(dma->initiator);
+      dma_channels[d.name] = std::make_unique<runtime::DmaChannel>(d.base, *dma);
+      dmas[d.name] = std::move(dma);
+    }
+  }
+
+  // The slots with their faults, each holding a model of every core that fits it (its static core preloaded).
+  void add_slots(const ScenarioParams& p) {
     for (std::size_t i = 0; i < p.slots.size(); ++i) {
       const SlotSpec& s = p.slots[i];
       models::SlotParams params = s.params;
@@ -174,23 +203,21 @@ struct Platform {
         }
       for (const auto& c : p.cores)
         if (c.name == s.core) slot->preload(c.id);
-      map(s.bus, slot->target, s.base, s.window_bytes, s.name);
-      raw.push_back(slot.get());
+      map(p, s.bus, slot->target, s.base, s.window_bytes, s.name);
       slots.push_back(std::move(slot));
     }
-    if (p.config_port) {
-      models::ConfigPortParams params = p.config_port->params;
-      if (p.faults) params.faults = configuration_faults(*p.faults, p);
-      port = std::make_unique<models::ConfigPort>("config_port", params, raw);
-      map(p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
-      if (p.faults && p.faults->scrubbing) {
-        std::vector<models::FpgaSlot*> all;
-        for (const auto& s : slots) all.push_back(s.get());
-        scrubber = std::make_unique<models::Scrubber>("scrubber", *p.faults->scrubbing, *port, all);
-      }
-    }
-    for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
-    if (p.energy) spend_energy(*p.energy, p);
+  }
+
+  // The configuration port with its faults, and the scrubber when faults.scrubbing asks for one.
+  void add_config_port(const ScenarioParams& p) {
+    std::vector<models::FpgaSlot*> all;
+    for (const auto& s : slots) all.push_back(s.get());
+    models::ConfigPortParams params = p.config_port->params;
+    if (p.faults) params.faults = configuration_faults(*p.faults, p);
+    port = std::make_unique<models::ConfigPort>("config_port", params, all);
+    map(p, p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
+    if (p.faults && p.faults->scrubbing)
+      scrubber = std::make_unique<models::Scrubber>("scrubber", *p.faults->scrubbing, *port, all);
   }
 
   // Gives every model its energy cost (section energy; the loader checked that every component has one).

@@ -276,6 +276,16 @@ TEST(ModelPioReplay, OneReplayOfManyRepetitionsGivesWhatAsManyReplaysGive) {
   EXPECT_EQ(many.numbers(), word.numbers());
 }
 
+// Records one cipher block at `base` into `r`: whether the recording may stand for repetitions (it is always
+// replayable).
+bool repeatable_recording(CpuThread& t, PioRecording& r, std::uint64_t base) {
+  t.begin_recording(r);
+  cipher_block(t, base, input(0));
+  t.end_recording(r);
+  EXPECT_TRUE(r.replayable());
+  return r.repeatable();
+}
+
 TEST(ModelPioReplay, AModelThatDrawsFaultsReplaysOneRepetitionAtATime) {
   test::set_quantum(ns(1000000));
   Bench bench(CoreKind::kAes128, false, true);  // slot b's cores can hang
@@ -285,16 +295,9 @@ TEST(ModelPioReplay, AModelThatDrawsFaultsReplaysOneRepetitionAtATime) {
     load_key(t, kSlotA);
     load_key(t, kSlotB);
     PioRecording r;
-    auto record = [&](std::uint64_t base) {
-      t.begin_recording(r);
-      cipher_block(t, base, input(0));
-      t.end_recording(r);
-      EXPECT_TRUE(r.replayable());
-      return r.repeatable();
-    };
-    plain = record(kSlotA);
-    core_hangs = record(kSlotB);
-    plain = plain && record(kSlotA);
+    plain = repeatable_recording(t, r, kSlotA);
+    core_hangs = repeatable_recording(t, r, kSlotB);
+    plain = plain && repeatable_recording(t, r, kSlotA);
   });
   sc_core::sc_start();
   EXPECT_TRUE(plain);
@@ -309,11 +312,7 @@ TEST(ModelPioReplay, ABusThatDrawsFaultsReplaysOneRepetitionAtATime) {
     CpuThread& t = bench.cpu.thread(0);
     load_key(t, kSlotA);
     PioRecording r;
-    t.begin_recording(r);
-    cipher_block(t, kSlotA, input(0));
-    t.end_recording(r);
-    EXPECT_TRUE(r.replayable());
-    bus_faults = r.repeatable();
+    bus_faults = repeatable_recording(t, r, kSlotA);
   });
   sc_core::sc_start();
   EXPECT_FALSE(bus_faults);
