@@ -15,6 +15,10 @@ ConfigPort::ConfigPort(const sc_core::sc_module_name& name, const ConfigPortPara
                        std::vector<FpgaSlot*> slots)
     : sc_module(name), params_(params), slots_(std::move(slots)) {
   if (params.faults) faults_ = std::make_unique<ConfigurationFaults>(*params.faults);
+  if (params.energy_nj_per_word) {
+    energy_.enable();
+    nj_per_word_ = *params.energy_nj_per_word;
+  }
   target.register_b_transport(this, &ConfigPort::b_transport);
   target.register_transport_dbg(this, &ConfigPort::transport_dbg);
   ctrl_reg_ =

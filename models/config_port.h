@@ -47,6 +47,9 @@ struct ConfigPortParams {
   unsigned access_cycles = 1;
   // Injected configuration errors (one entry of per_configuration per slot); none when absent.
   std::optional<ConfigurationFaults> faults = std::nullopt;
+  // Every word the DATA stage takes (bitstream or scrubbing) costs this of the port's own (models/energy.h),
+  // paid by the payload's account (scrubbing: nobody). None: no energy.
+  std::optional<double> energy_nj_per_word = std::nullopt;
   // Port cycles of one 32-bit word of the DATA window (the model's timing and the estimate's).
   double word_cycles() const { return 32.0 / width_bits; }
 };
@@ -86,12 +89,6 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   // `arrival` (configurations wait for it, and it for them); returns when they are through.
   sc_core::sc_time occupy(const sc_core::sc_time& arrival, std::uint64_t words);
   std::uint64_t injected_errors() const { return injected_errors_; }  // configurations it corrupted
-  // Energy (models/energy.h): every word the DATA stage takes (bitstream or scrubbing) costs `nj_per_word`
-  // of the port's own, paid by the payload's account (scrubbing: nobody).
-  void set_energy(double nj_per_word) {
-    energy_.enable();
-    nj_per_word_ = nj_per_word;
-  }
   const EnergySpent& energy() const { return energy_; }
   // Reports every configuration to `sink` on `lane` (null: none).
   void set_activity(ActivitySink* sink, Lane lane) {

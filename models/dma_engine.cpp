@@ -9,6 +9,10 @@ using sc_core::sc_time;
 
 DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const DmaParams& params)
     : sc_module(name), params_(params) {
+  if (params.energy_pj_per_word) {
+    energy_.enable();
+    nj_per_word_ = *params.energy_pj_per_word * 1e-3;
+  }
   target.register_b_transport(this, &DmaEngine::b_transport);
   target.register_transport_dbg(this, &DmaEngine::transport_dbg);
   src_reg_ = regs_.add({"SRC", dma_reg::kSrc});

@@ -15,6 +15,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <optional>
 #include <systemc>
 #include <tlm>
 
@@ -31,6 +32,9 @@ struct DmaParams {
   unsigned setup_cycles = 10;
   unsigned access_cycles = 1;
   unsigned chunk_words = 1024;
+  // Every word moved costs this of the engine's own (models/energy.h), paid by the account of the access that
+  // started the transfer, which also pays what the transfer costs the bus and memory (none: no energy).
+  std::optional<double> energy_pj_per_word = std::nullopt;
 };
 
 namespace dma_reg {
@@ -57,12 +61,6 @@ class DmaEngine : public sc_core::sc_module, public StatisticsSource {
   std::uint64_t stalls() const { return stalls_; }  // transfers a target that never answered stalled
   std::uint64_t words_moved() const { return words_; }
   sc_core::sc_time busy_time() const { return busy_; }
-  // Energy (models/energy.h): every word moved costs `pj_per_word` of the engine's own, paid by the account
-  // of the access that started the transfer, which also pays what the transfer costs the bus and memory.
-  void set_energy(double pj_per_word) {
-    energy_.enable();
-    nj_per_word_ = pj_per_word * 1e-3;
-  }
   const EnergySpent& energy() const { return energy_; }
   // Reports every transfer to `sink` on `lane` (null: none).
   void set_activity(ActivitySink* sink, Lane lane) {

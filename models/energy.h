@@ -3,7 +3,8 @@
 //
 // A model that spends energy per event — a bus per word it carries, a memory per word read or written, a DMA
 // engine per word it moves, the configuration port per bitstream word it receives, a core per cycle it
-// computes — is given its cost by platform/ (the scenario's section `energy`) and spends it where it counts
+// computes — is given its cost in its Params (platform/ fills them from the scenario's section `energy`;
+// none: the model counts no energy) and spends it where it counts
 // the event: into its own total (the run's energy by component, in stats.json) and into the account of the
 // payload that made it do the work. Power over time (a CPU's active and idle power, static power of regions
 // and of the platform) is no event: platform/ computes it from the models' times.

@@ -10,7 +10,7 @@ namespace rsoc::models {
 using sc_core::sc_time;
 
 FmcBus::FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params)
-    : RoutingBus(name, params.faults),
+    : RoutingBus(name, params.faults, params.energy_pj_per_word),
       params_(params),
       phase_cycles_(params.phase_cycles()),
       phase_time_(params.clock_period * phase_cycles_),

@@ -51,6 +51,8 @@ struct FmcBusParams {
   FmcTiming timing = FmcTiming::kBurst;
   std::optional<FaultStream> faults =
       std::nullopt;  // injected bus faults (models/routing_bus.h); none when absent
+  std::optional<double> energy_pj_per_word =
+      std::nullopt;  // per word carried (models/energy.h); none: no energy
 
   // The timing of one word, shared by the model and the estimate (platform/estimate.cpp).
   // Bus cycles of an access's phases before NWAIT: address setup, data and hold, or the synchronous latency.

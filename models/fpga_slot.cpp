@@ -244,9 +244,10 @@ void FpgaSlot::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("words_read", static_cast<double>(core_words_read()), "words",
            "register words its cores answered (status polls included; an FMC double read counts twice)")
       .add("status_reads", static_cast<double>(core_status_reads()), "count", "STATUS reads it answered");
-  if (energy_on_)
+  if (params_.static_mw)
     g.add("core_energy_mj", core_energy_nj() * 1e-6, "mJ", "energy its cores spent computing")
-        .add("static_energy_mj", static_mw_ * end_ms * 1e-3, "mJ", "the region's static power over the run");
+        .add("static_energy_mj", *params_.static_mw * end_ms * 1e-3, "mJ",
+             "the region's static power over the run");
   if (hangs_)
     g.add("hangs", static_cast<double>(hangs()), "count",
           "operations its cores started and never finished (scenario section faults)");

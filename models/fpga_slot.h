@@ -6,7 +6,7 @@
 // cycle. Configuration itself is timed by the ConfigPort that feeds the slot.
 // Timelines: an attached ActivitySink hears when a configuration begins and ends (at the times the port
 // gives) and the work of the hosted cores. Energy (models/energy.h): the region's static power over the whole
-// run, configured or not; its cores spend per cycle computed (IpCore::set_energy).
+// run, configured or not; its cores spend per cycle computed (CoreParams::energy_pj_per_cycle).
 // Configuration upsets (SlotParams::upsets, models/faults.h): upsets of a configured core arrive as a Poisson
 // process whose rate is per bit of its bitstream, from the moment its configuration completes, plus the
 // upsets of fault windows. An upset core computes wrong results (IpCore::corrupt_from) until the slot is
@@ -51,6 +51,9 @@ struct SlotParams {
   // cores' operations.
   std::optional<UpsetParams> upsets = std::nullopt;
   std::optional<FaultStream> hangs = std::nullopt;
+  // The region's static power (models/energy.h), spent over the whole run whether it holds a core or not;
+  // its cores spend their own (CoreParams::energy_pj_per_cycle). Both appear in its stats. None: no energy.
+  std::optional<double> static_mw = std::nullopt;
 };
 
 // The slot implements the forward interface of its socket itself (rather than through simple_target_socket
@@ -96,13 +99,7 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
   std::uint64_t core_words_written() const;
   std::uint64_t core_words_read() const;
   std::uint64_t core_status_reads() const;
-  // Energy (models/energy.h): the region's static power, spent over the whole run whether it holds a core or
-  // not; its cores spend their own (IpCore::set_energy). Both appear in its stats.
-  void set_static_power(double mw) {
-    static_mw_ = mw;
-    energy_on_ = true;
-  }
-  double static_power_mw() const { return static_mw_; }
+  double static_power_mw() const { return params_.static_mw.value_or(0.0); }
   double core_energy_nj() const;  // what its cores spent computing
   // Reports configurations and the work of the cores it hosts to `sink` on `lane` (null: none). A core
   // configured at boot is reported as a configuration that ended at the kernel's time.
@@ -121,8 +118,6 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
 
   SlotParams params_;
   std::map<std::uint32_t, std::unique_ptr<IpCore>> candidates_;
-  double static_mw_ = 0;
-  bool energy_on_ = false;
   IpCore* active_ = nullptr;
   std::uint32_t active_id_ = 0;
   bool configuring_ = false;

@@ -18,6 +18,10 @@ IpCore::IpCore(std::string name, const CoreParams& params)
       params_(params),
       word_access_(
           periods(params.clock_period, static_cast<double>(params.access_cycles), "a core register access")) {
+  if (params.energy_pj_per_cycle) {
+    energy_.enable();
+    nj_per_cycle_ = *params.energy_pj_per_cycle * 1e-3;
+  }
   const std::string kind = to_string(params.kind);
   auto word_of = [&](std::size_t i) {
     std::uint32_t w = 0;

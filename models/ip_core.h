@@ -84,6 +84,9 @@ struct CoreParams {
   CustomCoreParams custom{};  // custom cores only
   ModexpArchitecture modexp_architecture = ModexpArchitecture::kGeneric;  // modexp
   unsigned systolic_array_power = 1;  // modexp, ModExpA7: 2^P processing elements (SYSTOLIC_ARRAY_POWER)
+  // Every cycle the core computes costs this (models/energy.h), paid by the account of the access that
+  // started the work. None: no energy.
+  std::optional<double> energy_pj_per_cycle = std::nullopt;
 };
 
 // Register layout shared by the cipher cores (byte offsets).
@@ -141,12 +144,6 @@ class IpCore {
   unsigned debug(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
   // Back to reset values (a fresh configuration).
   void reset();
-  // Energy (models/energy.h): every cycle the core computes costs `pj_per_cycle`, paid by the account of
-  // the access that started the work.
-  void set_energy(double pj_per_cycle) {
-    energy_.enable();
-    nj_per_cycle_ = pj_per_cycle * 1e-3;
-  }
   const EnergySpent& energy() const { return energy_; }
   // Reports the core's work to `sink` on `lane` (its slot's; null: none).
   void set_activity(ActivitySink* sink, Lane lane) {

@@ -11,6 +11,11 @@ namespace rsoc::models {
 
 Memory::Memory(const sc_core::sc_module_name& name, const MemoryParams& params)
     : sc_module(name), params_(params) {
+  if (params.energy) {
+    energy_.enable();
+    read_nj_ = params.energy->read_nj_per_word;
+    write_nj_ = params.energy->write_nj_per_word;
+  }
   target.register_b_transport(this, &Memory::b_transport);
   target.register_transport_dbg(this, &Memory::transport_dbg);
 }

@@ -7,6 +7,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -18,11 +19,17 @@
 
 namespace rsoc::models {
 
+// What a memory spends per word (models/energy.h), paid by the payload's account.
+struct MemoryEnergy {
+  double read_nj_per_word = 0, write_nj_per_word = 0;
+};
+
 struct MemoryParams {
   std::uint64_t size_bytes = 1 << 20;
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
   unsigned latency_cycles = 1;   // first word
   unsigned cycles_per_word = 1;  // every word
+  std::optional<MemoryEnergy> energy = std::nullopt;  // none: it counts no energy
 };
 
 class Memory : public sc_core::sc_module, public StatisticsSource {
@@ -41,12 +48,6 @@ class Memory : public sc_core::sc_module, public StatisticsSource {
   std::uint64_t reads() const { return reads_; }
   std::uint64_t writes() const { return writes_; }
   sc_core::sc_time busy_time() const { return busy_; }
-  // Energy (models/energy.h): every word read or written costs that much, paid by the payload's account.
-  void set_energy(double read_nj_per_word, double write_nj_per_word) {
-    energy_.enable();
-    read_nj_ = read_nj_per_word;
-    write_nj_ = write_nj_per_word;
-  }
   const EnergySpent& energy() const { return energy_; }
 
  private:

@@ -7,7 +7,7 @@
 namespace rsoc::models {
 
 OnChipBus::OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams& params)
-    : RoutingBus(name, params.faults),
+    : RoutingBus(name, params.faults, params.energy_pj_per_word),
       params_(params),
       word_occupancy_(
           periods(params.clock_period, static_cast<double>(params.transfer_cycles(1)), "a bus transfer")) {}

@@ -23,6 +23,8 @@ struct OnChipBusParams {
   unsigned cycles_per_word = 1;  // data phase, per 32-bit word
   std::optional<FaultStream> faults =
       std::nullopt;  // injected bus faults (models/routing_bus.h); none when absent
+  std::optional<double> energy_pj_per_word =
+      std::nullopt;  // per word carried (models/energy.h); none: no energy
   // Bus cycles one transaction of `words` words holds the bus for (the model's timing; platform/estimate.cpp
   // prices an access with it too).
   std::uint64_t transfer_cycles(std::uint64_t words) const {

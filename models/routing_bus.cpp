@@ -5,10 +5,15 @@
 
 namespace rsoc::models {
 
-RoutingBus::RoutingBus(const sc_core::sc_module_name& name, const std::optional<FaultStream>& faults)
+RoutingBus::RoutingBus(const sc_core::sc_module_name& name, const std::optional<FaultStream>& faults,
+                       std::optional<double> energy_pj_per_word)
     : sc_module(name), map_(this->name()) {
   target.bind(*this);
   if (faults) faults_ = std::make_unique<FaultStream>(*faults);
+  if (energy_pj_per_word) {
+    energy_.enable();
+    nj_per_word_ = *energy_pj_per_word * 1e-3;
+  }
 }
 
 void RoutingBus::add_target(TargetSocket& socket, std::uint64_t base, std::uint64_t size,

@@ -35,7 +35,10 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   tlm_utils::multi_passthrough_initiator_socket<RoutingBus> initiator{"initiator"};
 
   // `faults`: each access the bus carries (a burst is one) fails or not by it (none when absent).
-  RoutingBus(const sc_core::sc_module_name& name, const std::optional<FaultStream>& faults);
+  // `energy_pj_per_word` (models/energy.h): every word the bus carries costs that much, paid by the payload's
+  // account (none: it counts no energy).
+  RoutingBus(const sc_core::sc_module_name& name, const std::optional<FaultStream>& faults,
+             std::optional<double> energy_pj_per_word);
 
   // Binds a device's target socket to this bus and maps it at [base, base + size) in one call. Throws
   // ElaborationError naming both devices when the range overlaps a device already mapped.
@@ -49,11 +52,6 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   std::uint64_t injected_errors() const { return injected_; }
   const AddressMap& address_map() const { return map_; }
   std::uint64_t unmapped_accesses() const { return unmapped_; }
-  // Energy (models/energy.h): every word the bus carries costs `pj_per_word`, paid by the payload's account.
-  void set_energy(double pj_per_word) {
-    energy_.enable();
-    nj_per_word_ = pj_per_word * 1e-3;
-  }
   const EnergySpent& energy() const { return energy_; }
   // Reports every transfer the bus carries to `sink` on `lane` (null: none).
   void set_activity(ActivitySink* sink, Lane lane) {

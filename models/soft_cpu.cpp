@@ -293,8 +293,8 @@ void SoftCpu::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("utilization", utilization(busy, end_ms) / threads, "ratio",
            "busy time over simulated time, per hardware thread")
       .add("hw_threads", threads, "count", "hardware threads");
-  if (power_on_)
-    g.add("energy_mj", (idle_mw_ * end_ms + busy_thread_mw() * busy) * 1e-3, "mJ",
+  if (has_power())
+    g.add("energy_mj", (idle_mw() * end_ms + busy_thread_mw() * busy) * 1e-3, "mJ",
           "idle power over the run, and what each busy thread adds while busy");
   out.push_back(g);
 }

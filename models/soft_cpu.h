@@ -16,6 +16,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <systemc>
@@ -30,6 +31,12 @@
 
 namespace rsoc::models {
 
+// A CPU's power (models/energy.h), at its clock: `idle_mw` while no thread is busy, and each busy thread
+// (computing or stalled on a device) adds `active_mw - idle_mw`.
+struct CpuPower {
+  double active_mw = 0, idle_mw = 0;
+};
+
 struct CpuParams {
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
   unsigned hw_threads = 1;
@@ -40,6 +47,7 @@ struct CpuParams {
   // speed, T(k) = 1 + (smt_throughput - 1)(k - 1)/(n - 1). Code may have a gain of its own (compute()'s
   // smt_throughput): a thread's speed then follows the gain of the code it runs.
   double smt_throughput = 0;
+  std::optional<CpuPower> power = std::nullopt;  // appears in its stats as energy_mj; none: no energy
 };
 
 // An access that answered with an error response.
@@ -249,22 +257,16 @@ class SoftCpu : public sc_core::sc_module, public StatisticsSource {
   double smt_slowdown(unsigned active, double smt_throughput) const;
   // Notified when a thread becomes active or inactive (SMT: the others' speed changes).
   const sc_core::sc_event& threads_changed() const { return threads_changed_; }
-  // Power (models/energy.h), at this CPU's clock: `idle_mw` while no thread is busy, and each busy thread
-  // (computing or stalled on a device) adds `active_mw - idle_mw`. Appears in its stats as energy_mj.
-  void set_power(double active_mw, double idle_mw) {
-    power_on_ = true;
-    active_mw_ = active_mw;
-    idle_mw_ = idle_mw;
+  // Its power (CpuParams::power; zero without one).
+  bool has_power() const { return params_.power.has_value(); }
+  double idle_mw() const { return params_.power ? params_.power->idle_mw : 0.0; }
+  double busy_thread_mw() const {  // what a busy thread adds
+    return params_.power ? params_.power->active_mw - params_.power->idle_mw : 0.0;
   }
-  bool has_power() const { return power_on_; }
-  double idle_mw() const { return idle_mw_; }
-  double busy_thread_mw() const { return active_mw_ - idle_mw_; }  // what a busy thread adds
 
  private:
   friend class CpuThread;
   CpuParams params_;
-  bool power_on_ = false;
-  double active_mw_ = 0, idle_mw_ = 0;
   unsigned active_threads_ = 0;
   sc_core::sc_event threads_changed_;
   std::vector<std::unique_ptr<CpuThread>> threads_;

@@ -210,15 +210,9 @@ struct FaultSpec {
 // (the loader scales them from at_clock_mhz).
 struct EnergySpec {
   double baseline_mw = 0;
-  struct Cpu {
-    double active_mw = 0, idle_mw = 0;
-  };
-  std::map<std::string, Cpu> cpus;
+  std::map<std::string, models::CpuPower> cpus;
   std::map<std::string, double> bus_pj_per_word;
-  struct Memory {
-    double read_nj_per_word = 0, write_nj_per_word = 0;
-  };
-  std::map<std::string, Memory> memories;
+  std::map<std::string, models::MemoryEnergy> memories;
   struct Dma {
     double pj_per_word = 0, idle_mw = 0;
   };

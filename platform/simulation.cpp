@@ -116,7 +116,6 @@ struct Platform {
     add_slots(p);
     if (p.config_port) add_config_port(p);
     for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
-    if (p.energy) spend_energy(*p.energy, p);
   }
 
   // Maps a device's target `socket` at CPU address `base` on `bus` (whose window starts at its window base).
@@ -128,18 +127,20 @@ struct Platform {
     buses.at(bus)->add_target(socket, base - window_base, size, device);
   }
 
-  // The buses, each of its kind with its faults, and the bridges between them.
+  // The buses, each of its kind with its faults and energy, and the bridges between them.
   void add_buses(const ScenarioParams& p) {
     for (const auto& b : p.buses) {
       if (const models::FmcBusParams* f = b.fmc()) {
         models::FmcBusParams params = *f;
         if (p.faults) params.faults = bus_faults(*p.faults, b.name);
+        if (p.energy) params.energy_pj_per_word = p.energy->bus_pj_per_word.at(b.name);
         auto bus = std::make_unique<models::FmcBus>(b.name.c_str(), params);
         fmc[b.name] = bus.get();
         buses[b.name] = std::move(bus);
       } else {
         models::OnChipBusParams params = *b.onchip();
         if (p.faults) params.faults = bus_faults(*p.faults, b.name);
+        if (p.energy) params.energy_pj_per_word = p.energy->bus_pj_per_word.at(b.name);
         auto bus = std::make_unique<models::OnChipBus>(b.name.c_str(), params);
         onchip[b.name] = bus.get();
         buses[b.name] = std::move(bus);
@@ -150,18 +151,23 @@ struct Platform {
         map(p, b.parent, buses.at(b.name)->target, b.window_base, b.window_bytes, b.name);
   }
 
+  // The CPUs, each with its power.
   void add_cpus(const ScenarioParams& p) {
     for (const auto& c : p.cpus) {
-      cpus.push_back(std::make_unique<models::SoftCpu>(c.name.c_str(), c.params));
+      models::CpuParams params = c.params;
+      if (p.energy) params.power = p.energy->cpus.at(c.name);
+      cpus.push_back(std::make_unique<models::SoftCpu>(c.name.c_str(), params));
       if (c.desrnd) cpus.back()->attach_extension(models::DesrndExtension(*c.desrnd));
       buses.at(c.bus)->add_initiator(cpus.back()->initiator);
     }
   }
 
-  // The memories, with each core's bitstream image in its memory.
+  // The memories with their energy, and each core's bitstream image in its memory.
   void add_memories(const ScenarioParams& p) {
     for (const auto& m : p.memories) {
-      auto mem = std::make_unique<models::Memory>(m.name.c_str(), m.params);
+      models::MemoryParams params = m.params;
+      if (p.energy) params.energy = p.energy->memories.at(m.name);
+      auto mem = std::make_unique<models::Memory>(m.name.c_str(), params);
       map(p, m.bus, mem->target, m.base, m.params.size_bytes, m.name);
       memories[m.name] = std::move(mem);
     }
@@ -174,10 +180,12 @@ struct Platform {
     }
   }
 
-  // The DMA engines, each with the OS view of it.
+  // The DMA engines with their energy, each with the OS view of it.
   void add_dmas(const ScenarioParams& p) {
     for (const auto& d : p.dmas) {
-      auto dma = std::make_unique<models::DmaEngine>(d.name.c_str(), d.params);
+      models::DmaParams params = d.params;
+      if (p.energy) params.energy_pj_per_word = p.energy->dmas.at(d.name).pj_per_word;
+      auto dma = std::make_unique<models::DmaEngine>(d.name.c_str(), params);
       map(p, d.bus, dma->target, d.base, models::dma_reg::kSize, d.name);
       buses.at(d.bus)->add_initiator(dma->initiator);
       dma_channels[d.name] = std::make_unique<runtime::DmaChannel>(d.base, *dma);
@@ -185,7 +193,8 @@ struct Platform {
     }
   }
 
-  // The slots with their faults, each holding a model of every core that fits it (its static core preloaded).
+  // The slots with their faults and static power, each holding a model of every core that fits it (its static
+  // core preloaded), each core with its energy.
   void add_slots(const ScenarioParams& p) {
     for (std::size_t i = 0; i < p.slots.size(); ++i) {
       const SlotSpec& s = p.slots[i];
@@ -194,12 +203,13 @@ struct Platform {
         params.upsets = slot_upsets(*p.faults, p, i);
         params.hangs = slot_hangs(*p.faults, p, i);
       }
+      if (p.energy) params.static_mw = p.energy->slot_static_mw.at(s.name);
       auto slot = std::make_unique<models::FpgaSlot>(s.name.c_str(), params);
       for (const auto& c : p.cores)
         if (c.bitstream_bytes <= s.params.capacity_bytes || c.name == s.core) {
-          auto core = models::make_core(s.name + "." + c.name, c.params);
-          if (p.energy) core->set_energy(p.energy->core_pj_per_cycle.at(c.name));
-          slot->add_candidate(c.id, std::move(core));
+          models::CoreParams core = c.params;
+          if (p.energy) core.energy_pj_per_cycle = p.energy->core_pj_per_cycle.at(c.name);
+          slot->add_candidate(c.id, models::make_core(s.name + "." + c.name, core));
         }
       for (const auto& c : p.cores)
         if (c.name == s.core) slot->preload(c.id);
@@ -208,31 +218,17 @@ struct Platform {
     }
   }
 
-  // The configuration port with its faults, and the scrubber when faults.scrubbing asks for one.
+  // The configuration port with its faults and energy, and the scrubber when faults.scrubbing asks for one.
   void add_config_port(const ScenarioParams& p) {
     std::vector<models::FpgaSlot*> all;
     for (const auto& s : slots) all.push_back(s.get());
     models::ConfigPortParams params = p.config_port->params;
     if (p.faults) params.faults = configuration_faults(*p.faults, p);
+    if (p.energy) params.energy_nj_per_word = p.energy->config_port_nj_per_word;
     port = std::make_unique<models::ConfigPort>("config_port", params, all);
     map(p, p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
     if (p.faults && p.faults->scrubbing)
       scrubber = std::make_unique<models::Scrubber>("scrubber", *p.faults->scrubbing, *port, all);
-  }
-
-  // Gives every model its energy cost (section energy; the loader checked that every component has one).
-  void spend_energy(const EnergySpec& e, const ScenarioParams& p) {
-    for (std::size_t i = 0; i < p.cpus.size(); ++i) {
-      const EnergySpec::Cpu& c = e.cpus.at(p.cpus[i].name);
-      cpus[i]->set_power(c.active_mw, c.idle_mw);
-    }
-    for (const auto& [name, bus] : buses) bus->set_energy(e.bus_pj_per_word.at(name));
-    for (const auto& [name, mem] : memories)
-      mem->set_energy(e.memories.at(name).read_nj_per_word, e.memories.at(name).write_nj_per_word);
-    for (const auto& [name, dma] : dmas) dma->set_energy(e.dmas.at(name).pj_per_word);
-    if (port) port->set_energy(e.config_port_nj_per_word);
-    for (std::size_t i = 0; i < p.slots.size(); ++i)
-      slots[i]->set_static_power(e.slot_static_mw.at(p.slots[i].name));
   }
 };
 

@@ -79,6 +79,44 @@ TEST(ModelMemory, LatencyFormulaAndRoundTrip) {
   EXPECT_EQ(peeked, 0xDEADBEEFu);
 }
 
+// Energy arrives with the Params: a memory spends its costs per word read and written, a CPU its power over
+// the run; without them neither counts energy nor reports it (models/energy.h).
+TEST(ModelMemory, EnergyComesWithTheParams) {
+  test::set_quantum(sc_core::SC_ZERO_TIME);
+  CpuParams cpu_params{ns(10), 1, 1, 1024};
+  cpu_params.power = CpuPower{30, 10};
+  SoftCpu cpu("cpu", cpu_params);
+  MemoryParams params = slow_memory();
+  params.energy = MemoryEnergy{2, 3};  // nJ per word read, written
+  Memory mem("mem", params);
+  SoftCpu plain_cpu("plain_cpu", CpuParams{});
+  Memory plain("plain", slow_memory());
+  cpu.initiator.bind(mem.target);
+  plain_cpu.initiator.bind(plain.target);
+  std::array<std::uint32_t, 16> words{};
+  test::TestThread th("th", [&] {
+    CpuThread& c = cpu.thread(0);
+    EXPECT_EQ(c.write(0x2000, words.data(), 64), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(c.read(0x2000, words.data(), 48), tlm::TLM_OK_RESPONSE);
+  });
+  sc_core::sc_start();
+  ASSERT_TRUE(th.finished());
+  EXPECT_TRUE(mem.energy().on());
+  EXPECT_DOUBLE_EQ(mem.energy().total_nj(), 16 * 3 + 12 * 2);
+  EXPECT_FALSE(plain.energy().on());
+  EXPECT_TRUE(cpu.has_power());
+  EXPECT_DOUBLE_EQ(cpu.idle_mw(), 10);
+  EXPECT_DOUBLE_EQ(cpu.busy_thread_mw(), 20);
+  EXPECT_FALSE(plain_cpu.has_power());
+  std::vector<StatGroup> stats;
+  mem.statistics(1.0, stats);
+  plain.statistics(1.0, stats);
+  ASSERT_EQ(stats.size(), 2u);
+  ASSERT_EQ(stats[0].stats.back().name, "energy_mj");
+  EXPECT_DOUBLE_EQ(stats[0].stats.back().value, 72e-6);
+  for (const Stat& s : stats[1].stats) EXPECT_NE(s.name, "energy_mj");
+}
+
 TEST(ModelMemory, PartialWordAccessesMoveExactBytes) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
   SoftCpu cpu("cpu", CpuParams{});
