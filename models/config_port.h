@@ -75,6 +75,7 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
  public:
   // StatisticsSource: its counters (models/statistics.h).
   void statistics(double end_ms, std::vector<StatGroup>& out) const override;
+  StatisticsRank statistics_rank() const override { return StatisticsRank::kConfigPort; }
   tlm_utils::simple_target_socket<ConfigPort> target{"target"};
 
   ConfigPort(const sc_core::sc_module_name& name, const ConfigPortParams& params,

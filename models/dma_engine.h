@@ -49,6 +49,7 @@ class DmaEngine : public sc_core::sc_module, public StatisticsSource {
  public:
   // StatisticsSource: its counters (models/statistics.h).
   void statistics(double end_ms, std::vector<StatGroup>& out) const override;
+  StatisticsRank statistics_rank() const override { return StatisticsRank::kDma; }
   tlm_utils::simple_target_socket<DmaEngine> target{"target"};
   tlm_utils::simple_initiator_socket<DmaEngine> initiator{"initiator"};
 

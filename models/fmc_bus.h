@@ -76,6 +76,7 @@ class FmcBus : public RoutingBus, public StatisticsSource {
  public:
   // StatisticsSource: its counters (models/statistics.h).
   void statistics(double end_ms, std::vector<StatGroup>& out) const override;
+  StatisticsRank statistics_rank() const override { return StatisticsRank::kFmcBus; }
   FmcBus(const sc_core::sc_module_name& name, const FmcBusParams& params);
 
   const FmcBusParams& params() const { return params_; }

@@ -62,6 +62,7 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
  public:
   // StatisticsSource: its counters (models/statistics.h).
   void statistics(double end_ms, std::vector<StatGroup>& out) const override;
+  StatisticsRank statistics_rank() const override { return StatisticsRank::kSlot; }
   tlm::tlm_target_socket<32> target{"target"};
 
   FpgaSlot(const sc_core::sc_module_name& name, const SlotParams& params);

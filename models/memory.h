@@ -36,6 +36,7 @@ class Memory : public sc_core::sc_module, public StatisticsSource {
  public:
   // StatisticsSource: its counters (models/statistics.h).
   void statistics(double end_ms, std::vector<StatGroup>& out) const override;
+  StatisticsRank statistics_rank() const override { return StatisticsRank::kMemory; }
   tlm_utils::simple_target_socket<Memory> target{"target"};
 
   Memory(const sc_core::sc_module_name& name, const MemoryParams& params);

@@ -30,12 +30,18 @@ struct OnChipBusParams {
   std::uint64_t transfer_cycles(std::uint64_t words) const {
     return latency_cycles + words * cycles_per_word;
   }
+  // Bus cycles per word of a stream moved in chunks of `chunk_words` words, each chunk one transaction
+  // (transfer_cycles(chunk_words) spread over its words).
+  double stream_cycles_per_word(unsigned chunk_words) const {
+    return cycles_per_word + static_cast<double>(latency_cycles) / chunk_words;
+  }
 };
 
 class OnChipBus : public RoutingBus, public StatisticsSource {
  public:
   // StatisticsSource: its counters (models/statistics.h).
   void statistics(double end_ms, std::vector<StatGroup>& out) const override;
+  StatisticsRank statistics_rank() const override { return StatisticsRank::kOnChipBus; }
   OnChipBus(const sc_core::sc_module_name& name, const OnChipBusParams& params);
 
   const OnChipBusParams& params() const { return params_; }

@@ -43,6 +43,7 @@ class Scrubber : public sc_core::sc_module, public StatisticsSource {
   std::uint64_t repairs() const { return repairs_; }
   // StatisticsSource: its counters (models/statistics.h).
   void statistics(double end_ms, std::vector<StatGroup>& out) const override;
+  StatisticsRank statistics_rank() const override { return StatisticsRank::kScrubber; }
 
  private:
   void run();

@@ -239,6 +239,7 @@ class SoftCpu : public sc_core::sc_module, public StatisticsSource {
  public:
   // StatisticsSource: its counters (models/statistics.h).
   void statistics(double end_ms, std::vector<StatGroup>& out) const override;
+  StatisticsRank statistics_rank() const override { return StatisticsRank::kCpu; }
   tlm_utils::simple_initiator_socket<SoftCpu> initiator{"initiator"};
 
   SoftCpu(const sc_core::sc_module_name& name, const CpuParams& params);

@@ -23,6 +23,7 @@ class Uart final : public StatisticsSource {
  public:
   // StatisticsSource: its counters (models/statistics.h).
   void statistics(double end_ms, std::vector<StatGroup>& out) const override;
+  StatisticsRank statistics_rank() const override { return StatisticsRank::kUart; }
   enum class Direction { kToDevice, kToHost };
 
   Uart(std::string name, const UartParams& params);

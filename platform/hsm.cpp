@@ -31,25 +31,4 @@ std::unique_ptr<runtime::HsmFirmware> make_hsm_firmware(const ScenarioParams& p,
   return std::make_unique<runtime::HsmFirmware>(scheduler, manager, uart, h.params, key, blob.size(), kek);
 }
 
-analysis::StatGroup hsm_stats(const runtime::HsmFirmware& f, double end_ms) {
-  analysis::StatGroup g{"hsm", "firmware", {}};
-  const double seconds = end_ms / 1e3;
-  const auto count = [](std::uint64_t n) { return static_cast<double>(n); };
-  g.add("signatures", count(f.signatures()), "count", "signatures delivered")
-      .add("signatures_per_s", seconds > 0 ? count(f.signatures()) / seconds : 0.0, "1/s",
-           "signatures over simulated time")
-      .add("aes_block_operations", count(f.aes_block_operations()), "count",
-           "AES core operations of key unwrapping")
-      .add("core_alloc_attempts", count(f.core_alloc_attempts()), "count",
-           "attempts to take cores (one per core, or per pair, when they are free)")
-      .add("status_reads", count(f.status_reads()), "count", "core status reads by the firmware")
-      .add("blinding_hits", count(f.blinding_hits()), "count", "signatures blinded with cached factors")
-      .add("blinding_misses", count(f.blinding_misses()), "count", "signatures that made fresh factors")
-      .add("keystore_contended", count(f.keystore().contended()), "count",
-           "times a task found the keystore locked")
-      .add("keystore_wait_ms", f.keystore().wait_time().to_seconds() * 1e3, "ms",
-           "time tasks waited for the keystore");
-  return g;
-}
-
 }  // namespace rsoc::platform

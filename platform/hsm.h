@@ -8,7 +8,6 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/stats.h"
 #include "models/uart.h"
 #include "platform/scenario.h"
 #include "runtime/hsm_firmware.h"
@@ -23,7 +22,5 @@ std::unique_ptr<runtime::HsmFirmware> make_hsm_firmware(const ScenarioParams& p,
                                                         runtime::Scheduler& scheduler,
                                                         runtime::Manager& manager, models::Uart& uart,
                                                         const Store& store);
-// The firmware's statistics (group "hsm").
-analysis::StatGroup hsm_stats(const runtime::HsmFirmware& firmware, double end_ms);
 
 }  // namespace rsoc::platform

@@ -78,7 +78,8 @@ std::optional<models::FaultStream> slot_hangs(const FaultSpec& f, const Scenario
 
 }  // namespace
 
-// Every model of one platform, bound and mapped; each built with its faults (section faults).
+// Every model of one platform, bound and mapped; each built with its faults (section faults) and energy
+// (section energy), and registered as it is built when it counts something.
 struct Platform {
   std::vector<std::unique_ptr<models::SoftCpu>> cpus;
   std::map<std::string, std::unique_ptr<models::RoutingBus>> buses;
@@ -92,31 +93,20 @@ struct Platform {
   std::map<std::string, std::unique_ptr<models::Uart>> uarts;
   std::unique_ptr<models::Scrubber> scrubber;  // with faults.scrubbing
 
-  // Every model that counts something, in the order of stats.json: CPUs, buses (on-chip, then FMC), memories,
-  // DMA engines, the configuration port, UARTs, slots.
-  std::vector<const models::StatisticsSource*> statistics_sources() const {
-    std::vector<const models::StatisticsSource*> out;
-    for (const auto& cpu : cpus) out.push_back(cpu.get());
-    for (const auto& [name, bus] : onchip) out.push_back(bus);
-    for (const auto& [name, bus] : fmc) out.push_back(bus);
-    for (const auto& [name, memory] : memories) out.push_back(memory.get());
-    for (const auto& [name, dma] : dmas) out.push_back(dma.get());
-    if (port) out.push_back(port.get());
-    for (const auto& [name, uart] : uarts) out.push_back(uart.get());
-    for (const auto& slot : slots) out.push_back(slot.get());
-    if (scrubber) out.push_back(scrubber.get());
-    return out;
-  }
-
-  explicit Platform(const ScenarioParams& p) {
+  Platform(const ScenarioParams& p, models::StatisticsRegistry& registry) : statistics(registry) {
     add_buses(p);
     add_cpus(p);
     add_memories(p);
     add_dmas(p);
     add_slots(p);
     if (p.config_port) add_config_port(p);
-    for (const auto& u : p.uarts) uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
+    for (const auto& u : p.uarts) {
+      uarts[u.name] = std::make_unique<models::Uart>(u.name, u.params);
+      statistics.add(*uarts[u.name], u.name);
+    }
   }
+
+  models::StatisticsRegistry& statistics;  // the run's
 
   // Maps a device's target `socket` at CPU address `base` on `bus` (whose window starts at its window base).
   void map(const ScenarioParams& p, const std::string& bus, models::TargetSocket& socket, std::uint64_t base,
@@ -135,6 +125,7 @@ struct Platform {
         if (p.faults) params.faults = bus_faults(*p.faults, b.name);
         if (p.energy) params.energy_pj_per_word = p.energy->bus_pj_per_word.at(b.name);
         auto bus = std::make_unique<models::FmcBus>(b.name.c_str(), params);
+        statistics.add(*bus, b.name);
         fmc[b.name] = bus.get();
         buses[b.name] = std::move(bus);
       } else {
@@ -142,6 +133,7 @@ struct Platform {
         if (p.faults) params.faults = bus_faults(*p.faults, b.name);
         if (p.energy) params.energy_pj_per_word = p.energy->bus_pj_per_word.at(b.name);
         auto bus = std::make_unique<models::OnChipBus>(b.name.c_str(), params);
+        statistics.add(*bus, b.name);
         onchip[b.name] = bus.get();
         buses[b.name] = std::move(bus);
       }
@@ -157,6 +149,7 @@ struct Platform {
       models::CpuParams params = c.params;
       if (p.energy) params.power = p.energy->cpus.at(c.name);
       cpus.push_back(std::make_unique<models::SoftCpu>(c.name.c_str(), params));
+      statistics.add(*cpus.back(), c.name);
       if (c.desrnd) cpus.back()->attach_extension(models::DesrndExtension(*c.desrnd));
       buses.at(c.bus)->add_initiator(cpus.back()->initiator);
     }
@@ -168,6 +161,7 @@ struct Platform {
       models::MemoryParams params = m.params;
       if (p.energy) params.energy = p.energy->memories.at(m.name);
       auto mem = std::make_unique<models::Memory>(m.name.c_str(), params);
+      statistics.add(*mem, m.name);
       map(p, m.bus, mem->target, m.base, m.params.size_bytes, m.name);
       memories[m.name] = std::move(mem);
     }
@@ -186,6 +180,7 @@ struct Platform {
       models::DmaParams params = d.params;
       if (p.energy) params.energy_pj_per_word = p.energy->dmas.at(d.name).pj_per_word;
       auto dma = std::make_unique<models::DmaEngine>(d.name.c_str(), params);
+      statistics.add(*dma, d.name);
       map(p, d.bus, dma->target, d.base, models::dma_reg::kSize, d.name);
       buses.at(d.bus)->add_initiator(dma->initiator);
       dma_channels[d.name] = std::make_unique<runtime::DmaChannel>(d.base, *dma);
@@ -205,6 +200,7 @@ struct Platform {
       }
       if (p.energy) params.static_mw = p.energy->slot_static_mw.at(s.name);
       auto slot = std::make_unique<models::FpgaSlot>(s.name.c_str(), params);
+      statistics.add(*slot, s.name);
       for (const auto& c : p.cores)
         if (c.bitstream_bytes <= s.params.capacity_bytes || c.name == s.core) {
           models::CoreParams core = c.params;
@@ -226,9 +222,12 @@ struct Platform {
     if (p.faults) params.faults = configuration_faults(*p.faults, p);
     if (p.energy) params.energy_nj_per_word = p.energy->config_port_nj_per_word;
     port = std::make_unique<models::ConfigPort>("config_port", params, all);
+    statistics.add(*port);
     map(p, p.config_port->bus, port->target, p.config_port->base, models::port_reg::kSize, "config_port");
-    if (p.faults && p.faults->scrubbing)
+    if (p.faults && p.faults->scrubbing) {
       scrubber = std::make_unique<models::Scrubber>("scrubber", *p.faults->scrubbing, *port, all);
+      statistics.add(*scrubber);
+    }
   }
 };
 
@@ -389,19 +388,25 @@ void spawn_background_processes(const ScenarioParams& p, runtime::Scheduler& sch
   }
 }
 
-std::vector<analysis::StatGroup> gather_stats(const Platform& pf, const runtime::Manager& mgr,
-                                              const runtime::Scheduler& scheduler, double end_ms) {
-  std::vector<analysis::StatGroup> out;
-  std::vector<const models::StatisticsSource*> sources = pf.statistics_sources();
-  sources.push_back(&scheduler);
-  sources.push_back(&mgr);
-  for (const models::StatisticsSource* source : sources) source->statistics(end_ms, out);
-  return out;
-}
+}  // namespace
 
 // The run's energy by component (section energy): what each kind of model spent, and the powers over the
 // run's time. mW x ms = 1e-3 mJ.
-analysis::StatGroup energy_stats(const EnergySpec& e, const Platform& pf, double end_ms) {
+class EnergyStatistics final : public models::StatisticsSource {
+ public:
+  EnergyStatistics(const EnergySpec& e, const Platform& pf) : e_(e), pf_(pf) {}
+  models::StatisticsRank statistics_rank() const override { return models::StatisticsRank::kEnergy; }
+  void statistics(double end_ms, std::vector<models::StatGroup>& out) const override {
+    out.push_back(group(e_, pf_, end_ms));
+  }
+
+ private:
+  static analysis::StatGroup group(const EnergySpec& e, const Platform& pf, double end_ms);
+  const EnergySpec& e_;
+  const Platform& pf_;
+};
+
+analysis::StatGroup EnergyStatistics::group(const EnergySpec& e, const Platform& pf, double end_ms) {
   double cpu = 0, cpu_idle = 0, bus = 0, memory = 0, dma = 0, dma_idle = 0, core = 0, slot_static = 0;
   for (const auto& c : pf.cpus) {
     double busy_ms = 0;
@@ -442,14 +447,13 @@ analysis::StatGroup energy_stats(const EnergySpec& e, const Platform& pf, double
   return g;
 }
 
-}  // namespace
-
 Simulation::Simulation(const ScenarioParams& p, runtime::Manager::Sink sink) : p_(p) {
   try {
     tlm_utils::tlm_quantumkeeper::set_global_quantum(p.quantum);
-    platform_ = std::make_unique<Platform>(p);
+    platform_ = std::make_unique<Platform>(p, statistics_);
     costs_ = std::make_unique<runtime::CostModel>(estimate_costs(p));
     manager_ = make_manager(p, *platform_, costs_.get(), sink);
+    statistics_.add(*manager_);
     // One OS over every hardware thread of every CPU.
     std::vector<models::CpuThread*> threads;
     for (const auto& cpu : platform_->cpus) {
@@ -457,6 +461,7 @@ Simulation::Simulation(const ScenarioParams& p, runtime::Manager::Sink sink) : p
       for (unsigned i = 0; i < cpu->thread_count(); ++i) threads.push_back(&cpu->thread(i));
     }
     scheduler_ = std::make_unique<runtime::Scheduler>(threads, p.scheduler);
+    statistics_.add(*scheduler_);
     if (p.hsm) {
       Platform& pf = *platform_;
       hsm_ =
@@ -466,6 +471,11 @@ Simulation::Simulation(const ScenarioParams& p, runtime::Manager::Sink sink) : p
                                 if (address >= m.base && address - m.base < m.params.size_bytes)
                                   pf.memories.at(m.name)->load(address - m.base, bytes.data(), bytes.size());
                             });
+    }
+    if (hsm_) statistics_.add(*hsm_);
+    if (p.energy) {
+      energy_ = std::make_unique<EnergyStatistics>(*p.energy, *platform_);
+      statistics_.add(*energy_);
     }
   } catch (const models::ElaborationError& e) {
     throw SimulationError(std::string("elaboration failed: ") + e.what());
@@ -558,10 +568,7 @@ void Simulation::run(const std::function<void(const sc_core::sc_time&)>& progres
 }
 
 std::vector<analysis::StatGroup> Simulation::stats(double end_ms) const {
-  auto out = gather_stats(*platform_, *manager_, *scheduler_, end_ms);
-  if (hsm_) out.push_back(hsm_stats(*hsm_, end_ms));
-  if (p_.energy) out.push_back(energy_stats(*p_.energy, *platform_, end_ms));
-  return out;
+  return statistics_.collect(end_ms);
 }
 
 namespace {

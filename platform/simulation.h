@@ -24,6 +24,7 @@ class SimulationError : public std::runtime_error {
 };
 
 struct Platform;
+class EnergyStatistics;
 
 class Simulation {
  public:
@@ -55,6 +56,7 @@ class Simulation {
   // The scheduler's threads a process placed at `where` may run on (for Scheduler::spawn; empty: any).
   std::vector<unsigned> affinity(const Placement& where) const;
   const runtime::CostModel& costs() const { return *costs_; }
+  // Every statistics source's groups (each registered as it was built), in the order of stats.json.
   std::vector<analysis::StatGroup> stats(double end_ms) const;
   // The lanes of a timeline of this simulation, one per observed resource, in this order: CPU hardware
   // threads (every CPU's in turn), the scenario's processes (applications, the HSM's clients, then
@@ -67,12 +69,14 @@ class Simulation {
  private:
   const ScenarioParams& p_;
   SimulationInterrupt interrupt_;
+  models::StatisticsRegistry statistics_;
   std::unique_ptr<Platform> platform_;
   std::unique_ptr<runtime::CostModel> costs_;
   std::unique_ptr<runtime::Manager> manager_;
   std::unique_ptr<runtime::Scheduler> scheduler_;
   std::vector<unsigned> first_thread_;  // by CPU: its thread 0 among the scheduler's threads
   std::unique_ptr<runtime::HsmFirmware> hsm_;
+  std::unique_ptr<EnergyStatistics> energy_;  // with section energy
   bool finished_ = false, workload_spawned_ = false;
 };
 

@@ -483,4 +483,25 @@ void HsmFirmware::io_wait(Process& p, const std::vector<std::uint64_t>& bases, s
   io_.wait_status(p, bases.data(), bases.size(), mask, CoreDriver::PollPause::kYieldEachRound);
 }
 
+void HsmFirmware::statistics(double end_ms, std::vector<models::StatGroup>& out) const {
+  models::StatGroup g{"hsm", "firmware", {}};
+  const double seconds = end_ms / 1e3;
+  const auto count = [](std::uint64_t n) { return static_cast<double>(n); };
+  g.add("signatures", count(signatures()), "count", "signatures delivered")
+      .add("signatures_per_s", seconds > 0 ? count(signatures()) / seconds : 0.0, "1/s",
+           "signatures over simulated time")
+      .add("aes_block_operations", count(aes_block_operations()), "count",
+           "AES core operations of key unwrapping")
+      .add("core_alloc_attempts", count(core_alloc_attempts()), "count",
+           "attempts to take cores (one per core, or per pair, when they are free)")
+      .add("status_reads", count(status_reads()), "count", "core status reads by the firmware")
+      .add("blinding_hits", count(blinding_hits()), "count", "signatures blinded with cached factors")
+      .add("blinding_misses", count(blinding_misses()), "count", "signatures that made fresh factors")
+      .add("keystore_contended", count(keystore().contended()), "count",
+           "times a task found the keystore locked")
+      .add("keystore_wait_ms", keystore().wait_time().to_seconds() * 1e3, "ms",
+           "time tasks waited for the keystore");
+  out.push_back(std::move(g));
+}
+
 }  // namespace rsoc::runtime

@@ -53,6 +53,7 @@
 #include "models/crypto/modexp.h"
 #include "models/crypto/rsa_key.h"
 #include "models/name_table.h"
+#include "models/statistics.h"
 #include "models/uart.h"
 #include "runtime/drivers.h"
 #include "runtime/manager.h"
@@ -137,7 +138,7 @@ struct HsmParams {
   std::uint64_t seed = 1;
 };
 
-class HsmFirmware {
+class HsmFirmware final : public models::StatisticsSource {
  public:
   // A signature, for tests that check it.
   struct Signature {
@@ -164,6 +165,9 @@ class HsmFirmware {
   std::uint64_t status_reads() const { return io_.polls(); }
   std::uint64_t blinding_hits() const { return blinding_hits_; }
   std::uint64_t blinding_misses() const { return blinding_misses_; }
+  // StatisticsSource: the `hsm` group (signatures, core operations, blinding, the keystore's lock).
+  void statistics(double end_ms, std::vector<models::StatGroup>& out) const override;
+  models::StatisticsRank statistics_rank() const override { return models::StatisticsRank::kHsm; }
 
  private:
   struct Request {

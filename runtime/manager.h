@@ -96,6 +96,7 @@ class Manager final : public models::StatisticsSource {
   const Recovery& recovery() const { return recovery_; }
   // StatisticsSource: the `manager` group (slots, faults, prefetching, contexts).
   void statistics(double end_ms, std::vector<models::StatGroup>& out) const override;
+  models::StatisticsRank statistics_rank() const override { return models::StatisticsRank::kManager; }
 
  private:
   // A request on its way through the pipeline.

@@ -234,6 +234,7 @@ class Scheduler final : public models::StatisticsSource {
   std::uint64_t yields() const;
   // StatisticsSource: a group per hardware thread (`scheduler.<cpu>.threadN`) and one per process.
   void statistics(double end_ms, std::vector<models::StatGroup>& out) const override;
+  models::StatisticsRank statistics_rank() const override { return models::StatisticsRank::kScheduler; }
   // Whether a CPU of its threads has a power model (models/energy.h): processes' energy is then measured.
   bool measures_energy() const;
   // Reports the intervals each process holds thread `t` to `sink` on `lane` (null: none).
