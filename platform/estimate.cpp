@@ -87,19 +87,19 @@ double stream_word_s(const ScenarioParams& p, const MemorySpec* mem, const std::
     const models::OnChipBusParams* o = b->onchip();
     if (!o) continue;
     const bool twice = std::find(device_path.begin(), device_path.end(), b) != device_path.end();
-    const double per_word =
-        sec(o->clock_period) * (o->cycles_per_word + static_cast<double>(o->latency_cycles) / chunk_words);
+    const double per_word = sec(o->clock_period) * o->stream_cycles_per_word(chunk_words);
     stage = std::max(stage, per_word * (twice ? 2 : 1));
   }
   return stage;
 }
 
-// One cipher block over the DMA data path: its `words` streamed in (the core's stage: the larger of the
-// access and its share of the compute) and its `result_words` out, plus its share of each piece's two DMA
+// One cipher block of `fi` over the DMA data path: its words streamed in (the core's stage: the larger of the
+// access and its share of the compute) and its result words out, plus its share of each piece's two DMA
 // programmings (four register writes, one status read, the engine's set-up) and of the time a pipelined core
 // takes to finish the piece's last block after it entered (`piece_tail_s`: the results are read after it).
 double dma_block_s(const ScenarioParams& p, const SlotSpec& slot, const models::CoreParams& core,
-                   double words, double result_words, double core_block_s, double piece_tail_s) {
+                   const runtime::FunctionalityInfo& fi, double core_block_s, double piece_tail_s) {
+  const double words = fi.block_bytes / 4.0, result_words = fi.output_bytes() / 4.0;
   const DataPathSpec& path = *p.data_dma;
   const DmaSpec* d = dma_named(p, path.engines.front());  // identical engines when there are several
   const MemorySpec* mem = memory_named(p, path.memory);
@@ -113,11 +113,9 @@ double dma_block_s(const ScenarioParams& p, const SlotSpec& slot, const models::
   const double program = runtime::DmaChannel::kProgramWrites * word_access_s(p, dma_path, reg_access, false) +
                          runtime::DmaChannel::kProgramReads * word_access_s(p, dma_path, reg_access, true) +
                          sec(d->params.clock_period) * d->params.setup_cycles;
-  const double blocks_per_piece =
-      std::floor(std::min(static_cast<double>(core.fifo_words) / std::max(words, result_words),
-                          static_cast<double>(path.buffer_bytes) / static_cast<double>(path.engines.size()) /
-                              (4 * (words + result_words))));
-  return words * in + result_words * out + (2 * program + piece_tail_s) / std::max(blocks_per_piece, 1.0);
+  const auto piece_blocks = static_cast<double>(runtime::blocks_per_piece(
+      fi, core.fifo_words, runtime::buffer_share(path.buffer_bytes, path.engines.size())));
+  return words * in + result_words * out + (2 * program + piece_tail_s) / std::max(piece_blocks, 1.0);
 }
 
 }  // namespace
@@ -193,8 +191,8 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
       // A block: the driver's work per block, and per cipher block its work and the words moved.
       double cipher_block_s = cpu * drv.cycles_per_cipher_block;
       if (p.data_dma) {
-        cipher_block_s += dma_block_s(p, p.slots[slot], c.params, words, result_words, core_stream_block,
-                                      core_block - core_stream_block);
+        cipher_block_s +=
+            dma_block_s(p, p.slots[slot], c.params, fi, core_stream_block, core_block - core_stream_block);
         hw.request_s += a.read_s;  // FIFO_WORDS
       } else {
         cipher_block_s += (words + 1) * a.write_s + polls(core_block) * poll + result_words * a.read_s;

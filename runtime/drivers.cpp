@@ -276,12 +276,10 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
   const auto engine = path_.engine_of.find(base);
   const std::size_t e = engine == path_.engine_of.end() ? 0 : engine->second % path_.engines.size();
   DmaChannel& channel = *path_.engines[e];
-  const std::uint64_t share = path_.buffer_bytes / path_.engines.size() / 4 * 4;
+  const std::uint64_t share = buffer_share(path_.buffer_bytes, path_.engines.size());
   const std::uint64_t buffer = path_.buffer + e * share;
-  // Input and results of a piece share the buffer; the core holds a piece's input and results at once.
-  const std::uint64_t blocks_per_piece = std::min<std::uint64_t>(
-      fifo_words / std::max(block_words, result_words), share / (fi.block_bytes + fi.output_bytes()));
-  if (blocks_per_piece == 0)
+  const std::uint64_t piece_blocks = blocks_per_piece(fi, fifo_words, share);
+  if (piece_blocks == 0)
     throw DriverError("DMA data path: a " + std::string(fi.name) + " block does not fit the core's FIFO (" +
                       std::to_string(fifo_words) + " words) or its share of the buffer (" +
                       std::to_string(share) + " bytes)");
@@ -289,9 +287,9 @@ void CoreDriver::run_dma(Process& p, std::uint64_t base, const FunctionalityInfo
   const std::uint64_t per_unit = unit_bytes / fi.block_bytes;
   auto units_begun_before = [&](std::uint64_t b) { return (b + per_unit - 1) / per_unit; };
   std::vector<std::uint32_t> words, results;
-  for (std::uint64_t first = 0; first < blocks; first += blocks_per_piece) {
+  for (std::uint64_t first = 0; first < blocks; first += piece_blocks) {
     if (first > 0) p.preemption_point();
-    const std::uint64_t n = std::min(blocks_per_piece, blocks - first);
+    const std::uint64_t n = std::min(piece_blocks, blocks - first);
     // Every block that begins in the piece, and every cipher block of it.
     p.cpu().compute(costs_.cycles_per_block * (units_begun_before(first + n) - units_begun_before(first)) +
                     costs_.cycles_per_cipher_block * n);

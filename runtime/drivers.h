@@ -4,6 +4,7 @@
 // and the per-request / per-block / per-cipher-block software overhead is charged as CPU cycles. A block is
 // one execution of the functionality on a unit of data (runtime.unit_bytes: one or more cipher blocks).
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -110,6 +111,20 @@ struct DataPath {
   std::uint64_t buffer = 0;
   std::uint64_t buffer_bytes = 0;
 };
+
+// The DMA data path's pieces (CoreDriver's, and platform/estimate.cpp's price of them). Each of `engines`
+// engines has an equal share of a buffer of `buffer_bytes`, in whole words.
+inline std::uint64_t buffer_share(std::uint64_t buffer_bytes, std::size_t engines) {
+  return buffer_bytes / engines / 4 * 4;
+}
+// Cipher blocks of `f` in one piece: a piece's input and results share the buffer (`share_bytes`), and the
+// core holds a piece's input and its results at once (`fifo_words`, its FIFO_WORDS). 0: not one block.
+inline std::uint64_t blocks_per_piece(const FunctionalityInfo& f, std::uint64_t fifo_words,
+                                      std::uint64_t share_bytes) {
+  const std::uint64_t block_words = f.block_bytes / 4, result_words = f.output_bytes() / 4;
+  return std::min<std::uint64_t>(fifo_words / std::max(block_words, result_words),
+                                 share_bytes / (f.block_bytes + f.output_bytes()));
+}
 
 // Driver of the cores (register maps in models/ip_core.h, programmed as core_interface() of the
 // functionality says): loads the key and runs INIT when the core holds another key or direction. Then, by
