@@ -8,6 +8,8 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <type_traits>
+#include <variant>
 
 #include "models/bitstream.h"
 #include "platform/estimate.h"
@@ -119,25 +121,22 @@ struct Platform {
 
   // The buses, each of its kind with its faults and energy, and the bridges between them.
   void add_buses(const ScenarioParams& p) {
-    for (const auto& b : p.buses) {
-      if (const models::FmcBusParams* f = b.fmc()) {
-        models::FmcBusParams params = *f;
-        if (p.faults) params.faults = bus_faults(*p.faults, b.name);
-        if (p.energy) params.energy_pj_per_word = p.energy->bus_pj_per_word.at(b.name);
-        auto bus = std::make_unique<models::FmcBus>(b.name.c_str(), params);
-        statistics.add(*bus, b.name);
-        fmc[b.name] = bus.get();
-        buses[b.name] = std::move(bus);
-      } else {
-        models::OnChipBusParams params = *b.onchip();
-        if (p.faults) params.faults = bus_faults(*p.faults, b.name);
-        if (p.energy) params.energy_pj_per_word = p.energy->bus_pj_per_word.at(b.name);
-        auto bus = std::make_unique<models::OnChipBus>(b.name.c_str(), params);
-        statistics.add(*bus, b.name);
-        onchip[b.name] = bus.get();
-        buses[b.name] = std::move(bus);
-      }
-    }
+    for (const auto& b : p.buses)
+      std::visit(
+          [&](auto params) {
+            using Model = std::conditional_t<std::is_same_v<decltype(params), models::FmcBusParams>,
+                                             models::FmcBus, models::OnChipBus>;
+            if (p.faults) params.faults = bus_faults(*p.faults, b.name);
+            if (p.energy) params.energy_pj_per_word = p.energy->bus_pj_per_word.at(b.name);
+            auto bus = std::make_unique<Model>(b.name.c_str(), params);
+            statistics.add(*bus, b.name);
+            if constexpr (std::is_same_v<Model, models::FmcBus>)
+              fmc[b.name] = bus.get();
+            else
+              onchip[b.name] = bus.get();
+            buses[b.name] = std::move(bus);
+          },
+          b.params);
     for (const auto& b : p.buses)
       if (!b.parent.empty())
         map(p, b.parent, buses.at(b.name)->target, b.window_base, b.window_bytes, b.name);
