@@ -66,4 +66,13 @@ class ActivitySink {
   virtual void fault(Lane lane, const char* what, std::uint64_t at_ps) = 0;
 };
 
+// Where a model reports its activity: a sink and the model's lane in it (no sink: nothing is reported, at the
+// cost of one test). `if (activity_) activity_->fault(activity_.lane, ...)`.
+struct ActivityReport {
+  ActivitySink* sink = nullptr;
+  Lane lane = 0;
+  explicit operator bool() const { return sink != nullptr; }
+  ActivitySink* operator->() const { return sink; }
+};
+
 }  // namespace rsoc::models

@@ -69,7 +69,7 @@ void ConfigPort::finish(const sc_time& at) {
   regs_.at(status_reg_) = port_reg::kStatusDone | (record->ok ? 0 : port_reg::kStatusError);
   regs_.at(error_code_reg_) = record->ok ? 0 : 2;
   if (activity_)
-    activity_->port_configuration(activity_lane_, record->slot, to_ps(record->start), to_ps(at),
+    activity_->port_configuration(activity_.lane, record->slot, to_ps(record->start), to_ps(at),
                                   record->words, record->ok);
   session_ = -1;
   slot_ = nullptr;

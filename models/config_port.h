@@ -92,10 +92,7 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   std::uint64_t injected_errors() const { return injected_errors_; }  // configurations it corrupted
   const EnergySpent& energy() const { return energy_; }
   // Reports every configuration to `sink` on `lane` (null: none).
-  void set_activity(ActivitySink* sink, Lane lane) {
-    activity_ = sink;
-    activity_lane_ = lane;
-  }
+  void set_activity(ActivitySink* sink, Lane lane) { activity_ = {sink, lane}; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -121,8 +118,7 @@ class ConfigPort : public sc_core::sc_module, public StatisticsSource {
   double nj_per_word_ = 0;
   FpgaSlot* slot_ = nullptr;
   bool refused_start_ = false;
-  ActivitySink* activity_ = nullptr;
-  Lane activity_lane_ = 0;
+  ActivityReport activity_;                      // where it reports its activity (set_activity)
   std::unique_ptr<ConfigurationFaults> faults_;  // null: none
   std::optional<std::uint64_t> flip_word_;       // the session's word an injected error flips
   std::vector<std::uint8_t> corrupted_;          // a chunk with its flips

@@ -73,7 +73,7 @@ void DmaEngine::run() {
     const bool ok = result.status == tlm::TLM_OK_RESPONSE;
     regs_.at(status_reg_) = dma_reg::kStatusDone | (ok ? 0 : dma_reg::kStatusError);
     if (activity_)
-      activity_->dma_transfer(activity_lane_, to_ps(begin), to_ps(kernel_time()), result.words_moved,
+      activity_->dma_transfer(activity_.lane, to_ps(begin), to_ps(kernel_time()), result.words_moved,
                               result.bottleneck, ok);
     done_.notify(sc_core::SC_ZERO_TIME);
   }

@@ -64,10 +64,7 @@ class DmaEngine : public sc_core::sc_module, public StatisticsSource {
   sc_core::sc_time busy_time() const { return busy_; }
   const EnergySpent& energy() const { return energy_; }
   // Reports every transfer to `sink` on `lane` (null: none).
-  void set_activity(ActivitySink* sink, Lane lane) {
-    activity_ = sink;
-    activity_lane_ = lane;
-  }
+  void set_activity(ActivitySink* sink, Lane lane) { activity_ = {sink, lane}; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -81,8 +78,7 @@ class DmaEngine : public sc_core::sc_module, public StatisticsSource {
   std::uint64_t transfers_ = 0, words_ = 0, stalls_ = 0;
   bool aborting_ = false;  // CTRL.ABORT came during the transfer
   sc_core::sc_time busy_{sc_core::SC_ZERO_TIME};
-  ActivitySink* activity_ = nullptr;
-  Lane activity_lane_ = 0;
+  ActivityReport activity_;  // where it reports its activity (set_activity)
   EnergySpent energy_{EnergyPart::kDma};
   double nj_per_word_ = 0;
   EnergyAccount* writer_ = nullptr;  // the account of the register access being taken

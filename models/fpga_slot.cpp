@@ -70,7 +70,7 @@ bool FpgaSlot::begin_configuration(const sc_core::sc_time& at, std::string* why)
   failed_ = false;
   error_.clear();
   sink_ = std::make_unique<BitstreamSink>(params_.capacity_bytes / 4);
-  if (activity_) activity_->configuration_began(activity_lane_, to_ps(at));
+  if (activity_) activity_->configuration_began(activity_.lane, to_ps(at));
   return true;
 }
 
@@ -83,8 +83,8 @@ void FpgaSlot::configuration_words(const std::uint8_t* bytes, std::size_t n_word
     failed_ = true;
     error_ = sink_->error();
     if (activity_) {
-      activity_->fault(activity_lane_, "configuration error", to_ps(at));
-      activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
+      activity_->fault(activity_.lane, "configuration error", to_ps(at));
+      activity_->configuration_ended(activity_.lane, to_ps(at), nullptr);
     }
   } else if (sink_->state() == BitstreamSink::State::kComplete) {
     configuring_ = false;
@@ -92,7 +92,7 @@ void FpgaSlot::configuration_words(const std::uint8_t* bytes, std::size_t n_word
     if (it == candidates_.end()) {
       failed_ = true;
       error_ = "bitstream for core id " + std::to_string(sink_->core_id()) + " does not target this slot";
-      if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
+      if (activity_) activity_->configuration_ended(activity_.lane, to_ps(at), nullptr);
       return;
     }
     active_ = it->second.get();
@@ -100,7 +100,7 @@ void FpgaSlot::configuration_words(const std::uint8_t* bytes, std::size_t n_word
     active_->reset();
     ++configurations_;
     arm_upset(at);
-    if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), &active_->name());
+    if (activity_) activity_->configuration_ended(activity_.lane, to_ps(at), &active_->name());
   }
 }
 
@@ -109,7 +109,7 @@ void FpgaSlot::abort_configuration(const sc_core::sc_time& at) {
     configuring_ = false;
     failed_ = true;
     error_ = "configuration aborted";
-    if (activity_) activity_->configuration_ended(activity_lane_, to_ps(at), nullptr);
+    if (activity_) activity_->configuration_ended(activity_.lane, to_ps(at), nullptr);
   }
 }
 
@@ -139,7 +139,7 @@ void FpgaSlot::end_upset(const sc_core::sc_time& at) {
   if (upset_at_ <= at) {
     ++upsets_;
     corrupted_ += at - upset_at_;
-    if (activity_) activity_->fault(activity_lane_, "upset", to_ps(upset_at_));
+    if (activity_) activity_->fault(activity_.lane, "upset", to_ps(upset_at_));
     auto& windows = upset_params_->windows;
     windows.erase(windows.begin(), std::upper_bound(windows.begin(), windows.end(), at));  // absorbed
   }
@@ -150,14 +150,13 @@ void FpgaSlot::end_upset(const sc_core::sc_time& at) {
 bool FpgaSlot::repair(const sc_core::sc_time& at) {
   if (!upset_by(at) || configuring_) return false;
   end_upset(at);
-  if (activity_) activity_->fault(activity_lane_, "repair", to_ps(at));
+  if (activity_) activity_->fault(activity_.lane, "repair", to_ps(at));
   arm_upset(at);
   return true;
 }
 
 void FpgaSlot::set_activity(ActivitySink* sink, Lane lane) {
-  activity_ = sink;
-  activity_lane_ = lane;
+  activity_ = {sink, lane};
   for (const auto& [id, core] : candidates_) core->set_activity(sink, lane);
   if (activity_ && active_) activity_->configuration_ended(lane, to_ps(kernel_time()), &active_->name());
 }

@@ -126,8 +126,7 @@ class FpgaSlot : public sc_core::sc_module, public StatisticsSource, private tlm
   std::string error_;
   std::unique_ptr<BitstreamSink> sink_;
   std::uint64_t configurations_ = 0, rejected_ = 0;
-  ActivitySink* activity_ = nullptr;
-  Lane activity_lane_ = 0;
+  ActivityReport activity_;  // where it reports its activity (set_activity)
 
   // The configuration at `at` begins to hold: its next upset is drawn.
   void arm_upset(const sc_core::sc_time& at);

@@ -69,7 +69,7 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
   if (activity_ && busy != sc_core::SC_ZERO_TIME) {
     static const char* const kOperation[] = {"", "init", "block", "init, block"};  // by CTRL.NEXT, CTRL.INIT
     static_assert(reg::kCtrlInit == 1 && reg::kCtrlNext == 2);
-    activity_->core_work(activity_lane_, kOperation[value & (reg::kCtrlInit | reg::kCtrlNext)], to_ps(at),
+    activity_->core_work(activity_.lane, kOperation[value & (reg::kCtrlInit | reg::kCtrlNext)], to_ps(at),
                          to_ps(done_at_));
   }
 }
@@ -78,7 +78,7 @@ void IpCore::hang(const sc_time& at) {
   hung_ = true;
   done_at_ = accept_at_ = sc_core::sc_max_time();
   stream_in_.clear();  // the blocks it held never come out
-  if (activity_) activity_->fault(activity_lane_, "hang", to_ps(at));
+  if (activity_) activity_->fault(activity_.lane, "hang", to_ps(at));
 }
 
 std::uint64_t IpCore::next(const sc_time& at) {
@@ -186,7 +186,7 @@ void IpCore::stream_write(tlm::tlm_generic_payload& trans, const sc_time& at, co
   busy_ += compute_time;
   if (energy_.on()) energy_.spend(static_cast<double>(cycles) * nj_per_cycle_, payer_);
   if (activity_ && compute_time != sc_core::SC_ZERO_TIME)
-    activity_->core_work(activity_lane_, "stream", to_ps(start), to_ps(start + compute_time));
+    activity_->core_work(activity_.lane, "stream", to_ps(start), to_ps(start + compute_time));
   if (hung_) {
     for (std::size_t i = first_result; i < stream_out_.size(); ++i) stream_out_[i].second = occupied_until;
   } else if (!ii) {

@@ -146,10 +146,7 @@ class IpCore {
   void reset();
   const EnergySpent& energy() const { return energy_; }
   // Reports the core's work to `sink` on `lane` (its slot's; null: none).
-  void set_activity(ActivitySink* sink, Lane lane) {
-    activity_ = sink;
-    activity_lane_ = lane;
-  }
+  void set_activity(ActivitySink* sink, Lane lane) { activity_ = {sink, lane}; }
 
   const std::string& name() const { return name_; }
   const CoreParams& params() const { return params_; }
@@ -277,8 +274,7 @@ class IpCore {
   std::uint64_t corrupted_results_ = 0;
   FaultStream* hangs_ = nullptr;
   bool hung_ = false;
-  ActivitySink* activity_ = nullptr;
-  Lane activity_lane_ = 0;
+  ActivityReport activity_;  // where it reports its activity (set_activity)
   EnergySpent energy_{EnergyPart::kCore};
   double nj_per_cycle_ = 0;
   EnergyAccount* payer_ = nullptr;  // the account of the access being taken

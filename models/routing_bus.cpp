@@ -66,7 +66,7 @@ void RoutingBus::report_transfer(tlm::tlm_generic_payload& trans, const sc_core:
                                  const sc_core::sc_time& now) const {
   BurstRef burst;
   if (const StreamExtension* stream = stream_of(trans)) burst = BurstRef{stream->burst, stream->last_chunk};
-  activity_->bus_transfer(activity_lane_, to_ps(start), to_ps(end), words, burst, to_ps(now));
+  activity_->bus_transfer(activity_.lane, to_ps(start), to_ps(end), words, burst, to_ps(now));
 }
 
 unsigned RoutingBus::transport_dbg(tlm::tlm_generic_payload& trans) {

@@ -54,10 +54,7 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   std::uint64_t unmapped_accesses() const { return unmapped_; }
   const EnergySpent& energy() const { return energy_; }
   // Reports every transfer the bus carries to `sink` on `lane` (null: none).
-  void set_activity(ActivitySink* sink, Lane lane) {
-    activity_ = sink;
-    activity_lane_ = lane;
-  }
+  void set_activity(ActivitySink* sink, Lane lane) { activity_ = {sink, lane}; }
 
  protected:
   // Times and forwards one decoded access; `local` is the address inside the device.
@@ -67,12 +64,12 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   void forward(tlm::tlm_generic_payload& trans, const AddressRange& range, sc_core::sc_time& delay) {
     initiator[range.port]->b_transport(trans, delay);
   }
-  bool observed() const { return activity_ != nullptr; }
+  bool observed() const { return static_cast<bool>(activity_); }
   // Whether one of `accesses` accesses at `at` fails by an injected fault (counted).
   bool fault(const sc_core::sc_time& at, std::uint64_t accesses = 1) {
     if (!faults_ || faults_->first_fault(accesses, at) == accesses) return false;
     ++injected_;
-    if (activity_) activity_->fault(activity_lane_, "bus error", to_ps(at));
+    if (activity_) activity_->fault(activity_.lane, "bus error", to_ps(at));
     return true;
   }
   bool faulty() const { return faults_ != nullptr; }
@@ -96,8 +93,7 @@ class RoutingBus : public sc_core::sc_module, protected tlm::tlm_fw_transport_if
   AddressMap map_;
   unsigned ports_ = 0;
   std::uint64_t unmapped_ = 0;
-  ActivitySink* activity_ = nullptr;
-  Lane activity_lane_ = 0;
+  ActivityReport activity_;              // where it reports its activity (set_activity)
   std::unique_ptr<FaultStream> faults_;  // null: none
   std::uint64_t injected_ = 0;
   EnergySpent energy_{EnergyPart::kBus};
