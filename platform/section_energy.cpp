@@ -5,16 +5,39 @@
 
 namespace rsoc::platform::sections {
 
+namespace {
+
+constexpr double kMaxMw = 1e7, kMaxPj = 1e9, kMaxNj = 1e6;
+
+// A map of `value` by the name of a platform component of kind `key`.
+Schema by_name(Schema value, const char* key, const char* what, const char* counted = "") {
+  value.doc(std::string(what) + " of one " + key);
+  return Schema::map(std::move(value))
+      .key_name(key)
+      .default_value(nlohmann::json::object())
+      .doc(std::string(what) + ", by name: one entry for every one of the platform's" + counted);
+}
+
+// The power of one CPU (energy.cpus).
+Schema cpu_power_schema() {
+  return Schema::object({
+      {"active_mw", Schema::number().unit("mW").min(0).max(kMaxMw).doc(
+                        "power with one hardware thread busy (computing or stalled "
+                        "on a device); each busy thread adds active_mw - idle_mw")},
+      {"idle_mw", Schema::number().unit("mW").min(0).max(kMaxMw).doc(
+                      "power while no hardware thread is busy, over the whole run")},
+      {"at_clock_mhz",
+       Schema::number().unit("MHz").exclusive_min(0).max(1e6).nullable().default_value(nullptr).doc(
+           "the clock the powers were measured at: active_mw - idle_mw "
+           "scales with the CPU's clock_mhz over it (fixed voltage); "
+           "null: the CPU's own clock")},
+  });
+}
+
+}  // namespace
+
 // Section energy: the power model (models/energy.h), by component name.
 Schema energy_section() {
-  constexpr double kMaxMw = 1e7, kMaxPj = 1e9, kMaxNj = 1e6;
-  auto by_name = [](Schema value, const char* key, const char* what, const char* counted = "") {
-    value.doc(std::string(what) + " of one " + key);
-    return Schema::map(std::move(value))
-        .key_name(key)
-        .default_value(nlohmann::json::object())
-        .doc(std::string(what) + ", by name: one entry for every one of the platform's" + counted);
-  };
   const char* counted = " (an entry with a count by its name: all its instances)";
   return Schema::object(
              {
@@ -22,25 +45,7 @@ Schema energy_section() {
                   Schema::number().unit("mW").min(0).max(kMaxMw).default_value(0.0).doc(
                       "always-on power no component models (device static power, interconnect, memory "
                       "controller, clocks), over the whole run")},
-                 {"cpus",
-                  by_name(Schema::object({
-                              {"active_mw", Schema::number().unit("mW").min(0).max(kMaxMw).doc(
-                                                "power with one hardware thread busy (computing or stalled "
-                                                "on a device); each busy thread adds active_mw - idle_mw")},
-                              {"idle_mw", Schema::number().unit("mW").min(0).max(kMaxMw).doc(
-                                              "power while no hardware thread is busy, over the whole run")},
-                              {"at_clock_mhz",
-                               Schema::number()
-                                   .unit("MHz")
-                                   .exclusive_min(0)
-                                   .max(1e6)
-                                   .nullable()
-                                   .default_value(nullptr)
-                                   .doc("the clock the powers were measured at: active_mw - idle_mw "
-                                        "scales with the CPU's clock_mhz over it (fixed voltage); "
-                                        "null: the CPU's own clock")},
-                          }),
-                          "cpu", "CPU power")},
+                 {"cpus", by_name(cpu_power_schema(), "cpu", "CPU power")},
                  {"buses", by_name(Schema::object({
                                        {"pj_per_word", Schema::number().unit("pJ").min(0).max(kMaxPj).doc(
                                                            "energy of each 32-bit word the bus carries (an "

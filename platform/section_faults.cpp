@@ -7,6 +7,42 @@
 
 namespace rsoc::platform::sections {
 
+namespace {
+
+// faults.scrubbing: scrubbing repairs upsets through the configuration port.
+Schema scrubbing_schema() {
+  return Schema::object(
+             {
+                 {"mode", Schema::enumeration(with_none(models::kScrubModeNames.names()))
+                              .default_value("none")
+                              .doc("blind: rewrite every configured slot's frames each period; readback: "
+                                   "read them back, compare, rewrite a corrupted frame")},
+                 {"period_ms", Schema::number().unit("ms").exclusive_min(0).max(1e9).default_value(100.0).doc(
+                                   "from the start of one scrubbing round to the next")},
+                 {"frame_words", Schema::integer().unit("words").min(1).max(1 << 20).default_value(101).doc(
+                                     "readback: words of the frame rewritten to repair an upset (7-series: "
+                                     "101)")},
+             })
+      .doc("scrubbing: repairs upsets, using the configuration port");
+}
+
+// faults.buses: the faults of each bus.
+Schema bus_faults_schema() {
+  return Schema::map(Schema::object({
+                                        {"error_rate",
+                                         Schema::number().min(0).max(1).default_value(0.0).doc(
+                                             "chance that an access (a burst is one) fails: an on-chip bus "
+                                             "answers with an error response; on an async FMC bus NWAIT "
+                                             "never clears and the CPU gives up after max_polls polls")},
+                                    })
+                         .doc("faults of one bus"))
+      .key_name("bus")
+      .default_value(nlohmann::json::object())
+      .doc("bus faults, by bus name");
+}
+
+}  // namespace
+
 // Section faults: injected faults, seeded and reproducible.
 Schema faults_section() {
   return Schema::object(
@@ -54,36 +90,8 @@ Schema faults_section() {
                                  })
                       .doc("core hangs: a hung core never finishes until it is configured again (needs "
                            "runtime.recovery.watchdog_cycles)")},
-                 {"scrubbing",
-                  Schema::object(
-                      {
-                          {"mode",
-                           Schema::enumeration(with_none(models::kScrubModeNames.names()))
-                               .default_value("none")
-                               .doc("blind: rewrite every configured slot's frames each period; readback: "
-                                    "read them back, compare, rewrite a corrupted frame")},
-                          {"period_ms",
-                           Schema::number().unit("ms").exclusive_min(0).max(1e9).default_value(100.0).doc(
-                               "from the start of one scrubbing round to the next")},
-                          {"frame_words",
-                           Schema::integer().unit("words").min(1).max(1 << 20).default_value(101).doc(
-                               "readback: words of the frame rewritten to repair an upset (7-series: "
-                               "101)")},
-                      })
-                      .doc("scrubbing: repairs upsets, using the configuration port")},
-                 {"buses",
-                  Schema::map(
-                      Schema::object({
-                                         {"error_rate",
-                                          Schema::number().min(0).max(1).default_value(0.0).doc(
-                                              "chance that an access (a burst is one) fails: an on-chip bus "
-                                              "answers with an error response; on an async FMC bus NWAIT "
-                                              "never clears and the CPU gives up after max_polls polls")},
-                                     })
-                          .doc("faults of one bus"))
-                      .key_name("bus")
-                      .default_value(nlohmann::json::object())
-                      .doc("bus faults, by bus name")},
+                 {"scrubbing", scrubbing_schema()},
+                 {"buses", bus_faults_schema()},
                  {"at",
                   Schema::array(
                       Schema::object({

@@ -129,6 +129,85 @@ Schema software_cost_schema() {
   });
 }
 
+namespace {
+
+// runtime.recovery: what the runtime does about the faults it detects.
+Schema recovery_schema() {
+  return Schema::object(
+             {
+                 {"configuration_retries",
+                  Schema::integer().min(0).max(1000).default_value(0).doc(
+                      "a configuration the port reports failed (its check) is tried again this many times")},
+                 {"fallback",
+                  Schema::enumeration(kFallbackNames.names())
+                      .default_value("none")
+                      .doc("a hardware request that cannot recover from a fault: fails (none), or runs "
+                           "in software")},
+                 {"verify_cycles_per_block",
+                  Schema::integer().unit("cycles").min(0).max(1e12).default_value(0).doc(
+                      "output checking after every hardware run, CPU cycles per block (0: off); a wrong "
+                      "output "
+                      "(an upset core) is configured again and run again")},
+                 {"retire_after",
+                  Schema::integer().min(0).max(1e9).default_value(0).doc(
+                      "a slot that met this many faults is never used again; 0: never retired")},
+                 {"watchdog_cycles",
+                  Schema::integer().unit("cycles").min(0).max(1e12).default_value(0).doc(
+                      "the drivers' watchdog: a status wait or a DMA transfer of a core that has not ended "
+                      "this "
+                      "many CPU cycles after it began is given up, and the core (hung) configured again; 0: "
+                      "none")},
+             })
+      .doc("what the runtime does about the faults it detects (see section faults)");
+}
+
+// runtime.prefetch: configuration prefetching.
+Schema prefetch_schema() {
+  return Schema::object(
+             {
+                 {"predictor", Schema::enumeration(runtime::kPredictorNames.names())
+                                   .default_value("none")
+                                   .doc("which core to load ahead of its request: none; hint (each "
+                                        "application's prefetch_hint); history (the most frequent "
+                                        "successor of its last functionality, learned online)")},
+                 {"priority", Schema::integer().min(0).max(99).default_value(5).doc(
+                                  "priority of the prefetcher process (it copies bitstreams when the "
+                                  "port is fed by the CPU)")},
+             })
+      .doc(
+          "configuration prefetching: when the port is idle, load the core an application is "
+          "expected to ask for next");
+}
+
+// runtime.contexts: the state a process keeps in the cores it uses.
+Schema contexts_schema() {
+  return Schema::object(
+             {
+                 {"first_use_cycles",
+                  Schema::integer().unit("cycles").min(0).max(1e12).default_value(0).doc(
+                      "CPU cycles a process spends on its first hardware request, before it prepares it: "
+                      "opening the cores for itself (on the Cell: its SPU context created and its SPU "
+                      "program "
+                      "loaded, libspe2); 0: none")},
+                 {"first_use_serialised",
+                  Schema::boolean().default_value(false).doc(
+                      "one process at a time sets up its first use, the others asleep until it is done")},
+                 {"per_process",
+                  Schema::boolean().default_value(false).doc(
+                      "each process has its own context in a core, and a slot holds one at a time (Linux's "
+                      "spufs multiplexing SPU contexts on the SPUs): a request finding another process's "
+                      "context in its slot, or none yet, spends switch_us first; an idle slot that holds the "
+                      "requester's context is taken first")},
+                 {"switch_us",
+                  Schema::number().unit("us").min(0).max(1e9).default_value(0.0).doc(
+                      "per_process: the time the OS takes to save the context a slot holds and restore the "
+                      "requester's, on the requester's CPU thread (busy on the device meanwhile)")},
+             })
+      .doc("the state a process keeps in the cores it uses (runtime/process_contexts.h)");
+}
+
+}  // namespace
+
 // Section runtime: the OS runtime.
 Schema runtime_section() {
   return Schema::object({
@@ -160,69 +239,9 @@ Schema runtime_section() {
       {"when_no_slot", Schema::enumeration(kWhenNoSlotNames.names())
                            .default_value("wait")
                            .doc("when every usable slot is in use: wait for one, or run in software")},
-      {"recovery",
-       Schema::object(
-           {
-               {"configuration_retries",
-                Schema::integer().min(0).max(1000).default_value(0).doc(
-                    "a configuration the port reports failed (its check) is tried again this many times")},
-               {"fallback",
-                Schema::enumeration(kFallbackNames.names())
-                    .default_value("none")
-                    .doc("a hardware request that cannot recover from a fault: fails (none), or runs "
-                         "in software")},
-               {"verify_cycles_per_block",
-                Schema::integer().unit("cycles").min(0).max(1e12).default_value(0).doc(
-                    "output checking after every hardware run, CPU cycles per block (0: off); a wrong output "
-                    "(an upset core) is configured again and run again")},
-               {"retire_after",
-                Schema::integer().min(0).max(1e9).default_value(0).doc(
-                    "a slot that met this many faults is never used again; 0: never retired")},
-               {"watchdog_cycles",
-                Schema::integer().unit("cycles").min(0).max(1e12).default_value(0).doc(
-                    "the drivers' watchdog: a status wait or a DMA transfer of a core that has not ended "
-                    "this "
-                    "many CPU cycles after it began is given up, and the core (hung) configured again; 0: "
-                    "none")},
-           })
-           .doc("what the runtime does about the faults it detects (see section faults)")},
-      {"prefetch",
-       Schema::object(
-           {
-               {"predictor", Schema::enumeration(runtime::kPredictorNames.names())
-                                 .default_value("none")
-                                 .doc("which core to load ahead of its request: none; hint (each "
-                                      "application's prefetch_hint); history (the most frequent "
-                                      "successor of its last functionality, learned online)")},
-               {"priority", Schema::integer().min(0).max(99).default_value(5).doc(
-                                "priority of the prefetcher process (it copies bitstreams when the "
-                                "port is fed by the CPU)")},
-           })
-           .doc("configuration prefetching: when the port is idle, load the core an application is "
-                "expected to ask for next")},
-      {"contexts",
-       Schema::object(
-           {
-               {"first_use_cycles",
-                Schema::integer().unit("cycles").min(0).max(1e12).default_value(0).doc(
-                    "CPU cycles a process spends on its first hardware request, before it prepares it: "
-                    "opening the cores for itself (on the Cell: its SPU context created and its SPU program "
-                    "loaded, libspe2); 0: none")},
-               {"first_use_serialised",
-                Schema::boolean().default_value(false).doc(
-                    "one process at a time sets up its first use, the others asleep until it is done")},
-               {"per_process",
-                Schema::boolean().default_value(false).doc(
-                    "each process has its own context in a core, and a slot holds one at a time (Linux's "
-                    "spufs multiplexing SPU contexts on the SPUs): a request finding another process's "
-                    "context in its slot, or none yet, spends switch_us first; an idle slot that holds the "
-                    "requester's context is taken first")},
-               {"switch_us",
-                Schema::number().unit("us").min(0).max(1e9).default_value(0.0).doc(
-                    "per_process: the time the OS takes to save the context a slot holds and restore the "
-                    "requester's, on the requester's CPU thread (busy on the device meanwhile)")},
-           })
-           .doc("the state a process keeps in the cores it uses (runtime/process_contexts.h)")},
+      {"recovery", recovery_schema()},
+      {"prefetch", prefetch_schema()},
+      {"contexts", contexts_schema()},
       {"driver", driver_schema().doc("costs of the OS drivers of the cores")},
       {"scheduler",
        scheduler_schema().doc("the OS scheduler: one run queue for every hardware thread of every CPU")},
