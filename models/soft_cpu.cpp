@@ -115,7 +115,7 @@ void CpuThread::sync() {
 }
 
 tlm::tlm_response_status CpuThread::transport(tlm::tlm_command command, std::uint64_t address,
-                                              unsigned char* data, unsigned length) {
+                                              unsigned char* data, unsigned length, bool issue) {
   trans_.set_command(command);
   trans_.set_address(address);
   trans_.set_data_ptr(data);
@@ -125,10 +125,11 @@ tlm::tlm_response_status CpuThread::transport(tlm::tlm_command command, std::uin
   trans_.set_dmi_allowed(false);
   trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const sc_time t0 = now();
-  sc_time delay = qk_.get_local_time() + issue_;
+  sc_time delay = qk_.get_local_time();
+  if (issue) delay += issue_;
   cpu_.initiator->b_transport(trans_, delay);
   ++accesses_;
-  cycles_ += cpu_.params().mmio_cycles;
+  if (issue) cycles_ += cpu_.params().mmio_cycles;
   // A target may have synchronised (wait) inside b_transport: measure the stall on the thread's clock.
   const sc_time kernel_now = kernel_time();
   io_time_ += kernel_now + delay - t0;

@@ -27,6 +27,7 @@
 #include "models/extension_unit.h"
 #include "models/kernel_time.h"
 #include "models/pio_replay.h"
+#include "models/riscv_hart.h"
 #include "models/statistics.h"
 
 namespace rsoc::models {
@@ -48,6 +49,9 @@ struct CpuParams {
   // smt_throughput): a thread's speed then follows the gain of the code it runs.
   double smt_throughput = 0;
   std::optional<CpuPower> power = std::nullopt;  // appears in its stats as energy_mj; none: no energy
+  // An instruction-set model besides the cost model: software that is code (runtime/software_program.h)
+  // runs on a hart of it, timed by its profile (models/riscv_hart.h); none: a cost model only.
+  std::optional<IssParams> iss = std::nullopt;
 };
 
 // An access that answered with an error response.
@@ -88,6 +92,12 @@ class CpuThread {
     // TLM payloads carry a non-const pointer; a write never modifies the data.
     return transport(tlm::TLM_WRITE_COMMAND, address, static_cast<unsigned char*>(const_cast<void*>(data)),
                      length);
+  }
+  // A load or store of an instruction-set CPU (models/riscv_hart.h), whose instruction has been charged its
+  // own cycles: the bus path's delay, and no mmio_cycles to issue it.
+  tlm::tlm_response_status instruction_access(tlm::tlm_command command, std::uint64_t address,
+                                              unsigned char* data, unsigned length) {
+    return transport(command, address, data, length, false);
   }
   // 32-bit accessors that throw BusError on an error response.
   std::uint32_t read32(std::uint64_t address) {
@@ -169,6 +179,8 @@ class CpuThread {
   ExtensionUnit& extension(const std::string& name);
   const ExtensionUnit& extension(const std::string& name) const;
   bool has_extension(const std::string& name) const;
+  // The extension unit custom-0 instructions reach (models/riscv_timing.h): the first attached; null: none.
+  ExtensionUnit* custom_extension() { return extensions_.empty() ? nullptr : extensions_.front().get(); }
 
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t accesses() const { return accesses_; }
@@ -205,8 +217,9 @@ class CpuThread {
     sc_core::sc_time quantum_{sc_core::SC_ZERO_TIME};  // the quantum m_next_sync_point was computed with
   };
 
+  // `issue`: the access costs mmio_cycles to issue.
   tlm::tlm_response_status transport(tlm::tlm_command command, std::uint64_t address, unsigned char* data,
-                                     unsigned length);
+                                     unsigned length, bool issue = true);
   // Throws the BusError of a failed read32() or write32() (out of line: they are inline, on every access).
   [[noreturn]] void fail(const char* access, std::uint64_t address, tlm::tlm_response_status status) const;
   // Sets the local offset and synchronises when it exceeds the quantum; `kernel_now` is kernel_time().

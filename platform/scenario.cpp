@@ -97,7 +97,7 @@ Scenario load(nlohmann::ordered_json doc, const std::string& file, const LoadOpt
   s.file = file;
   s.resolved = std::move(r.value);
   IssueList cross(file);
-  s.params = sections::Resolver(s.resolved, cross).run();
+  s.params = sections::Resolver(s.resolved, cross, file).run();
   sources.name(cross);
   cross.throw_if_any();
   s.sha256 = sha256_hex(s.resolved.dump());

@@ -42,6 +42,8 @@ struct CpuSpec {
 // the resolver reads them through it.
 // platform.buses[].kind: the alternative BusSpec::params holds (true: the FMC's)
 inline constexpr models::NameTable<bool, 2> kBusKindNames{{{{false, "onchip"}, {true, "fmc"}}}};
+// platform.cpus[].model: whether CpuParams::iss is set (an instruction-set model besides the cost model)
+inline constexpr models::NameTable<bool, 2> kCpuModelNames{{{{false, "cost"}, {true, "iss"}}}};
 // platform.config_port.feed: ConfigPortSpec::dma_feed
 inline constexpr models::NameTable<bool, 2> kPortFeedNames{{{{false, "cpu"}, {true, "dma"}}}};
 // platform.cores[].custom.interface: CustomCoreParams::pio

@@ -3,8 +3,14 @@
 #include "platform/scenario_sections.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace rsoc::platform::sections {
+
+std::string software_dir() {
+  const char* dir = std::getenv("RSOC_SOFTWARE_DIR");
+  return dir && *dir ? dir : RSOC_SOFTWARE_DIR;
+}
 
 sc_time Resolver::period_of(const json& mhz, const std::string& pointer) {
   const double ps = 1e6 / mhz.get<double>();

@@ -107,6 +107,16 @@ inline bool wraps(std::uint64_t base, std::uint64_t size) {
   return size > 0 && base > ~std::uint64_t{0} - (size - 1);
 }
 // "[base, end)", or "[base, beyond 2^64)" when the end does not fit in 64 bits.
+// Where rsoc's built programs are (scenarios/software): $RSOC_SOFTWARE_DIR, or the build's folder.
+std::string software_dir();
+
+// "a, b, c".
+inline std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 inline std::string span(std::uint64_t base, std::uint64_t size) {
   return "[" + models::hex(base) + ", " +
          (wraps(base, size) ? std::string("beyond 2^64") : models::hex(base + size)) + ")";
@@ -154,7 +164,9 @@ inline std::optional<std::vector<std::uint8_t>> parse_hex(const std::string& s) 
 // section's steps are defined in its unit's file, what they share in platform/scenario_sections.cpp.
 class Resolver {
  public:
-  Resolver(const json& doc, IssueList& issues) : doc_(doc), issues_(issues) {}
+  // `file`: the scenario's file (programs are found next to it), or its name when it has none.
+  Resolver(const json& doc, IssueList& issues, std::string file = {})
+      : doc_(doc), issues_(issues), file_(std::move(file)) {}
 
   ScenarioParams run();
 
@@ -196,6 +208,8 @@ class Resolver {
   static models::FmcBusParams fmc_params(const json& f, const sc_core::sc_time& clock);
   void buses(const json& pl, ScenarioParams& p);
   void cpus(const json& pl, ScenarioParams& p);
+  // The instruction-set model of CPU `c` at `ptr` (model, timing_profile, local_memory) into `s`.
+  void iss(const json& c, const std::string& ptr, CpuSpec& s);
   void uarts(const json& pl, ScenarioParams& p);
   void memories(const json& pl, ScenarioParams& p);
   void dmas(const json& pl, ScenarioParams& p);
@@ -225,6 +239,13 @@ class Resolver {
   // software.<f>.scaled_from: <f>'s cycles per block from those of the functionality named, in proportion to
   // their big-number work (runtime/rsa_work.h).
   void scaled_software(ScenarioParams& p);
+  // software.<f>.program at `ptr`: the ELF and its entry function, and the cycles of one and two blocks on
+  // the first CPU with an instruction-set model as the estimate's cost (into `sw`).
+  void program(const ScenarioParams& p, runtime::Functionality f, const json& prog, const std::string& ptr,
+               runtime::SoftwareCost& sw);
+  // Where the program file `elf` is: a path relative to the scenario's folder or absolute, or a file name
+  // among rsoc's built programs; "" (with an issue at `ptr`) when neither has it.
+  std::string program_file(const std::string& elf, const std::string& ptr);
 
   // ---- Workload (platform/section_workload.cpp).
   // The names of the workload's applications and background processes.
@@ -278,6 +299,7 @@ class Resolver {
 
   const json& doc_;
   IssueList& issues_;
+  std::string file_;
   std::map<std::string, std::set<std::string>> names_;
   std::vector<Device> devices_;
 };

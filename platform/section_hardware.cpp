@@ -26,6 +26,32 @@ Schema cpu_schema() {
       {"stream_chunk_words", Schema::integer().unit("words").min(1).max(1 << 20).default_value(1024).doc(
                                  "granularity of CPU copy loops (how often other traffic can interleave)")},
       {"bus", bus_ref("the CPU's initiator port is bound to")},
+      {"model",
+       Schema::enumeration(kCpuModelNames.names())
+           .default_value("cost")
+           .doc(
+               "cost: software costs the cycles the scenario types; iss: besides, an RV32IMC instruction-set "
+               "model runs software that is code (software.<f>.program) on the Unicorn emulator, every "
+               "instruction timed by timing_profile, its accesses beyond local_memory through the buses")},
+      {"timing_profile",
+       Schema::enumeration(models::timing_profile_names())
+           .nullable()
+           .default_value(nullptr)
+           .doc("iss: the soft core whose published cycles per instruction class time it (their sources: "
+                "models/riscv_timing.cpp); null with model cost")},
+      {"local_memory",
+       Schema::object(
+           {
+               {"base", Schema::address()
+                            .default_value("0x10000000")
+                            .doc("its first byte (4 KiB aligned), where the programs are linked "
+                                 "(scenarios/software/rsoc_iss.ld)")},
+               {"size_kib", Schema::integer().unit("KiB").min(4).max(1 << 20).default_value(256).doc(
+                                "its size, a multiple of 4 KiB: code, data, the request's buffers "
+                                "and the stack")},
+           })
+           .doc("iss: the local memory of every process's hart (single-cycle, outside the buses' address "
+                "maps)")},
       {"extensions",
        Schema::object(
            {
@@ -293,6 +319,7 @@ void Resolver::cpus(const json& pl, ScenarioParams& p) {
     s.params.smt_throughput = c["smt_throughput"].get<double>();
     if (const json& x = c["extensions"]["desrnd"]; !x.is_null())
       s.desrnd = models::DesrndParams{u(x["rounds_per_instruction"]), u(x["cycles_per_instruction"])};
+    iss(c, ptr, s);
     if (known("buses", s.bus, ptr + "/bus", "bus")) {
       const BusSpec* b = bus(p, s.bus);
       if (b && !b->parent.empty())
@@ -326,6 +353,30 @@ void Resolver::cpus(const json& pl, ScenarioParams& p) {
                   "differs from the desrnd unit of \"" + desrnd->name +
                       "\": software that uses it is costed once, so every CPU's unit must be the same");
   }
+}
+
+void Resolver::iss(const json& c, const std::string& ptr, CpuSpec& s) {
+  const bool iss = kCpuModelNames.at(c["model"].get<std::string>());
+  const json& local = c["local_memory"];
+  if (!iss) {
+    if (!c["timing_profile"].is_null())
+      issues_.add(ptr + "/timing_profile", "a timing profile applies to model \"iss\" only (expected null)");
+    return;
+  }
+  if (c["timing_profile"].is_null()) {
+    issues_.add(ptr + "/timing_profile", "model \"iss\" needs a timing profile (one of " +
+                                             listed(models::timing_profile_names()) + ")");
+    return;
+  }
+  models::IssParams params{*models::find_timing_profile(c["timing_profile"]), {}};
+  const std::uint64_t base = u64(local["base"]), size = u64(local["size_kib"]) * 1024;
+  if (base % 4096 || size % 4096 || base + size > 0x100000000ULL) {
+    issues_.add(ptr + "/local_memory",
+                "expected whole 4 KiB pages inside the 32-bit address space, got " + span(base, size));
+    return;
+  }
+  params.memory = models::LocalMemory{static_cast<std::uint32_t>(base), static_cast<std::uint32_t>(size)};
+  s.params.iss = params;
 }
 
 void Resolver::uarts(const json& pl, ScenarioParams& p) {
@@ -503,6 +554,15 @@ void Resolver::config_port(const json& pl, ScenarioParams& p) {
 void Resolver::address_maps(const ScenarioParams& p) {
   std::map<std::string, models::AddressMap> maps;
   std::map<std::string, std::string> pointer_of;
+  for (std::size_t i = 0; i < p.cpus.size(); ++i) {  // a hart's local memory hides what lies behind it
+    if (!p.cpus[i].params.iss) continue;
+    const models::LocalMemory& m = p.cpus[i].params.iss->memory;
+    for (const auto& d : devices_)
+      if (d.base < m.end() && m.base < d.base + d.size)
+        issues_.add("/platform/cpus/" + std::to_string(i) + "/local_memory/base",
+                    "the local memory " + span(m.base, m.size) + " overlaps \"" + d.name + "\" " +
+                        span(d.base, d.size) + ", which the CPU could not reach (expected another base)");
+  }
   for (const auto& d : devices_) {
     const BusSpec* b = bus(p, d.bus);
     if (!b) continue;

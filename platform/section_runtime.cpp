@@ -2,7 +2,9 @@
 // drivers, scheduler, the DMA data path) and the software implementations' costs. Its schema and its
 // resolution (platform/scenario_sections.h).
 #include <algorithm>
+#include <filesystem>
 
+#include "models/desrnd_extension.h"
 #include "platform/scenario_sections.h"
 #include "runtime/drivers.h"
 #include "runtime/extension_software.h"
@@ -11,6 +13,7 @@
 #include "runtime/rsa_work.h"
 #include "runtime/scheduler.h"
 #include "runtime/slot_table.h"
+#include "runtime/software_program.h"
 
 namespace rsoc::platform::sections {
 
@@ -121,6 +124,34 @@ Schema software_cost_schema() {
                 "times the ratio of the two operations' big-number work as OpenSSL 0.9.8 does it "
                 "(runtime/rsa_work.h: RSA private and public operations, e = 65537), added to "
                 "cycles_per_block; null: none")},
+      {"program",
+       Schema::object(
+           {
+               {"elf",
+                Schema::string().min_length(1).doc(
+                    "the RV32IMC ELF: a path relative to the scenario's folder, or the file name of one of "
+                    "rsoc's programs (built from scenarios/software, e.g. aes128.elf)")},
+               {"entry", Schema::string().min_length(1).doc(
+                             "the symbol of the function that implements the functionality (its arguments: "
+                             "scenarios/software/README.md)")},
+               {"max_instructions", Schema::integer()
+                                        .min(1)
+                                        .max(1e15)
+                                        .default_value(10000000000LL)
+                                        .doc("a call that runs more instructions is an error")},
+               {"reuse_equal_lengths",
+                Schema::boolean().default_value(false).doc(
+                    "the code's instruction path does not depend on its data (a block cipher): a call costs "
+                    "what the first call of as many bytes and the same direction cost on that CPU (when it "
+                    "stayed in its local memory), without running; its output is rsoc's reference, which the "
+                    "first call's matched (stats: program_reused_calls)")},
+           })
+           .nullable()
+           .default_value(nullptr)
+           .doc("software that is code: a CPU with model iss runs the entry function for every request (its "
+                "time what its instructions cost, its output what it wrote); cycles_per_request and "
+                "cycles_per_block are then the OS's work around the call, and the estimate adds the "
+                "program's cycles measured at load (cycles_per_byte must be 0); null: typed costs only")},
       {"smt_throughput",
        Schema::number().min(1).max(64).nullable().default_value(nullptr).doc(
            "this code's own gain from hardware threads sharing a core: what all of them running it compute "
@@ -393,8 +424,99 @@ void Resolver::software(ScenarioParams& p) {
         sw.extension = e;
       }
     }
+    if (const json& prog = cost["program"]; !prog.is_null()) {
+      const std::string ptr = "/software/" + name;
+      if (sw.cycles_per_byte != 0)
+        issues_.add(ptr + "/cycles_per_byte",
+                    "measured from the program (expected 0 with /software/" + name + "/program)");
+      if (sw.extension)
+        issues_.add(ptr + "/extension",
+                    "a program's custom instructions reach the CPU's unit themselves (expected null)");
+      program(p, *f, prog, ptr + "/program", sw);
+    }
     p.runtime.software[*f] = sw;
   }
+}
+
+std::string Resolver::program_file(const std::string& elf, const std::string& ptr) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path path(elf);
+  std::vector<fs::path> tried;
+  if (path.is_absolute()) {
+    tried.push_back(path);
+  } else {
+    if (!file_.empty() && fs::exists(fs::path(file_), ec))
+      tried.push_back(fs::path(file_).parent_path() / path);
+    if (path.filename() == path) tried.push_back(fs::path(software_dir()) / path);
+  }
+  for (const fs::path& t : tried)
+    if (fs::is_regular_file(t, ec)) return t.string();
+  std::string where;
+  for (const fs::path& t : tried) where += (where.empty() ? "" : ", ") + t.string();
+  issues_.add(ptr,
+              "no program file \"" + elf + "\" (looked for " + (where.empty() ? "nothing" : where) + ")");
+  return {};
+}
+
+void Resolver::program(const ScenarioParams& p, runtime::Functionality f, const json& prog,
+                       const std::string& ptr, runtime::SoftwareCost& sw) {
+  const auto cpu = std::find_if(p.cpus.begin(), p.cpus.end(), [](const CpuSpec& c) { return c.params.iss; });
+  if (cpu == p.cpus.end()) {
+    issues_.add(ptr, "software that is code needs a CPU with model \"iss\" (set /platform/cpus/0/model)");
+    return;
+  }
+  const std::string path = program_file(prog["elf"], ptr + "/elf");
+  if (path.empty()) return;
+  auto program = std::make_shared<runtime::SoftwareProgram>();
+  try {
+    program->image = std::make_shared<const models::ElfImage>(models::ElfImage::load(path));
+  } catch (const models::ElfError& e) {
+    issues_.add(ptr + "/elf", e.what());
+    return;
+  }
+  program->entry = prog["entry"];
+  program->max_instructions = u64(prog["max_instructions"]);
+  program->reuse_equal_lengths = prog["reuse_equal_lengths"].get<bool>();
+  program->key = ptr;
+  const models::ElfImage::Symbol* entry = program->image->find(program->entry);
+  if (!entry || !(entry->function || entry->label)) {
+    std::vector<std::string> functions;
+    for (const auto& s : program->image->symbols())
+      if (s.function && functions.size() < 12) functions.push_back(s.name);
+    issues_.add(ptr + "/entry", "no function \"" + program->entry + "\" in " + path +
+                                    " (its functions: " + listed(functions) + ")");
+    return;
+  }
+  program->entry_address = entry->address;
+  // One block and two: the call's cost and each block's, checked against the reference.
+  const std::vector<std::uint8_t> key = runtime::draw_key(f, 1);
+  const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, f);
+  std::unique_ptr<models::ExtensionUnit> unit_of_cpu;
+  if (cpu->desrnd) unit_of_cpu = std::make_unique<models::DesrndExtension>(*cpu->desrnd);
+  runtime::ProgramCost cost[2];
+  for (std::uint64_t blocks : {1, 2}) {
+    std::vector<std::uint8_t> data(unit * blocks), out;
+    runtime::draw_data(blocks, data);
+    runtime::shape_data(f, data);
+    try {
+      cost[blocks - 1] = runtime::ProgramRunner::measure(*program, *cpu->params.iss, unit_of_cpu.get(), key,
+                                                         data, true, &out);
+    } catch (const std::exception& e) {
+      issues_.add(ptr, std::string("measured on CPU \"") + cpu->name + "\": " + e.what());
+      return;
+    }
+    if (out != runtime::reference_output(f, key, data, true)) {
+      issues_.add(ptr, program->entry + " of " + path + " encrypts " + std::to_string(blocks) +
+                           " block(s) wrongly (expected what rsoc's reference of " + runtime::info(f).name +
+                           " computes)");
+      return;
+    }
+  }
+  const std::uint64_t per_block = cost[1].cycles - cost[0].cycles;
+  program->cycles_per_block = per_block;
+  program->cycles_per_request = cost[0].cycles > per_block ? cost[0].cycles - per_block : 0;
+  sw.program = std::move(program);
 }
 
 void Resolver::scaled_software(ScenarioParams& p) {

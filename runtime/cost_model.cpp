@@ -11,7 +11,7 @@ double CostModel::software_s(Functionality f, std::uint64_t blocks) const {
   const auto it = params_.software.find(f);
   if (it == params_.software.end()) return 0;
   const std::uint64_t block = it->second.block_cycles(unit_bytes(params_.unit_bytes, f), info(f).block_bytes);
-  return static_cast<double>(it->second.cycles_per_request + blocks * block) / params_.cpu_hz;
+  return static_cast<double>(it->second.request_cycles() + blocks * block) / params_.cpu_hz;
 }
 
 double CostModel::reconfiguration_s(Functionality f) const {

@@ -10,12 +10,14 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "runtime/extension_software.h"
 #include "runtime/functionality.h"
+#include "runtime/software_program.h"
 
 namespace rsoc::runtime {
 
@@ -32,11 +34,19 @@ struct SoftwareCost {
   double smt_throughput = 0;
   // Software that computes on a CPU extension unit (the output comes from the unit of the process's thread).
   std::optional<ExtensionSoftware> extension;
+  // Software that is code (runtime/software_program.h): the instruction-set CPU runs it for every request,
+  // its time what its instructions cost; cycles_per_request and cycles_per_block are then the OS's work
+  // around the call (charged besides), and the estimate adds the program's measured cycles.
+  std::shared_ptr<const SoftwareProgram> program;
 
+  // CPU cycles of a request besides its blocks' (a program's measured ones included).
+  std::uint64_t request_cycles() const {
+    return cycles_per_request + (program ? program->cycles_per_request : 0);
+  }
   // CPU cycles of one block of `unit_bytes` bytes, made of cipher blocks of `cipher_block_bytes` (the
-  // per-byte part rounded to whole cycles).
+  // per-byte part rounded to whole cycles; a program's measured ones included).
   std::uint64_t block_cycles(std::uint64_t unit_bytes, std::uint64_t cipher_block_bytes) const {
-    return cycles_per_block +
+    return cycles_per_block + (program ? program->cycles_per_block : 0) +
            static_cast<std::uint64_t>(std::llround(static_cast<double>(unit_bytes) * cycles_per_byte)) +
            unit_bytes / cipher_block_bytes * cycles_per_cipher_block;
   }

@@ -190,6 +190,16 @@ void Manager::run_in_software(Job& job) {
                       info(f).name + " is not defined)");
   const SoftwareCost& cost = *job.software;
   const sc_time t1 = p.cpu().now();
+  if (cost.program) {  // the OS's work around the call, then the code's instructions on the ISS
+    if (const std::uint64_t os = cost.cycles_per_request + r.blocks * cost.cycles_per_block)
+      p.compute(os, cost.smt_throughput);
+    ProgramRunner::Run run = programs_.run(p, *cost.program, job.key, job.data, job.encrypt);
+    job.out.output = run.reused ? job.reference->output() : std::move(run.output);
+    job.reason += "; " + cost.program->entry + " on the instruction-set CPU" +
+                  (run.reused ? " (the cost of an earlier call of as many bytes)" : "");
+    r.exec_ps = (p.cpu().now() - t1).value();
+    return;
+  }
   p.compute(cost.cycles_per_request + r.blocks * cost.block_cycles(job.unit_bytes, info(f).block_bytes),
             cost.smt_throughput);
   if (cost.extension) {  // the values the extension instructions compute on this thread's unit
@@ -244,6 +254,7 @@ void Manager::statistics(double /*end_ms*/, std::vector<models::StatGroup>& out)
   recovery_.statistics(g);
   prefetcher_.statistics(g);
   contexts_.statistics(g);
+  programs_.statistics(g);
   out.push_back(std::move(g));
 }
 

@@ -36,6 +36,7 @@
 #include "runtime/request_scope.h"
 #include "runtime/scheduler.h"
 #include "runtime/slot_broker.h"
+#include "runtime/software_program.h"
 
 namespace rsoc::runtime {
 
@@ -83,6 +84,8 @@ class Manager final : public models::StatisticsSource {
   }
   // The driver of the cores (its counters: polls, recordings, replays).
   const CoreDriver& driver() const { return driver_; }
+  // The software that is code, run on the instruction-set CPU (its counters).
+  const ProgramRunner& programs() const { return programs_; }
   // The body of the prefetcher process (runtime.prefetch; runtime/prefetch.h); never returns.
   void run_prefetcher(Process& p) { prefetcher_.run(p); }
 
@@ -144,6 +147,7 @@ class Manager final : public models::StatisticsSource {
   const CostModel* model_;
   std::unique_ptr<SelectionPolicy> policy_;
   OutputVerifier verifier_;
+  ProgramRunner programs_;
   RequestLedger ledger_;
 };
 

@@ -401,6 +401,10 @@ sc_time Process::preemption_free_until() const {
   return sched_.slice_end(*this);
 }
 
+bool Process::may_be_preempted() const {
+  return sched_.contended(*this);
+}
+
 void Process::preempt() {
   // An expired slice goes to the back of this priority, also when a higher priority takes the thread at the
   // same moment; preempted by a higher priority within its slice, it keeps its place at the front.

@@ -117,6 +117,8 @@ class Process {
   // The local time before which preemption_point() switches to nobody as long as the process does not let
   // the kernel run (no synchronisation): driver work that ends earlier may skip its preemption points.
   sc_core::sc_time preemption_free_until() const;
+  // Whether another process could ever take its CPU thread (a process that may not: nothing preempts it).
+  bool may_be_preempted() const;
   // Waiting for a device in a poll loop: cooperative mode gives the CPU to the next ready process; preemptive
   // mode is a preemption point.
   void poll_pause();

@@ -18,6 +18,8 @@ packages=(
   python3-matplotlib                 # tools/plot.py (run with /usr/bin/python3)
   parallel                           # GNU Parallel: rsoc sweep --emit parallel (and its test)
   gcc-arm-none-eabi python3-unicorn  # tools/hsm_fmc_cycles.py: the HSM firmware's FMC paths, compiled and run
+  libunicorn-dev                     # the instruction-set CPU's emulator (models/riscv_hart.h)
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # the software it runs (scenarios/software)
 )
 
 tools/install_missing.sh "${packages[@]}"
