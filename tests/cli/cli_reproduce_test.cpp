@@ -1,4 +1,4 @@
-// `rsoc reproduce` on the desrnd system (13 experiments of a fraction of a second each): the same table
+// `rsoc reproduce` on the desrnd system (14 experiments of a fraction of a second each): the same table
 // whatever --jobs is, a progress line on a terminal, the level of its messages and its summary as JSON.
 #include <gtest/gtest.h>
 
@@ -54,10 +54,10 @@ TEST(CliReproduce, ProgressIsALineOnATerminalAndLinesOtherwise) {
                              kDesrnd + " --jobs 1 --out a\" /dev/null > tty.txt";
   ASSERT_EQ(std::system(on_tty.c_str()), 0);
   const std::string tty = slurp(dir / "tty.txt");
-  EXPECT_TRUE(has(tty, "\rrsoc: 0 of 13 experiments done, 0:00:0")) << tty;
+  EXPECT_TRUE(has(tty, "\rrsoc: 0 of 14 experiments done, 0:00:0")) << tty;
   EXPECT_TRUE(has(tty, " elapsed; running desrnd baseline")) << tty;
-  EXPECT_TRUE(has(tty, "\rrsoc: 1 of 13 experiments done, ")) << tty;
-  EXPECT_TRUE(has(tty, "\rrsoc: 13 of 13 experiments done, ")) << tty;
+  EXPECT_TRUE(has(tty, "\rrsoc: 1 of 14 experiments done, ")) << tty;
+  EXPECT_TRUE(has(tty, "\rrsoc: 14 of 14 experiments done, ")) << tty;
   EXPECT_FALSE(has(tty, "rsoc: reproducing ")) << tty;
   // Not a terminal: a line per experiment started.
   Result plain = rsoc(kDesrnd + " --jobs 1 --out b", dir);
@@ -78,7 +78,7 @@ TEST(CliReproduce, ProgressIsALineOnATerminalAndLinesOtherwise) {
                   "desrnd/baseline --out d/desrnd/baseline --scenarios " +
                       kScenarios + " (log d/desrnd/baseline.log)\nrsoc: desrnd baseline done in "))
       << verbose.err;
-  EXPECT_TRUE(has(verbose.err, " s (13 of 13 experiments)\n")) << verbose.err;
+  EXPECT_TRUE(has(verbose.err, " s (14 of 14 experiments)\n")) << verbose.err;
   EXPECT_TRUE(has(verbose.err, "\nrsoc: wrote d/reproduce.csv\n")) << verbose.err;
   EXPECT_TRUE(has(verbose.err, "\nrsoc: wrote d/desrnd/coupling.csv\n")) << verbose.err;
   // On a terminal, verbose lines rather than a line redrawn in place.
@@ -139,10 +139,12 @@ TEST(CliReproduce, SystemsByTheirScenariosNamesAndASummaryAtTheEnd) {
   Result r = rsoc("reproduce --system desrnd_3des --out rep", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   // The table, then what it comes to: every kind counted, the calibrated ones' worst error.
-  EXPECT_NE(r.out.find("\n\n24 figures: 2 calibrated, 20 predicted, 2 derived\n"
-                       "desrnd: 24 figures: 2 calibrated, 20 predicted, 2 derived\n"
+  EXPECT_NE(r.out.find("\n\n30 figures: 2 calibrated, 26 predicted, 2 derived\n"
+                       "desrnd: 30 figures: 2 calibrated, 26 predicted, 2 derived\n"
                        "  calibrated: worst error 0.00 % (speedup.des): the fit\n"
-                       "  predicted with a published value: 0\n"),
+                       "  predicted with a published value: 2, worst first:\n"
+                       "    speedup.des.iss: 47 published, 17.038 simulated, -63.75 %\n"
+                       "    speedup.3des.iss: 92 published, 34.370 simulated, -62.64 %\n"),
             std::string::npos)
       << r.out;
   Result help = rsoc("reproduce --help", dir);
