@@ -1,9 +1,11 @@
 #include "models/riscv_hart.h"
 
+#include <dlfcn.h>
 #include <unicorn/unicorn.h>
 
 #include <algorithm>
 #include <tlm>
+#include <type_traits>
 
 #include "models/address_map.h"
 #include "models/extension_unit.h"
@@ -12,6 +14,53 @@
 namespace rsoc::models {
 
 namespace {
+
+// The emulator's library, loaded when the first hart is made: a run without an instruction-set CPU does not
+// pay for loading and initialising it (every architecture Unicorn has, some tens of millions of
+// instructions), which every process of a sweep would.
+struct Unicorn {
+  decltype(&::uc_close) uc_close;
+  decltype(&::uc_emu_start) uc_emu_start;
+  decltype(&::uc_emu_stop) uc_emu_stop;
+  decltype(&::uc_hook_add) uc_hook_add;
+  decltype(&::uc_mem_map) uc_mem_map;
+  decltype(&::uc_mem_read) uc_mem_read;
+  decltype(&::uc_mem_write) uc_mem_write;
+  decltype(&::uc_mmio_map) uc_mmio_map;
+  decltype(&::uc_open) uc_open;
+  decltype(&::uc_reg_read) uc_reg_read;
+  decltype(&::uc_reg_write) uc_reg_write;
+  decltype(&::uc_strerror) uc_strerror;
+};
+
+const Unicorn& emu() {
+  static const Unicorn api = [] {
+    void* lib = dlopen(RSOC_UNICORN_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+      throw std::runtime_error(std::string("the RISC-V emulator cannot be loaded (") + RSOC_UNICORN_LIBRARY +
+                               ", Debian's libunicorn2): " + dlerror());
+    auto get = [lib](auto& fn, const char* name) {
+      void* symbol = dlsym(lib, name);
+      if (!symbol) throw std::runtime_error(std::string(RSOC_UNICORN_LIBRARY) + " has no " + name);
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(symbol);
+    };
+    Unicorn u{};
+    get(u.uc_close, "uc_close");
+    get(u.uc_emu_start, "uc_emu_start");
+    get(u.uc_emu_stop, "uc_emu_stop");
+    get(u.uc_hook_add, "uc_hook_add");
+    get(u.uc_mem_map, "uc_mem_map");
+    get(u.uc_mem_read, "uc_mem_read");
+    get(u.uc_mem_write, "uc_mem_write");
+    get(u.uc_mmio_map, "uc_mmio_map");
+    get(u.uc_open, "uc_open");
+    get(u.uc_reg_read, "uc_reg_read");
+    get(u.uc_reg_write, "uc_reg_write");
+    get(u.uc_strerror, "uc_strerror");
+    return u;
+  }();
+  return api;
+}
 
 constexpr std::uint64_t kAddressSpace = 0x100000000ULL;
 constexpr std::uint32_t kPage = 4096;
@@ -70,7 +119,7 @@ struct RiscvHart::Hooks {
     }
     const std::size_t at = (pc - h.text_begin_) >> 1;
     if (h.class_[at] == kUndecoded && !h.decode_at(pc)) {
-      uc_emu_stop(uc);
+      emu().uc_emu_stop(uc);
       return;
     }
     const std::uint8_t entry = h.class_[at];
@@ -85,7 +134,7 @@ struct RiscvHart::Hooks {
     }
     if (h.slice_instructions_ > 0 && h.slice_cycles_ + cost > h.budget_) {  // the budget is spent
       h.resume_ = pc;
-      uc_emu_stop(uc);
+      emu().uc_emu_stop(uc);
       return;
     }
     if (h.limit_ && h.call_instructions_ >= h.limit_) {
@@ -144,36 +193,37 @@ RiscvHart::RiscvHart(std::shared_ptr<const ElfImage> program, const TimingProfil
   if (text_end_ <= text_begin_) throw IssError(program_->path() + ": no executable segment", 0);
   class_.assign((text_end_ - text_begin_ + 1) / 2, kUndecoded);
 
-  check(uc_open(UC_ARCH_RISCV, UC_MODE_RISCV32, &uc_), "open an RV32 emulator");
-  check(uc_mem_map(uc_, memory_.base, memory_.size, UC_PROT_ALL), "map the local memory");
+  check(emu().uc_open(UC_ARCH_RISCV, UC_MODE_RISCV32, &uc_), "open an RV32 emulator");
+  check(emu().uc_mem_map(uc_, memory_.base, memory_.size, UC_PROT_ALL), "map the local memory");
   // Everything else is the bus's.
   windows_.push_back(std::make_unique<Hooks>(Hooks{this, 0}));
   windows_.push_back(std::make_unique<Hooks>(Hooks{this, static_cast<std::uint32_t>(memory_.end())}));
   if (memory_.base > 0)
-    check(uc_mmio_map(uc_, 0, memory_.base, Hooks::read, windows_[0].get(), Hooks::write, windows_[0].get()),
+    check(emu().uc_mmio_map(uc_, 0, memory_.base, Hooks::read, windows_[0].get(), Hooks::write,
+                            windows_[0].get()),
           "map the bus below the local memory");
   if (memory_.end() < kAddressSpace)
-    check(uc_mmio_map(uc_, memory_.end(), kAddressSpace - memory_.end(), Hooks::read, windows_[1].get(),
-                      Hooks::write, windows_[1].get()),
+    check(emu().uc_mmio_map(uc_, memory_.end(), kAddressSpace - memory_.end(), Hooks::read, windows_[1].get(),
+                            Hooks::write, windows_[1].get()),
           "map the bus above the local memory");
   for (const ElfImage::Segment& s : program_->segments())
-    check(uc_mem_write(uc_, s.address, s.bytes.data(), s.bytes.size()), "load a segment");
+    check(emu().uc_mem_write(uc_, s.address, s.bytes.data(), s.bytes.size()), "load a segment");
   uc_hook hook;
-  check(uc_hook_add(uc_, &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&Hooks::code), this, memory_.base,
-                    memory_.end() - 1),
+  check(emu().uc_hook_add(uc_, &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&Hooks::code), this, memory_.base,
+                          memory_.end() - 1),
         "add the timing hook");
-  check(uc_hook_add(uc_, &hook, UC_HOOK_INTR, reinterpret_cast<void*>(&Hooks::interrupt), this, 1, 0),
+  check(emu().uc_hook_add(uc_, &hook, UC_HOOK_INTR, reinterpret_cast<void*>(&Hooks::interrupt), this, 1, 0),
         "add the exception hook");
 }
 
 RiscvHart::~RiscvHart() {
-  if (uc_) uc_close(uc_);
+  if (uc_) emu().uc_close(uc_);
 }
 
 void RiscvHart::check(int err, const char* what) const {
   if (err != UC_ERR_OK)
     throw std::runtime_error(std::string("the RISC-V emulator cannot ") + what + ": " +
-                             uc_strerror(static_cast<uc_err>(err)));
+                             emu().uc_strerror(static_cast<uc_err>(err)));
 }
 
 void RiscvHart::write_memory(std::uint32_t address, const void* data, std::size_t length) {
@@ -181,14 +231,14 @@ void RiscvHart::write_memory(std::uint32_t address, const void* data, std::size_
     throw IssError(std::to_string(length) + " bytes at " + hex(address) + " do not fit the local memory [" +
                        hex(memory_.base) + ", " + hex(memory_.end()) + ")",
                    address);
-  check(uc_mem_write(uc_, address, data, length), "write its local memory");
+  check(emu().uc_mem_write(uc_, address, data, length), "write its local memory");
 }
 
 void RiscvHart::read_memory(std::uint32_t address, void* data, std::size_t length) const {
   if (address < memory_.base || std::uint64_t{address} + length > memory_.end())
     throw IssError(std::to_string(length) + " bytes at " + hex(address) + " lie outside the local memory",
                    address);
-  check(uc_mem_read(uc_, address, data, length), "read its local memory");
+  check(emu().uc_mem_read(uc_, address, data, length), "read its local memory");
 }
 
 void RiscvHart::call(std::uint32_t entry, std::initializer_list<std::uint32_t> args,
@@ -196,15 +246,15 @@ void RiscvHart::call(std::uint32_t entry, std::initializer_list<std::uint32_t> a
   if (args.size() > 8) throw std::invalid_argument("a call takes at most eight arguments");
   std::uint32_t zero = 0;
   for (int r = UC_RISCV_REG_X1; r <= UC_RISCV_REG_X31; ++r)
-    check(uc_reg_write(uc_, r, &zero), "set a register");
+    check(emu().uc_reg_write(uc_, r, &zero), "set a register");
   int reg = UC_RISCV_REG_A0;
-  for (std::uint32_t a : args) check(uc_reg_write(uc_, reg++, &a), "set an argument");
+  for (std::uint32_t a : args) check(emu().uc_reg_write(uc_, reg++, &a), "set an argument");
   std::uint32_t sp = stack_top(), ra = return_address();
-  check(uc_reg_write(uc_, UC_RISCV_REG_SP, &sp), "set sp");
-  check(uc_reg_write(uc_, UC_RISCV_REG_RA, &ra), "set ra");
+  check(emu().uc_reg_write(uc_, UC_RISCV_REG_SP, &sp), "set sp");
+  check(emu().uc_reg_write(uc_, UC_RISCV_REG_RA, &ra), "set ra");
   if (const ElfImage::Symbol* gp = program_->find("__global_pointer$")) {
     std::uint32_t value = gp->address;
-    check(uc_reg_write(uc_, UC_RISCV_REG_GP, &value), "set gp");
+    check(emu().uc_reg_write(uc_, UC_RISCV_REG_GP, &value), "set gp");
   }
   resume_ = entry;
   returned_ = false;
@@ -222,7 +272,7 @@ RiscvHart::Slice RiscvHart::run(CpuThread* thread, ExtensionUnit* extension, std
   error_.clear();
   const std::uint32_t start = resume_;
   resume_ = return_address();  // unless the budget stops it earlier
-  const uc_err e = uc_emu_start(uc_, start, return_address(), 0, 0);
+  const uc_err e = emu().uc_emu_start(uc_, start, return_address(), 0, 0);
   flush();
   instructions_ += slice_instructions_;
   cycles_ += slice_cycles_;
@@ -232,10 +282,10 @@ RiscvHart::Slice RiscvHart::run(CpuThread* thread, ExtensionUnit* extension, std
     if (error_.empty()) {
       std::uint32_t pc = pc_;
       if (e == UC_ERR_FETCH_UNMAPPED || e == UC_ERR_FETCH_PROT) {
-        uc_reg_read(uc_, UC_RISCV_REG_PC, &pc);
+        emu().uc_reg_read(uc_, UC_RISCV_REG_PC, &pc);
         throw IssError("a jump to " + hex(pc) + ", outside the local memory, after " + where(pc_), pc);
       }
-      throw IssError(std::string("the emulator stopped: ") + uc_strerror(e) + " at " + where(pc), pc);
+      throw IssError(std::string("the emulator stopped: ") + emu().uc_strerror(e) + " at " + where(pc), pc);
     }
     throw IssError(error_ + " at " + where(error_pc_), error_pc_);
   }
@@ -245,14 +295,14 @@ RiscvHart::Slice RiscvHart::run(CpuThread* thread, ExtensionUnit* extension, std
 
 std::uint32_t RiscvHart::result() const {
   std::uint32_t a0 = 0;
-  uc_reg_read(uc_, UC_RISCV_REG_A0, &a0);
+  emu().uc_reg_read(uc_, UC_RISCV_REG_A0, &a0);
   return a0;
 }
 
 bool RiscvHart::decode_at(std::uint32_t pc) {
   std::uint32_t word = 0;
   const std::size_t bytes = std::min<std::uint32_t>(4, text_end_ - pc);
-  uc_mem_read(uc_, pc, &word, bytes);
+  emu().uc_mem_read(uc_, pc, &word, bytes);
   const std::optional<RvInstruction> i = decode_rv32imc(word);
   if (!i || (i->length == 4 && bytes < 4)) {
     stop_with("an instruction RV32IMC does not know (" + hex((word & 3) == 3 ? word : word & 0xffff) + ")",
@@ -274,7 +324,7 @@ void RiscvHart::execute_custom(const RvInstruction& i, std::uint32_t pc) {
     return;
   }
   std::uint32_t rs1 = 0;
-  uc_reg_read(uc_, UC_RISCV_REG_X0 + static_cast<int>(i.rs1), &rs1);
+  emu().uc_reg_read(uc_, UC_RISCV_REG_X0 + static_cast<int>(i.rs1), &rs1);
   try {
     if (i.funct3 == 0) {
       extension_->execute(rs1 + static_cast<std::uint32_t>(i.imm));
@@ -282,7 +332,7 @@ void RiscvHart::execute_custom(const RvInstruction& i, std::uint32_t pc) {
       extension_->write_register(static_cast<std::uint32_t>(i.imm), rs1);
     } else {
       std::uint32_t value = extension_->read_register(static_cast<std::uint32_t>(i.imm));
-      if (i.rd != 0) uc_reg_write(uc_, UC_RISCV_REG_X0 + static_cast<int>(i.rd), &value);
+      if (i.rd != 0) emu().uc_reg_write(uc_, UC_RISCV_REG_X0 + static_cast<int>(i.rd), &value);
     }
   } catch (const std::exception& e) {  // an illegal operand or register number: the unit's exception
     stop_with(
@@ -291,7 +341,7 @@ void RiscvHart::execute_custom(const RvInstruction& i, std::uint32_t pc) {
     return;
   }
   std::uint32_t next = pc + 4;  // the emulator does not know the instruction: continue after it
-  uc_reg_write(uc_, UC_RISCV_REG_PC, &next);
+  emu().uc_reg_write(uc_, UC_RISCV_REG_PC, &next);
 }
 
 void RiscvHart::access(bool read, std::uint32_t address, void* data, unsigned size) {
@@ -318,7 +368,7 @@ void RiscvHart::stop_with(const std::string& why, std::uint32_t pc) {
     error_ = why;
     error_pc_ = pc;
   }
-  uc_emu_stop(uc_);
+  emu().uc_emu_stop(uc_);
 }
 
 void RiscvHart::flush() {
