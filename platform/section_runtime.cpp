@@ -392,7 +392,9 @@ void Resolver::software(ScenarioParams& p) {
   for (const auto& [name, cost] : doc_["software"].items()) {
     const auto f = functionality_key(p, name, pointer_child("/software", name));
     if (!f) continue;
-    runtime::SoftwareCost sw{u64(cost["cycles_per_request"]), u64(cost["cycles_per_block"]), std::nullopt};
+    runtime::SoftwareCost sw;
+    sw.cycles_per_request = u64(cost["cycles_per_request"]);
+    sw.cycles_per_block = u64(cost["cycles_per_block"]);
     sw.cycles_per_byte = cost["cycles_per_byte"].get<double>();
     if (!cost["smt_throughput"].is_null()) {
       sw.smt_throughput = cost["smt_throughput"].get<double>();
