@@ -505,7 +505,10 @@ void Resolver::program(const ScenarioParams& p, runtime::Functionality f, const 
       cost[blocks - 1] = runtime::ProgramRunner::measure(*program, *cpu->params.iss, unit_of_cpu.get(), key,
                                                          data, true, &out);
     } catch (const std::exception& e) {
-      issues_.add(ptr, std::string("measured on CPU \"") + cpu->name + "\": " + e.what());
+      std::string why =
+          e.what();  // its key first, as a run's errors say it: here the issue's pointer says it
+      if (why.rfind(ptr + ": ", 0) == 0) why.erase(0, ptr.size() + 2);
+      issues_.add(ptr, "measured on CPU \"" + cpu->name + "\": " + why);
       return;
     }
     if (out != runtime::reference_output(f, key, data, true)) {
