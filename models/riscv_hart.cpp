@@ -263,9 +263,11 @@ void RiscvHart::call(std::uint32_t entry, std::initializer_list<std::uint32_t> a
   call_instructions_ = 0;
 }
 
-RiscvHart::Slice RiscvHart::run(CpuThread* thread, ExtensionUnit* extension, std::uint64_t cycle_budget) {
+RiscvHart::Slice RiscvHart::run(CpuThread* thread, ExtensionUnit* extension, std::uint64_t cycle_budget,
+                                UntimedDevices* devices) {
   if (returned_) throw std::logic_error("RiscvHart::run without a call in progress");
   thread_ = thread;
+  devices_ = thread ? nullptr : devices;
   extension_ = extension;
   budget_ = cycle_budget;
   slice_cycles_ = slice_instructions_ = pending_ = 0;
@@ -347,9 +349,17 @@ void RiscvHart::execute_custom(const RvInstruction& i, std::uint32_t pc) {
 void RiscvHart::access(bool read, std::uint32_t address, void* data, unsigned size) {
   if (!error_.empty()) return;  // stopping already
   if (!thread_) {
-    stop_with(std::string(read ? "a load from " : "a store to ") + hex(address) +
-                  ", outside the local memory, in a run without a bus",
-              pc_);
+    if (!devices_) {
+      stop_with(std::string(read ? "a load from " : "a store to ") + hex(address) +
+                    ", outside the local memory, in a run without a bus",
+                pc_);
+    } else {
+      ++outside_accesses_;
+      if (!devices_->access(read, address, data, size))
+        stop_with(std::string(read ? "a load from " : "a store to ") + hex(address) +
+                      " that the stand-in devices refused",
+                  pc_);
+    }
     return;
   }
   flush();

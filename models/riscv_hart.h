@@ -46,6 +46,15 @@ namespace rsoc::models {
 class CpuThread;
 class ExtensionUnit;
 
+// What the loads and stores of an untimed run outside the local memory reach: a stand-in for the platform's
+// devices, for measuring code that drives them outside any simulation. access() moves `size` bytes at
+// `address` (into `data` for a read); false refuses the access (the run stops with an IssError).
+class UntimedDevices {
+ public:
+  virtual ~UntimedDevices() = default;
+  virtual bool access(bool read, std::uint32_t address, void* data, unsigned size) = 0;
+};
+
 class IssError : public std::runtime_error {
  public:
   IssError(const std::string& what, std::uint32_t pc) : std::runtime_error(what), pc_(pc) {}
@@ -100,8 +109,9 @@ class RiscvHart {
   };
   // Runs the call on `thread` (its clock, its bus, its extension `extension`, which may be null) until it
   // returns or would exceed `cycle_budget` cycles. Throws IssError (see above). Without a thread the call is
-  // only counted (no time, and an access outside the local memory is an error).
-  Slice run(CpuThread* thread, ExtensionUnit* extension, std::uint64_t cycle_budget);
+  // only counted (no time), and an access outside the local memory reaches `devices` (none: an error).
+  Slice run(CpuThread* thread, ExtensionUnit* extension, std::uint64_t cycle_budget,
+            UntimedDevices* devices = nullptr);
   bool returned() const { return returned_; }
   std::uint32_t result() const;  // a0 after the call returned
 
@@ -140,6 +150,7 @@ class RiscvHart {
   // The run in progress.
   CpuThread* thread_ = nullptr;
   ExtensionUnit* extension_ = nullptr;
+  UntimedDevices* devices_ = nullptr;  // without a thread
   std::uint64_t budget_ = 0, slice_cycles_ = 0, slice_instructions_ = 0, pending_ = 0;
   std::uint32_t pc_ = 0;           // the instruction the hook saw last
   std::uint32_t resume_ = 0;       // where the next run() starts

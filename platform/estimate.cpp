@@ -153,9 +153,23 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
   m.software = p.runtime.software;
   m.unit_bytes = p.runtime.unit_bytes;
   const double cpu = sec(p.cpus.front().params.clock_period);
-  const auto& drv = p.runtime.driver;
   for (const runtime::Functionality f : p.functionalities->all()) {
     const auto& fi = runtime::info(f);
+    // A driver that is code: its measured cycles in place of the typed loop's (each wait's first poll, which
+    // they include, priced with the others), and its accesses issued by its load and store instructions
+    // (counted in those cycles), not by mmio_cycles.
+    runtime::DriverCosts drv = p.runtime.driver;
+    double issue_s = 0;
+    if (const auto code = p.runtime.driver_programs.find(f); code != p.runtime.driver_programs.end()) {
+      const runtime::DriverProgram& d = *code->second;
+      const auto less_a_poll = [&](std::uint64_t c) {
+        return c > d.poll_loop_cycles ? c - d.poll_loop_cycles : 0;
+      };
+      drv.cycles_per_request += less_a_poll(d.cycles_per_request);
+      drv.cycles_per_cipher_block = less_a_poll(d.cycles_per_cipher_block);
+      drv.poll_loop_cycles = d.poll_loop_cycles;
+      issue_s = cpu * p.cpus.front().params.mmio_cycles;
+    }
     for (const auto& c : p.cores) {
       if (!runtime::implements(c.design(), f)) continue;
       // The slot it would run in: one that hosts it at boot, else the first reconfigurable one it fits.
@@ -166,7 +180,9 @@ runtime::CostModelParams estimate_costs(const ScenarioParams& p) {
         if (p.slots[i].params.reconfigurable && c.bitstream_bytes <= p.slots[i].params.capacity_bytes)
           slot = i;
       if (slot == p.slots.size()) continue;
-      const AccessEstimate a = estimate_access(p, slot, c.params);
+      AccessEstimate a = estimate_access(p, slot, c.params);
+      a.read_s -= issue_s;
+      a.write_s -= issue_s;
       const double poll = a.read_s + cpu * drv.poll_loop_cycles;
       auto polls = [&](double busy_s) {
         return 1 + (busy_s > a.read_s ? std::ceil((busy_s - a.read_s) / poll) : 0);

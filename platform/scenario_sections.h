@@ -243,6 +243,15 @@ class Resolver {
   // the first CPU with an instruction-set model as the estimate's cost (into `sw`).
   void program(const ScenarioParams& p, runtime::Functionality f, const json& prog, const std::string& ptr,
                runtime::SoftwareCost& sw);
+  // The first CPU with an instruction-set model; none: an issue at `ptr` saying that `what` needs one.
+  const CpuSpec* first_iss_cpu(const ScenarioParams& p, const std::string& ptr, const std::string& what);
+  // What a program's measurement on `cpu` that threw `e` says at `ptr`.
+  static std::string measured_on(const CpuSpec& cpu, const std::string& ptr, const std::exception& e);
+  // The program at `ptr` (its ELF loaded, its entry found, its limit; reuse off); null with an issue.
+  std::shared_ptr<runtime::SoftwareProgram> program_code(const json& prog, const std::string& ptr);
+  // runtime.driver.programs: drivers that are code, each measured on the first CPU with an instruction-set
+  // model (p.runtime.driver_programs).
+  void driver_programs(ScenarioParams& p, const json& programs);
   // Where the program file `elf` is: a path relative to the scenario's folder or absolute, or a file name
   // among rsoc's built programs; "" (with an issue at `ptr`) when neither has it.
   std::string program_file(const std::string& elf, const std::string& ptr);

@@ -19,6 +19,24 @@ namespace rsoc::platform::sections {
 
 namespace {
 
+// A program the instruction-set CPU runs (software.<f>.program, runtime.driver.programs.<f>): its ELF, its
+// entry function (`entry_doc`), its instruction bound; and `more`.
+Schema program_schema(const std::string& entry_doc, std::vector<Schema::Field> more = {}) {
+  std::vector<Schema::Field> fields{
+      {"elf", Schema::string().min_length(1).doc(
+                  "the RV32IMC ELF: a path relative to the scenario's folder, or the file name of one of "
+                  "rsoc's programs (built from scenarios/software, e.g. aes128.elf)")},
+      {"entry", Schema::string().min_length(1).doc(entry_doc)},
+      {"max_instructions", Schema::integer()
+                               .min(1)
+                               .max(1e15)
+                               .default_value(10000000000LL)
+                               .doc("a call that runs more instructions is an error")},
+  };
+  for (Schema::Field& f : more) fields.push_back(std::move(f));
+  return Schema::object(std::move(fields));
+}
+
 // runtime.driver: the costs of the OS drivers of the cores.
 Schema driver_schema() {
   return Schema::object({
@@ -36,6 +54,19 @@ Schema driver_schema() {
            .doc("CPU cycles of driver work per cipher block (modexp, RSA: per message) of a block: the PIO "
                 "loop's work around its register accesses, or placing it in the DMA buffer")},
       {"poll_loop_cycles", cycles(0, 1000000).doc("CPU cycles around each core status read")},
+      {"programs",
+       Schema::map(program_schema("the symbol of the driver function (its arguments: scenarios/software/"
+                                  "README.md; core_driver.elf has aes128_core_pio, des_core_pio and "
+                                  "tdes_core_pio)")
+                       .doc("the driver of the functionality's core: a program and its entry"))
+           .key_name("functionality")
+           .default_value(nlohmann::json::object())
+           .doc(
+               "drivers that are code, by functionality (aes128, des, 3des: the cipher cores): a CPU with "
+               "model iss runs the entry for every hardware request in place of the driver model's PIO path, "
+               "its register accesses through the bus models; cycles_per_request and cycles_per_block are "
+               "then the OS's work around the call, the code's own cycles replace cycles_per_cipher_block "
+               "and poll_loop_cycles (measured at load for the estimate: stats driver_program_*)")},
       {"max_polls",
        Schema::integer().min(1).max(1e12).default_value(1000000).doc("status reads before a request fails")},
       {"pio_timing",
@@ -125,27 +156,15 @@ Schema software_cost_schema() {
                 "(runtime/rsa_work.h: RSA private and public operations, e = 65537), added to "
                 "cycles_per_block; null: none")},
       {"program",
-       Schema::object(
-           {
-               {"elf",
-                Schema::string().min_length(1).doc(
-                    "the RV32IMC ELF: a path relative to the scenario's folder, or the file name of one of "
-                    "rsoc's programs (built from scenarios/software, e.g. aes128.elf)")},
-               {"entry", Schema::string().min_length(1).doc(
-                             "the symbol of the function that implements the functionality (its arguments: "
-                             "scenarios/software/README.md)")},
-               {"max_instructions", Schema::integer()
-                                        .min(1)
-                                        .max(1e15)
-                                        .default_value(10000000000LL)
-                                        .doc("a call that runs more instructions is an error")},
-               {"reuse_equal_lengths",
-                Schema::boolean().default_value(false).doc(
-                    "the code's instruction path does not depend on its data (a block cipher): a call costs "
-                    "what the first call of as many bytes and the same direction cost on that CPU (when it "
-                    "stayed in its local memory), without running; its output is rsoc's reference, which the "
-                    "first call's matched (stats: program_reused_calls)")},
-           })
+       program_schema(
+           "the symbol of the function that implements the functionality (its arguments: "
+           "scenarios/software/README.md)",
+           {{"reuse_equal_lengths",
+             Schema::boolean().default_value(false).doc(
+                 "the code's instruction path does not depend on its data (a block cipher): a call "
+                 "costs what the first call of as many bytes and the same direction cost on that "
+                 "CPU (when it stayed in its local memory), without running; its output is rsoc's "
+                 "reference, which the first call's matched (stats: program_reused_calls)")}})
            .nullable()
            .default_value(nullptr)
            .doc("software that is code: a CPU with model iss runs the entry function for every request (its "
@@ -365,6 +384,40 @@ void Resolver::contexts(ScenarioParams& p, const json& ctx) {
                 "a switch time without per-process contexts does nothing; expected per_process true, or 0");
 }
 
+void Resolver::driver_programs(ScenarioParams& p, const json& programs) {
+  for (const auto& [name, prog] : programs.items()) {
+    const std::string ptr = pointer_child("/runtime/driver/programs", name);
+    const auto f = functionality_key(p, name, ptr);
+    if (!f) continue;
+    const models::CoreKind kind = runtime::info(*f).core;
+    if (kind != models::CoreKind::kAes128 && kind != models::CoreKind::kDes) {
+      issues_.add(ptr, name +
+                           " is not computed by a cipher core (a driver program drives the AES-128, DES and "
+                           "3DES cores: aes128, des, 3des)");
+      continue;
+    }
+    if (p.data_dma) {
+      issues_.add(ptr, "a driver program moves blocks by PIO (expected /runtime/driver/data_path \"pio\")");
+      continue;
+    }
+    if (p.runtime.driver.watchdog_cycles) {
+      issues_.add(ptr,
+                  "the recovery watchdog times the driver model's waits, a driver program bounds its own "
+                  "polls (expected /runtime/recovery/watchdog_cycles 0)");
+      continue;
+    }
+    const CpuSpec* cpu = first_iss_cpu(p, ptr, "a driver that is code");
+    if (!cpu) continue;
+    std::shared_ptr<runtime::SoftwareProgram> code = program_code(prog, ptr);
+    if (!code) continue;
+    try {
+      p.runtime.driver_programs[*f] = runtime::ProgramRunner::measure_driver(code, *cpu->params.iss, *f);
+    } catch (const std::exception& e) {
+      issues_.add(ptr, measured_on(*cpu, ptr, e));
+    }
+  }
+}
+
 void Resolver::driver(ScenarioParams& p, const json& d) {
   p.runtime.driver.cycles_per_request = u64(d["cycles_per_request"]);
   p.runtime.driver.prepare_cycles_per_request = u64(d["prepare_cycles_per_request"]);
@@ -374,6 +427,7 @@ void Resolver::driver(ScenarioParams& p, const json& d) {
   p.runtime.driver.max_polls = u64(d["max_polls"]);
   p.runtime.driver.pio_timing = runtime::kPioTimingNames.at(d["pio_timing"].get<std::string>());
   data_path(d, p);
+  driver_programs(p, d["programs"]);
   if (!p.data_dma)
     for (const std::string& ptr : stream_only_cores_)
       issues_.add(ptr,
@@ -461,25 +515,32 @@ std::string Resolver::program_file(const std::string& elf, const std::string& pt
   return {};
 }
 
-void Resolver::program(const ScenarioParams& p, runtime::Functionality f, const json& prog,
-                       const std::string& ptr, runtime::SoftwareCost& sw) {
+const CpuSpec* Resolver::first_iss_cpu(const ScenarioParams& p, const std::string& ptr,
+                                       const std::string& what) {
   const auto cpu = std::find_if(p.cpus.begin(), p.cpus.end(), [](const CpuSpec& c) { return c.params.iss; });
-  if (cpu == p.cpus.end()) {
-    issues_.add(ptr, "software that is code needs a CPU with model \"iss\" (set /platform/cpus/0/model)");
-    return;
-  }
+  if (cpu != p.cpus.end()) return &*cpu;
+  issues_.add(ptr, what + " needs a CPU with model \"iss\" (set /platform/cpus/0/model)");
+  return nullptr;
+}
+
+std::string Resolver::measured_on(const CpuSpec& cpu, const std::string& ptr, const std::exception& e) {
+  std::string why = e.what();  // its key first, as a run's errors say it: here the issue's pointer says it
+  if (why.rfind(ptr + ": ", 0) == 0) why.erase(0, ptr.size() + 2);
+  return "measured on CPU \"" + cpu.name + "\": " + why;
+}
+
+std::shared_ptr<runtime::SoftwareProgram> Resolver::program_code(const json& prog, const std::string& ptr) {
   const std::string path = program_file(prog["elf"], ptr + "/elf");
-  if (path.empty()) return;
+  if (path.empty()) return nullptr;
   auto program = std::make_shared<runtime::SoftwareProgram>();
   try {
     program->image = std::make_shared<const models::ElfImage>(models::ElfImage::load(path));
   } catch (const models::ElfError& e) {
     issues_.add(ptr + "/elf", e.what());
-    return;
+    return nullptr;
   }
   program->entry = prog["entry"];
   program->max_instructions = u64(prog["max_instructions"]);
-  program->reuse_equal_lengths = prog["reuse_equal_lengths"].get<bool>();
   program->key = ptr;
   const models::ElfImage::Symbol* entry = program->image->find(program->entry);
   if (!entry || !(entry->function || entry->label)) {
@@ -488,9 +549,20 @@ void Resolver::program(const ScenarioParams& p, runtime::Functionality f, const 
       if (s.function && functions.size() < 12) functions.push_back(s.name);
     issues_.add(ptr + "/entry", "no function \"" + program->entry + "\" in " + path +
                                     " (its functions: " + listed(functions) + ")");
-    return;
+    return nullptr;
   }
   program->entry_address = entry->address;
+  return program;
+}
+
+void Resolver::program(const ScenarioParams& p, runtime::Functionality f, const json& prog,
+                       const std::string& ptr, runtime::SoftwareCost& sw) {
+  const CpuSpec* cpu = first_iss_cpu(p, ptr, "software that is code");
+  if (!cpu) return;
+  std::shared_ptr<runtime::SoftwareProgram> program = program_code(prog, ptr);
+  if (!program) return;
+  program->reuse_equal_lengths = prog["reuse_equal_lengths"].get<bool>();
+  const std::string& path = program->image->path();
   // One block and two: the call's cost and each block's, checked against the reference.
   const std::vector<std::uint8_t> key = runtime::draw_key(f, 1);
   const std::uint64_t unit = runtime::unit_bytes(p.runtime.unit_bytes, f);
@@ -505,10 +577,7 @@ void Resolver::program(const ScenarioParams& p, runtime::Functionality f, const 
       cost[blocks - 1] = runtime::ProgramRunner::measure(*program, *cpu->params.iss, unit_of_cpu.get(), key,
                                                          data, true, &out);
     } catch (const std::exception& e) {
-      std::string why =
-          e.what();  // its key first, as a run's errors say it: here the issue's pointer says it
-      if (why.rfind(ptr + ": ", 0) == 0) why.erase(0, ptr.size() + 2);
-      issues_.add(ptr, "measured on CPU \"" + cpu->name + "\": " + why);
+      issues_.add(ptr, measured_on(*cpu, ptr, e));
       return;
     }
     if (out != runtime::reference_output(f, key, data, true)) {

@@ -92,6 +92,13 @@ void CoreDriver::wait_status(Process& p, const std::uint64_t* bases, std::size_t
                     std::to_string(costs_.max_polls) + " status polls");
 }
 
+bool CoreDriver::holds(std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
+                       bool encrypt) const {
+  const auto held = loaded_.find(base);
+  return held != loaded_.end() && held->second.f == f && held->second.key == key &&
+         held->second.encrypt == encrypt && !core_interface(f, encrypt, key).init_every_request;
+}
+
 void CoreDriver::load(Process& p, std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key,
                       bool encrypt) {
   const auto held = loaded_.find(base);

@@ -175,6 +175,13 @@ class CoreDriver {
                    PollPause pause);
   // The core at `base` was (re)configured: it holds no key any more.
   void forget(std::uint64_t base) { loaded_.erase(base); }
+  // Whether the core at `base` needs no load for `f`'s `key` and direction: it holds them (loaded since its
+  // last configuration) and its kind does not run INIT for every request.
+  bool holds(std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key, bool encrypt) const;
+  // The core at `base` holds them: a driver that is code loaded them (ProgramRunner::drive).
+  void note_loaded(std::uint64_t base, Functionality f, const std::vector<std::uint8_t>& key, bool encrypt) {
+    loaded_.insert_or_assign(base, Loaded{f, key, encrypt});
+  }
 
  private:
   // The watchdog's time on `p`'s thread (zero: none).

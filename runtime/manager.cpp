@@ -168,8 +168,14 @@ std::vector<std::uint8_t> Manager::run_on_core(Job& job, const SlotView& view) {
   RequestRecord& r = job.out.record;
   const models::IpCore* core = view.slot->core();
   const std::uint64_t corrupted = core ? core->corrupted_results() : 0;
-  std::vector<std::uint8_t> output =
-      driver_.run(p, view.base, job.f, job.key, job.data, job.encrypt, core, job.unit_bytes);
+  std::vector<std::uint8_t> output;
+  if (const auto code = params_.driver_programs.find(job.f); code != params_.driver_programs.end()) {
+    // The OS's work around the call, then the driver's instructions and their register accesses.
+    p.cpu().compute(params_.driver.cycles_per_request + r.blocks * params_.driver.cycles_per_block);
+    output = programs_.drive(p, *code->second, view.base, job.f, job.key, job.data, job.encrypt, driver_);
+  } else {
+    output = driver_.run(p, view.base, job.f, job.key, job.data, job.encrypt, core, job.unit_bytes);
+  }
   r.upset = core && core->corrupted_results() != corrupted;
   if (params_.recovery.verify_cycles_per_block) {
     const Process::Counting checking(p, TimeUse::kRecovery);

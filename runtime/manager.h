@@ -12,7 +12,7 @@
 // each one execution. Timing contract: software costs cycles_per_request + blocks * (cycles_per_block +
 // unit_bytes * cycles_per_byte + cipher blocks per unit * an extension routine's cycles per cipher block) CPU
 // cycles under the scheduler; hardware costs the configuration (when the core is not resident) plus what
-// the drivers do over the bus models.
+// the drivers do over the bus models (or, for a driver that is code, its instructions and their accesses).
 
 #include <map>
 #include <memory>
@@ -47,6 +47,9 @@ struct RuntimeParams {
   Replacement replacement = Replacement::kLru;
   bool wait_for_slot = true;  // false: fall back to software when no slot is usable
   DriverCosts driver;
+  // Drivers that are code, by functionality: run in place of the driver model's PIO path (runtime.driver.
+  // programs); the driver's per-request and per-block cycles are then the OS's work around the call.
+  std::map<Functionality, std::shared_ptr<const DriverProgram>> driver_programs;
   std::map<Functionality, SoftwareCost> software;
   std::map<Functionality, std::uint64_t> unit_bytes;  // bytes of a block (absent: one cipher block)
   RecoveryParams recovery;
