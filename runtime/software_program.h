@@ -8,7 +8,7 @@
 //   int32_t entry(const uint8_t* key, uint32_t key_bytes, const uint8_t* in, uint8_t* out, uint32_t bytes,
 //                 uint32_t encrypt)
 // returns 0 when it processed `bytes` bytes (whole blocks) from `in` to `out`. The buffers follow the program
-// in the local memory (from align(end of its segments, 16)); the stack has the rest, down from the top.
+// in the local memory (from the page after its segments' end); the stack has the rest, down from the top.
 //
 // Timing contract: a request costs the cycles of the instructions its call runs (the CPU thread's profile),
 // plus the bus time of its accesses outside the local memory; the key and input are in memory already

@@ -1,29 +1,17 @@
 #!/usr/bin/env python3
 """Writes aes_sbox.vh: the AES S-box and its inverse as Verilog functions `sbox` and `inv_sbox`, computed from
 their definition (FIPS-197 5.1.1: the inverse in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1, then the affine map).
-    python3 gen_aes_sbox.py > aes_sbox.vh"""
+    python3 gen_aes_sbox.py > aes_sbox.vh
+The S-box is the one scenarios/software/gen_tables.py computes for the C programs' tables."""
+import os
+import sys
 
-
-def gf_mul(a, b):
-    r = 0
-    while b:
-        if b & 1:
-            r ^= a
-        a = ((a << 1) ^ 0x11B) if a & 0x80 else a << 1
-        b >>= 1
-    return r
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "software"))
+from gen_tables import aes_sbox  # noqa: E402
 
 
 def tables():
-    inverse = [0] * 256
-    for a in range(1, 256):
-        inverse[a] = next(b for b in range(1, 256) if gf_mul(a, b) == 1)
-
-    def rotl(x, n):
-        return ((x << n) | (x >> (8 - n))) & 0xFF
-
-    sbox = [inverse[a] ^ rotl(inverse[a], 1) ^ rotl(inverse[a], 2) ^ rotl(inverse[a], 3) ^ rotl(inverse[a], 4) ^ 0x63
-            for a in range(256)]
+    sbox = aes_sbox()
     inv_sbox = [0] * 256
     for a, v in enumerate(sbox):
         inv_sbox[v] = a
