@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "models/ip_core.h"
+#include "models/rtl_core.h"
 
 namespace rsoc::models {
 
@@ -132,6 +133,7 @@ const std::vector<const FunctionalityInfo*>& builtin_functionality_infos() {
 }
 
 std::unique_ptr<IpCore> make_core(const std::string& name, const CoreParams& params) {
+  if (params.rtl) return make_rtl_core(name, params);
   return core_kind(params.kind).make(name, params);
 }
 

@@ -63,15 +63,17 @@ void IpCore::control(std::uint32_t value, const sc_time& at) {
   const sc_time busy = periods(params_.clock_period, static_cast<double>(cycles), "a core's operation");
   done_at_ = at + busy;
   accept_at_ = done_at_;
-  busy_ += busy;
-  if (energy_.on()) energy_.spend(static_cast<double>(cycles) * nj_per_cycle_, payer_);
+  static const char* const kOperation[] = {"", "init", "block", "init, block"};  // by CTRL.NEXT, CTRL.INIT
+  static_assert(reg::kCtrlInit == 1 && reg::kCtrlNext == 2);
+  book_work(kOperation[value & (reg::kCtrlInit | reg::kCtrlNext)], at, done_at_, cycles, payer_);
+}
+
+void IpCore::book_work(const char* what, const sc_time& from, const sc_time& to, std::uint64_t cycles,
+                       EnergyAccount* payer) {
+  busy_ += to - from;
+  if (energy_.on()) energy_.spend(static_cast<double>(cycles) * nj_per_cycle_, payer);
   ++operations_;
-  if (activity_ && busy != sc_core::SC_ZERO_TIME) {
-    static const char* const kOperation[] = {"", "init", "block", "init, block"};  // by CTRL.NEXT, CTRL.INIT
-    static_assert(reg::kCtrlInit == 1 && reg::kCtrlNext == 2);
-    activity_->core_work(activity_.lane, kOperation[value & (reg::kCtrlInit | reg::kCtrlNext)], to_ps(at),
-                         to_ps(done_at_));
-  }
+  if (activity_ && to != from) activity_->core_work(activity_.lane, what, to_ps(from), to_ps(to));
 }
 
 void IpCore::hang(const sc_time& at) {

@@ -66,6 +66,8 @@ enum class ModexpArchitecture { kGeneric, kModExpA7 };
 inline constexpr NameTable<ModexpArchitecture, 2> kModexpArchitectureNames{
     {{{ModexpArchitecture::kGeneric, "generic"}, {ModexpArchitecture::kModExpA7, "modexpa7"}}}};
 
+struct RtlDesign;  // models/rtl_core.h
+
 struct CoreParams {
   CoreKind kind = CoreKind::kAes128;
   sc_core::sc_time clock_period{10, sc_core::SC_NS};
@@ -87,6 +89,10 @@ struct CoreParams {
   // Every cycle the core computes costs this (models/energy.h), paid by the account of the access that
   // started the work. None: no energy.
   std::optional<double> energy_pj_per_cycle = std::nullopt;
+  // The core's logic as RTL (models/rtl_core.h): its port, its clock edges and its results are the design's;
+  // the kind still says how drivers program it and what its results are checked against. None: the kind's
+  // behavioural model.
+  std::shared_ptr<const RtlDesign> rtl = nullptr;
 };
 
 // Register layout shared by the cipher cores (byte offsets).
@@ -137,11 +143,9 @@ class IpCore {
   // annotates nothing.
   void access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency) {
     if (energy_.on()) payer_ = payer_of(trans);
-    if (PioReplayExtension* pio = pio_of(trans)) return pio_access(trans, at, latency, *pio);
-    if (trans.get_address() >= reg::kStreamIn) return stream_access(trans, at, latency);
-    register_access(trans, at, latency);
+    port_access(trans, at, latency);
   }
-  unsigned debug(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
+  virtual unsigned debug(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
   // Back to reset values (a fresh configuration).
   void reset();
   const EnergySpent& energy() const { return energy_; }
@@ -150,7 +154,8 @@ class IpCore {
 
   const std::string& name() const { return name_; }
   const CoreParams& params() const { return params_; }
-  bool busy_at(const sc_core::sc_time& t) const { return t < done_at_; }
+  // Whether the core computes at `t` (an RTL core evaluates its clock up to `t` to say).
+  virtual bool busy_at(const sc_core::sc_time& t) const { return t < done_at_; }
   sc_core::sc_time done_at() const { return done_at_; }
   sc_core::sc_time busy_time() const { return busy_; }
   sc_core::sc_time stream_wait_time() const { return stream_wait_; }
@@ -189,6 +194,28 @@ class IpCore {
   }
   // A fresh configuration: forget any internal state (key schedules).
   virtual void on_reset() {}
+  // The access as the core's port takes it: here, the behavioural register file and streaming windows; an
+  // RTL core's own port (models/rtl_core.h).
+  virtual void port_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at,
+                           sc_core::sc_time& latency) {
+    if (PioReplayExtension* pio = pio_of(trans)) return pio_access(trans, at, latency, *pio);
+    if (trans.get_address() >= reg::kStreamIn) return stream_access(trans, at, latency);
+    register_access(trans, at, latency);
+  }
+  // Work the core did from `from` to `to`, `cycles` core cycles of it, started by an access paid by `payer`:
+  // its busy time, its energy, an operation and its timeline (`what`). RTL cores book their work so.
+  void book_work(const char* what, const sc_core::sc_time& from, const sc_core::sc_time& to,
+                 std::uint64_t cycles, EnergyAccount* payer);
+  EnergyAccount* payer() const { return payer_; }  // of the access being taken
+  // Counts a register access of `words` words (STATUS: a status read).
+  void count_access(bool write, std::uint64_t address, unsigned words) {
+    if (write) {
+      words_written_ += words;
+    } else {
+      words_read_ += words;
+      status_reads_ += address == reg::kStatus;
+    }
+  }
   // Declares the result bank `name` at `offset`: reads return the previous result until the operation ends.
   void add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words);
   // Makes the `n` words at `values` the result of the operation that ends at done_at() (the rest of the bank
@@ -205,12 +232,7 @@ class IpCore {
   void register_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at,
                        sc_core::sc_time& latency) {
     const unsigned words = (trans.get_data_length() + 3) / 4;
-    if (trans.is_write()) {
-      words_written_ += words;
-    } else {
-      words_read_ += words;
-      status_reads_ += trans.get_address() == reg::kStatus;
-    }
+    count_access(trans.is_write(), trans.get_address(), words);
     const sc_core::sc_time cost =
         words == 1 ? word_access_
                    : periods(params_.clock_period, static_cast<double>(params_.access_cycles * words),

@@ -97,7 +97,13 @@ Scenario load(nlohmann::ordered_json doc, const std::string& file, const LoadOpt
   s.file = file;
   s.resolved = std::move(r.value);
   IssueList cross(file);
-  s.params = sections::Resolver(s.resolved, cross, file).run();
+  std::string folder = options.folder;
+  if (folder.empty()) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(file, ec))
+      folder = std::filesystem::path(file).parent_path().string();
+  }
+  s.params = sections::Resolver(s.resolved, cross, file, folder).run();
   sources.name(cross);
   cross.throw_if_any();
   s.sha256 = sha256_hex(s.resolved.dump());

@@ -280,6 +280,9 @@ struct LoadOptions {
   // a value an override set (at its JSON pointer or below) is named after the override's flag, not the file.
   std::vector<std::string> sources;
   std::optional<std::uint64_t> seed;  // --seed
+  // Where the scenario's relative paths (programs, RTL sources) start; empty: the scenario file's folder (a
+  // text without a file: the working folder). A sweep's points give their scenario file's.
+  std::string folder;
 };
 
 Scenario load_scenario_file(const std::string& path, const LoadOptions& options = {});

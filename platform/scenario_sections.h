@@ -164,9 +164,10 @@ inline std::optional<std::vector<std::uint8_t>> parse_hex(const std::string& s) 
 // section's steps are defined in its unit's file, what they share in platform/scenario_sections.cpp.
 class Resolver {
  public:
-  // `file`: the scenario's file (programs are found next to it), or its name when it has none.
-  Resolver(const json& doc, IssueList& issues, std::string file = {})
-      : doc_(doc), issues_(issues), file_(std::move(file)) {}
+  // `file`: the scenario's file, or its name when it has none; `folder`: where its relative paths (programs,
+  // RTL sources) start (empty: the working folder).
+  Resolver(const json& doc, IssueList& issues, std::string file = {}, std::string folder = {})
+      : doc_(doc), issues_(issues), file_(std::move(file)), folder_(std::move(folder)) {}
 
   ScenarioParams run();
 
@@ -225,6 +226,8 @@ class Resolver {
   // The custom description of core `c` at `ptr` (required for a custom core, refused for the others); noted
   // in custom_of_ and in the core's parameters.
   void custom_core(const json& c, const std::string& ptr, std::size_t index, CoreSpec& s);
+  // platform.cores[].rtl: the design verilated and loaded (platform/rtl_build.h) into s.params.rtl.
+  void rtl_core(const json& c, const std::string& ptr, CoreSpec& s);
 
   // ---- Runtime and software (platform/section_runtime.cpp).
   void runtime(ScenarioParams& p);
@@ -309,6 +312,7 @@ class Resolver {
   const json& doc_;
   IssueList& issues_;
   std::string file_;
+  std::string folder_;
   std::map<std::string, std::set<std::string>> names_;
   std::vector<Device> devices_;
 };

@@ -4,6 +4,7 @@
 
 #include "models/core_kinds.h"
 #include "models/crypto/block_function.h"
+#include "platform/rtl_build.h"
 #include "platform/scenario_sections.h"
 
 namespace rsoc::platform::sections {
@@ -82,6 +83,26 @@ Schema core_schema() {
                                   .default_value(nullptr)
                                   .doc("type custom: the functionality it serves and what it computes "
                                        "(required for a custom core, refused for the others)")});
+  Schema rtl = Schema::object({
+      {"sources", Schema::array(Schema::string().min_length(1).doc("a source file"))
+                      .min_items(1)
+                      .max_items(1000)
+                      .doc("its Verilog/SystemVerilog sources: paths relative to the scenario's folder, or "
+                           "absolute (files they `include` are found in their folders)")},
+      {"top", Schema::string().min_length(1).doc("the top module, with the register port")},
+      {"protocol", Schema::enumeration({"register"})
+                       .default_value("register")
+                       .doc("register: the register port (scenarios/rtl/README.md): register accesses of the "
+                            "CPU reach the design, which implements the kind's register map")},
+  });
+  fields.push_back(
+      {"rtl", Schema::object(rtl.fields())
+                  .nullable()
+                  .default_value(nullptr)
+                  .doc("the core's logic as RTL, verilated when the scenario is loaded (cached; "
+                       "$RSOC_RTL_CACHE sets the folder): its clock edges, at clock_mhz, time it, and "
+                       "access_cycles, key_setup_cycles, block_cycles and initiation_interval_cycles are "
+                       "measured from it; null: the kind's behavioural model")});
   return Schema::object(std::move(fields));
 }
 
@@ -109,6 +130,7 @@ void Resolver::cores(const json& pl, ScenarioParams& p) {
                       "as late as the one before it leaves)");
     custom_core(c, ptr, i, s);
     kind_params(c, s.params);
+    rtl_core(c, ptr, s);
     s.params.fifo_words = u(c["fifo_words"]);
     const json& bs = c["bitstream"];
     s.memory = bs["memory"];
@@ -171,6 +193,59 @@ void Resolver::kind_params(const json& c, models::CoreParams& params) {
     const auto chosen = std::find(names.begin(), names.end(), v.get<std::string>());
     if (chosen == names.end()) throw std::logic_error("a choice the schema let through");
     k.set(params, static_cast<unsigned>(chosen - names.begin()));
+  }
+}
+
+void Resolver::rtl_core(const json& c, const std::string& ptr, CoreSpec& s) {
+  namespace fs = std::filesystem;
+  const json& r = c["rtl"];
+  if (r.is_null()) return;
+  if (c["custom"].is_object() && c["custom"]["interface"] == "stream")
+    issues_.add(ptr + "/custom/interface",
+                "an RTL core speaks the register port; the stream interface of an RTL core (the stream port) "
+                "is not available yet: expected \"pio\"");
+  RtlSources d;
+  d.top = r["top"];
+  const fs::path folder(folder_);
+  for (std::size_t i = 0; i < r["sources"].size(); ++i) {
+    const fs::path source(r["sources"][i].get<std::string>());
+    d.sources.push_back((source.is_absolute() ? source : folder / source).string());
+  }
+  if (s.params.kind == models::CoreKind::kModexp) {
+    issues_.add(ptr + "/rtl",
+                "an RTL core of type modexp is not available (its timing depends on its operands "
+                "beyond one measured request); expected null, or a core of type aes128, des or "
+                "custom");
+    return;
+  }
+  try {
+    s.params.rtl = load_rtl_design(d);
+  } catch (const RtlBuildError& e) {
+    issues_.add(e.source() >= 0 ? ptr + "/rtl/sources/" + std::to_string(e.source())
+                : e.about_top() ? ptr + "/rtl/top"
+                                : ptr + "/rtl",
+                e.what());
+    return;
+  }
+  // Its timing as the estimate states it, from one request through the design (models/rtl_core.h).
+  models::FunctionalityInfo f = models::core_kind(s.params.kind).functionalities[0];
+  const models::CustomCoreParams& cc = s.params.custom;
+  const std::string custom_name =
+      c["custom"].is_object() ? c["custom"]["functionality"].get<std::string>() : "";
+  if (s.params.kind == models::CoreKind::kCustom) {
+    if (!cc.computes) return;  // (its description has an issue already)
+    f = {0, custom_name.c_str(), cc.input_bytes, cc.key_bytes, models::CoreKind::kCustom, 0, false,
+         0, cc.computes,         cc.output_bytes};
+  }
+  try {
+    const models::RtlCycles cycles = models::measure_rtl_cycles(s.params, f);
+    s.params.access_cycles = static_cast<unsigned>(cycles.access);
+    (s.params.kind == models::CoreKind::kCustom ? s.params.setup_cycles : s.params.key_setup_cycles) =
+        static_cast<unsigned>(cycles.init);
+    s.params.block_cycles = static_cast<unsigned>(cycles.block);
+    s.params.initiation_interval_cycles = 0;
+  } catch (const std::exception& e) {
+    issues_.add(ptr + "/rtl", "measuring " + d.top + " through one request of " + f.name + ": " + e.what());
   }
 }
 

@@ -190,6 +190,17 @@ void Resolver::faults(ScenarioParams& p) {
     issues_.add("/runtime/recovery/watchdog_cycles",
                 "core hangs (faults.hangs, or a hang in faults.at) are detected only by the drivers' "
                 "watchdog; expected a number of CPU cycles above 0");
+  const bool upsets = spec.upsets_per_bit_per_s > 0 ||
+                      std::any_of(spec.windows.begin(), spec.windows.end(), [](const FaultSpec::Window& w) {
+                        return w.fault == models::FaultKind::kUpset;
+                      });
+  for (const CoreSpec& c : p.cores)
+    if (c.params.rtl && (hangs || upsets))
+      issues_.add("/faults",
+                  "core \"" + c.name +
+                      "\" is RTL: injected hangs and upsets are the behavioural cores' (an RTL "
+                      "design that hangs by itself meets the drivers' polls and watchdog); expected "
+                      "no hangs or upsets with RTL cores");
   if ((spec.configuration_probability > 0 || spec.bit_error_rate > 0) && !p.config_port)
     issues_.add("/faults/configuration",
                 "configuration faults need a configuration port; the platform has none");

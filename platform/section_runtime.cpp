@@ -301,6 +301,12 @@ Schema runtime_section() {
 void Resolver::data_path(const json& d, ScenarioParams& p) {
   const std::string ptr = "/runtime/driver/dma";
   if (!kDataPathNames.at(d["data_path"].get<std::string>())) return;
+  for (std::size_t i = 0; i < p.cores.size(); ++i)
+    if (p.cores[i].params.rtl)
+      issues_.add("/runtime/driver/data_path",
+                  "core \"" + p.cores[i].name +
+                      "\" is RTL, with the register port: the DMA data path needs the stream port, which RTL "
+                      "cores do not have yet; expected \"pio\"");
   const json& dma = d["dma"];
   if (dma.is_null()) {
     issues_.add(ptr, "data_path \"dma\" needs the DMA engine and its buffer (got null)");
@@ -502,8 +508,7 @@ std::string Resolver::program_file(const std::string& elf, const std::string& pt
   if (path.is_absolute()) {
     tried.push_back(path);
   } else {
-    if (!file_.empty() && fs::exists(fs::path(file_), ec))
-      tried.push_back(fs::path(file_).parent_path() / path);
+    tried.push_back(fs::path(folder_) / path);
     if (path.filename() == path) tried.push_back(fs::path(software_dir()) / path);
   }
   for (const fs::path& t : tried)

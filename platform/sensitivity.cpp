@@ -128,6 +128,7 @@ void validate_assumptions(const SweepSpec& spec, const std::vector<Assumption>& 
       for (const auto& assignment : end == 0 ? a.low : a.high)
         options.overrides.push_back(assignment.path + "=" + assignment.value);
       options.seed = spec.seed;
+      options.folder = spec.scenario_folder;
       try {
         load_scenario_text(spec.scenario_text, spec.scenario_name, options);
       } catch (const ScenarioError& e) {

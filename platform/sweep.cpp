@@ -113,6 +113,7 @@ json to_json(const SweepSpec& spec) {
   doc["command"] = spec.command;
   doc["scenario_name"] = spec.scenario_name;
   doc["scenario_text"] = spec.scenario_text;
+  doc["scenario_folder"] = spec.scenario_folder;
   doc["overrides"] = spec.overrides;
   doc["seed"] = spec.seed ? json(*spec.seed) : json(nullptr);
   doc["parameters"] = json::array();
@@ -370,6 +371,7 @@ SweepSpec load_sweep(const fs::path& dir) {
     spec.command = doc.at("command").get<std::string>();
     spec.scenario_name = doc.at("scenario_name").get<std::string>();
     spec.scenario_text = doc.at("scenario_text").get<std::string>();
+    spec.scenario_folder = doc.value("scenario_folder", std::string());
     spec.overrides = doc.at("overrides").get<std::vector<std::string>>();
     if (!doc.at("seed").is_null()) spec.seed = doc.at("seed").get<std::uint64_t>();
     for (const auto& p : doc.at("parameters"))
@@ -422,6 +424,7 @@ LoadOptions load_options(const SweepSpec& spec, std::size_t index) {
     options.overrides.push_back(std::move(assignment));
   }
   options.seed = spec.seed;
+  options.folder = spec.scenario_folder;
   return options;
 }
 
@@ -442,6 +445,7 @@ void validate_parameters(const SweepSpec& spec) {
         options.sources.push_back("--param " + assignment);
       }
       options.seed = spec.seed;
+      options.folder = spec.scenario_folder;
       const std::string source =
           printable_text("--param " + spec.parameters[i].path + "=" + value);  // as issues name it
       try {

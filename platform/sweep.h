@@ -65,6 +65,7 @@ struct SweepSpec {
   std::string command = "run";         // "run" or "crossover"
   std::string scenario_name;           // file name for messages ("os_aes_des.json")
   std::string scenario_text;           // the scenario as given
+  std::string scenario_folder;         // where its relative paths start (LoadOptions::folder)
   std::vector<std::string> overrides;  // --set, applied before the point's values
   std::optional<std::uint64_t> seed;
   // The points: the Cartesian grid of `parameters`, or — when `parameters` is empty — the explicit list

@@ -20,6 +20,7 @@ packages=(
   gcc-arm-none-eabi python3-unicorn  # tools/hsm_fmc_cycles.py: the HSM firmware's FMC paths, compiled and run
   libunicorn-dev                     # the instruction-set CPU's emulator (models/riscv_hart.h)
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # the software it runs (scenarios/software)
+  verilator                          # RTL cores (scenarios/rtl), verilated when a scenario is loaded
 )
 
 tools/install_missing.sh "${packages[@]}"

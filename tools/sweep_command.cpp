@@ -274,6 +274,8 @@ rsoc::platform::SweepSpec sweep_spec(const po::variables_map& vm, const std::str
     text << in.rdbuf();
     spec.scenario_name = rsoc::platform::printable_text(fs::path(scenarios.front()).filename().string());
     spec.scenario_text = text.str();
+    std::error_code ec;
+    spec.scenario_folder = fs::absolute(fs::path(scenarios.front()), ec).parent_path().string();
   }
   if (vm.count("set")) spec.overrides = vm["set"].as<std::vector<std::string>>();
   if (vm.count("seed")) spec.seed = scenario.params.seed;

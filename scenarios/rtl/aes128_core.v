@@ -13,7 +13,8 @@ module aes128_core (
   input  wire [31:0] req_wdata,
   output wire        req_ready,
   output reg         resp_valid,
-  output reg  [31:0] resp_rdata
+  output reg  [31:0] resp_rdata,
+  output wire        busy        // INIT or NEXT in progress: rsoc evaluates the clock while it is high
 );
 `include "aes_sbox.vh"
 
@@ -27,45 +28,26 @@ module aes128_core (
       mul = (m[0] ? b : 8'h00) ^ (m[1] ? x2 : 8'h00) ^ (m[2] ? x4 : 8'h00) ^ (m[3] ? x8 : 8'h00);
     end
   endfunction
-  // byte i of a 128-bit state, byte 0 in bits 127:120 (column c holds bytes 4c..4c+3)
-  function automatic [7:0] byte_of(input [127:0] s, input integer i);
-    byte_of = s[127 - 8 * i -: 8];
-  endfunction
-
-  function automatic [127:0] sub_shift(input [127:0] s);  // SubBytes, ShiftRows
-    integer r, c;
-    for (c = 0; c < 4; c = c + 1)
-      for (r = 0; r < 4; r = r + 1)
-        sub_shift[127 - 8 * (4 * c + r) -: 8] = sbox(byte_of(s, 4 * ((c + r) % 4) + r));
-  endfunction
-  function automatic [127:0] inv_shift_sub(input [127:0] s);  // InvShiftRows, InvSubBytes
-    integer r, c;
-    for (c = 0; c < 4; c = c + 1)
-      for (r = 0; r < 4; r = r + 1)
-        inv_shift_sub[127 - 8 * (4 * c + r) -: 8] = inv_sbox(byte_of(s, 4 * ((c + 4 - r) % 4) + r));
-  endfunction
-  function automatic [127:0] mix(input [127:0] s, input inverse);  // MixColumns or InvMixColumns
-    integer c;
-    reg [7:0] a0, a1, a2, a3;
-    reg [3:0] m0, m1, m2, m3;
-    begin
-      {m0, m1, m2, m3} = inverse ? {4'd14, 4'd11, 4'd13, 4'd9} : {4'd2, 4'd3, 4'd1, 4'd1};
-      for (c = 0; c < 4; c = c + 1) begin
-        a0 = byte_of(s, 4 * c); a1 = byte_of(s, 4 * c + 1); a2 = byte_of(s, 4 * c + 2); a3 = byte_of(s, 4 * c + 3);
-        mix[127 - 32 * c -: 32] = {mul(a0, m0) ^ mul(a1, m1) ^ mul(a2, m2) ^ mul(a3, m3),
-                                   mul(a0, m3) ^ mul(a1, m0) ^ mul(a2, m1) ^ mul(a3, m2),
-                                   mul(a0, m2) ^ mul(a1, m3) ^ mul(a2, m0) ^ mul(a3, m1),
-                                   mul(a0, m1) ^ mul(a1, m2) ^ mul(a2, m3) ^ mul(a3, m0)};
-      end
-    end
-  endfunction
   function automatic [127:0] next_round_key(input [127:0] k, input [7:0] rcon);
     reg [31:0] w0, w1, w2, w3, t;
     begin
       {w0, w1, w2, w3} = k;
-      t = {sbox(w3[23:16]), sbox(w3[15:8]), sbox(w3[7:0]), sbox(w3[31:24])} ^ {rcon, 24'h0};
+      t = {sbox[w3[23:16]], sbox[w3[15:8]], sbox[w3[7:0]], sbox[w3[31:24]]} ^ {rcon, 24'h0};
       w0 = w0 ^ t; w1 = w1 ^ w0; w2 = w2 ^ w1; w3 = w3 ^ w2;
       next_round_key = {w0, w1, w2, w3};
+    end
+  endfunction
+  // MixColumns (inverse: InvMixColumns) of one column, byte 0 in bits 31:24
+  function automatic [31:0] mix_column(input [31:0] col, input inverse);
+    reg [7:0] a0, a1, a2, a3;
+    reg [3:0] m0, m1, m2, m3;
+    begin
+      {a0, a1, a2, a3} = col;
+      {m0, m1, m2, m3} = inverse ? {4'd14, 4'd11, 4'd13, 4'd9} : {4'd2, 4'd3, 4'd1, 4'd1};
+      mix_column = {mul(a0, m0) ^ mul(a1, m1) ^ mul(a2, m2) ^ mul(a3, m3),
+                    mul(a0, m3) ^ mul(a1, m0) ^ mul(a2, m1) ^ mul(a3, m2),
+                    mul(a0, m2) ^ mul(a1, m3) ^ mul(a2, m0) ^ mul(a3, m1),
+                    mul(a0, m1) ^ mul(a1, m2) ^ mul(a2, m3) ^ mul(a3, m0)};
     end
   endfunction
 
@@ -77,8 +59,31 @@ module aes128_core (
   reg [3:0]   round;
   reg [7:0]   rcon;
 
+  // The round's datapath, byte b of a state in bits 127-8b:120-8b (column c holds bytes 4c..4c+3), with
+  // constant indices only, so that the verilated model evaluates it as plain byte operations.
+  wire [127:0] fwd;      // SubBytes, ShiftRows of the state
+  wire [127:0] inv;      // InvShiftRows, InvSubBytes of the state
+  wire [127:0] fwd_mix;  // MixColumns of fwd
+  wire [127:0] inv_mix;  // InvMixColumns of inv ^ the round's key
+  wire [127:0] enc_key = round_key[round];
+  wire [127:0] dec_key = round_key[4'd10 - round];
+  wire [127:0] inv_keyed = inv ^ dec_key;
+  genvar gc, gr;
+  generate
+    for (gc = 0; gc < 4; gc = gc + 1) begin : column
+      for (gr = 0; gr < 4; gr = gr + 1) begin : row
+        assign fwd[127 - 8 * (4 * gc + gr) -: 8] = sbox[state[127 - 8 * (4 * ((gc + gr) % 4) + gr) -: 8]];
+        assign inv[127 - 8 * (4 * gc + gr) -: 8] = inv_sbox[state[127 - 8 * (4 * ((gc + 4 - gr) % 4) + gr) -: 8]];
+      end
+      assign fwd_mix[127 - 32 * gc -: 32] = mix_column(fwd[127 - 32 * gc -: 32], 1'b0);
+      assign inv_mix[127 - 32 * gc -: 32] = mix_column(inv_keyed[127 - 32 * gc -: 32], 1'b1);
+    end
+  endgenerate
+  wire         last = round == 4'd10;
+  wire [127:0] next_state = encrypt ? (last ? fwd : fwd_mix) ^ enc_key : (last ? inv ^ round_key[0] : inv_mix);
+
   assign req_ready = 1'b1;
-  wire busy = expanding | running;
+  assign busy = expanding | running;
 
   integer i;
   always @(posedge clk) begin
@@ -119,14 +124,9 @@ module aes128_core (
         if (round == 4'd10) expanding <= 1'b0; else round <= round + 4'd1;
       end
       if (running) begin
-        if (encrypt)
-          state <= (round == 4'd10 ? sub_shift(state) : mix(sub_shift(state), 1'b0)) ^ round_key[round];
-        else
-          state <= round == 4'd10 ? inv_shift_sub(state) ^ round_key[0]
-                                  : mix(inv_shift_sub(state) ^ round_key[10 - round], 1'b1);
-        if (round == 4'd10) begin
-          running <= 1'b0; valid <= 1'b1;
-          result <= encrypt ? (sub_shift(state) ^ round_key[10]) : (inv_shift_sub(state) ^ round_key[0]);
+        state <= next_state;
+        if (last) begin
+          running <= 1'b0; valid <= 1'b1; result <= next_state;
         end else round <= round + 4'd1;
       end
     end

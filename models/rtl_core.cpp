@@ -1,0 +1,201 @@
+#include "models/rtl_core.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "models/address_map.h"
+#include "models/core_kinds.h"
+#include "models/kernel_time.h"
+#include "models/pio_replay.h"
+
+namespace rsoc::models {
+
+using sc_core::sc_time;
+
+RtlCore::RtlCore(std::string name, const CoreParams& params)
+    : IpCore(std::move(name), params), design_(params.rtl), period_ps_(to_ps(params.clock_period)) {
+  if (!design_ || !design_->create || !design_->destroy || !design_->edge)
+    throw std::invalid_argument("RTL core " + this->name() + ": no design loaded");
+  if (period_ps_ == 0) throw std::invalid_argument("RTL core " + this->name() + ": a clock period of zero");
+  model_ = design_->create();
+  if (!model_)
+    throw std::runtime_error("RTL core " + this->name() + ": its design " + design_->name + " made no model");
+  on_reset();
+}
+
+RtlCore::~RtlCore() {
+  design_->destroy(model_);
+}
+
+sc_time RtlCore::edge_time(std::uint64_t edge) const {
+  return whole_periods(params().clock_period, edge, "an RTL core's clock edge");
+}
+
+void RtlCore::step() const {
+  const bool was_busy = port_.busy != 0;
+  design_->edge(model_, &port_);
+  ++edge_;
+  ++evaluated_;
+  if (was_busy) ++busy_cycles_;
+  const bool busy = port_.busy != 0;
+  if (busy && !was_busy) {
+    busy_from_ = edge_;
+    busy_payer_ = payer();
+  } else if (was_busy && !busy) {
+    self()->book_work("rtl", edge_time(busy_from_), edge_time(edge_), edge_ - busy_from_, busy_payer_);
+  }
+}
+
+void RtlCore::catch_up(std::uint64_t last) const {
+  port_.req_valid = 0;
+  while (edge_ < last && port_.busy) step();
+  if (edge_ < last) edge_ = last;
+}
+
+bool RtlCore::busy_at(const sc_time& t) const {
+  catch_up(to_ps(t) / period_ps_);
+  return port_.busy != 0;
+}
+
+bool RtlCore::word_access(bool write, std::uint32_t address, std::uint32_t& word) {
+  port_.req_valid = 1;
+  port_.req_write = write;
+  port_.req_addr = address;
+  port_.req_wdata = write ? word : 0;
+  std::uint64_t waited = 0;
+  do {
+    if (waited++ == kAnswerCycles) return false;
+    step();
+  } while (!port_.taken);
+  port_.req_valid = 0;
+  if (write) return true;
+  while (!port_.resp_valid) {
+    if (waited++ == kAnswerCycles) return false;
+    step();
+  }
+  word = port_.resp_rdata;
+  return true;
+}
+
+void RtlCore::port_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_time& latency) {
+  if (PioReplayExtension* pio = pio_of(trans)) {
+    if (pio->replaying) {  // (a recording through the core was refused, so no replay comes)
+      trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    pio->recording->refuse();
+  }
+  const std::uint64_t address = trans.get_address();
+  const unsigned length = trans.get_data_length();
+  if (address >= reg::kStreamIn || length == 0 || length % 4 || address % 4 ||
+      address + length > reg::kStreamIn || trans.get_byte_enable_ptr()) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  // The edges before the first that can take the access: those strictly after `at`.
+  catch_up(to_ps(at) / period_ps_);
+  unsigned char* data = trans.get_data_ptr();
+  const bool write = trans.is_write();
+  const unsigned words = length / 4;
+  count_access(write, address, words);
+  for (unsigned i = 0; i < words; ++i) {
+    std::uint32_t word = 0;
+    if (write) std::memcpy(&word, data + 4 * i, 4);
+    if (!word_access(write, static_cast<std::uint32_t>(address + 4 * i), word)) {
+      port_.req_valid = 0;
+      trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      return;
+    }
+    if (!write) std::memcpy(data + 4 * i, &word, 4);
+  }
+  latency += edge_time(edge_) - at;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void RtlCore::on_reset() {
+  port_ = RtlPort{};
+  port_.rst = 1;
+  design_->edge(model_, &port_);
+  port_.rst = 0;
+  port_.taken = 0;
+}
+
+std::unique_ptr<IpCore> make_rtl_core(std::string name, const CoreParams& params) {
+  return std::make_unique<RtlCore>(std::move(name), params);
+}
+
+RtlCycles measure_rtl_cycles(const CoreParams& params, const FunctionalityInfo& f) {
+  RtlCore core("probe", params);
+  const CoreKindEntry& kind = core_kind(f.core);
+  Bytes key(f.key_bytes), block(f.block_bytes);
+  for (std::size_t i = 0; i < key.size(); ++i) key[i] = static_cast<std::uint8_t>(0x5a + 7 * i);
+  for (std::size_t i = 0; i < block.size(); ++i) block[i] = static_cast<std::uint8_t>(0x3c + 11 * i);
+  if (kind.shape_key) kind.shape_key(f, key);
+  if (kind.shape_data) kind.shape_data(f, block);
+  const CoreInterface c = kind.interface(f, true, key);
+  sc_time now = sc_core::SC_ZERO_TIME;
+  tlm::tlm_generic_payload trans;
+  auto access = [&](bool write, std::uint32_t address, std::uint32_t word) {
+    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(address);
+    trans.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
+    trans.set_data_length(4);
+    trans.set_streaming_width(4);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time latency = sc_core::SC_ZERO_TIME;
+    core.access(trans, now, latency);
+    if (!trans.is_response_ok())
+      throw std::runtime_error("the design did not answer a " + std::string(write ? "write" : "read") +
+                               " of register " + hex(address) + " within " +
+                               std::to_string(RtlCore::kAnswerCycles) + " cycles");
+    now += latency;
+    return word;
+  };
+  auto write_field = [&](const BankField& field, const Bytes& bytes) {
+    for (unsigned i = 0; i < field.bytes / 4; ++i) {
+      const unsigned at = field.byte_offset + (field.lsw_first ? field.bytes - 4 * (i + 1) : 4 * i);
+      access(true, field.offset + 4 * i,
+             static_cast<std::uint32_t>(bytes[at]) << 24 | static_cast<std::uint32_t>(bytes[at + 1]) << 16 |
+                 static_cast<std::uint32_t>(bytes[at + 2]) << 8 | bytes[at + 3]);
+    }
+  };
+  // Starts an operation and polls STATUS back to back until its `ready` bits are set; returns the cycles from
+  // the end of the command to the end of the first read that shows them (what a behavioural core's cycles
+  // are: a status read that ends at or after the operation's end sees it done).
+  auto operate = [&](std::uint32_t command, std::uint32_t ready, const char* what) {
+    access(true, reg::kCtrl, command);
+    const sc_time issued = now;
+    for (std::uint64_t polls = 0; (access(false, reg::kStatus, 0) & ready) != ready; ++polls)
+      if (polls == RtlCore::kAnswerCycles)
+        throw std::runtime_error(std::string("STATUS never showed ") + what + " after CTRL." +
+                                 (command == reg::kCtrlInit ? "INIT" : "NEXT"));
+    return periods_covering(now - issued, params.clock_period);
+  };
+  RtlCycles cycles;
+  const sc_time before_read = now;
+  access(false, reg::kStatus, 0);
+  cycles.access = periods_covering(now - before_read, params.clock_period);
+  for (const BankField& field : c.key) write_field(field, key);
+  for (const auto& [address, value] : c.setup) access(true, address, value);
+  cycles.init = operate(reg::kCtrlInit, reg::kStatusReady, "READY");
+  write_field(c.block, block);
+  cycles.block = operate(reg::kCtrlNext, reg::kStatusReady | reg::kStatusValid, "READY and VALID");
+  // Its result, against the reference: a design that computes something else (another register map, another
+  // block size) is told at load rather than by every request.
+  if (f.computes && !f.computes->checked) return cycles;
+  Bytes result(c.result.bytes);
+  for (unsigned i = 0; i < c.result.bytes / 4; ++i) {
+    const unsigned at = c.result.byte_offset + (c.result.lsw_first ? c.result.bytes - 4 * (i + 1) : 4 * i);
+    const std::uint32_t w = access(false, c.result.offset + 4 * i, 0);
+    for (unsigned b = 0; b < 4; ++b) result[at + b] = static_cast<std::uint8_t>(w >> (24 - 8 * b));
+  }
+  const Bytes expected = kind.reference(f, key, block, true);
+  if (result != expected)
+    throw std::runtime_error("its result of one block (" + std::to_string(f.block_bytes) +
+                             " bytes) is not the reference's: is the design " + f.name + " of " +
+                             std::to_string(f.block_bytes) + "-byte blocks, with the kind's register map?");
+  return cycles;
+}
+
+}  // namespace rsoc::models

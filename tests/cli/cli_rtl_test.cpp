@@ -1,0 +1,168 @@
+// RTL cores through the command line (platform/rtl_build.h): the cache (a second load does not rebuild; a
+// changed source, or a changed file a source includes, does), and each error of a build at its key: a
+// Verilog syntax error with Verilator's file:line, a missing port and a port of the wrong width named, no
+// verilator on PATH with how to install it; and a design that never becomes ready meeting the driver's
+// watchdog like a hung core. Each test has a cache folder of its own (RSOC_RTL_CACHE).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/cli/cli_test_support.h"
+
+namespace {
+
+using namespace rsoc_cli_test;
+
+// A copy of custom_crc32_rtl.json in `dir` whose core is `sources` (in dir/rtl) with top `top`.
+void write_scenario(const fs::path& dir, const std::vector<std::string>& sources, const std::string& top) {
+  std::ifstream in(kScenarios + "/custom_crc32_rtl.json");
+  nlohmann::json s = nlohmann::json::parse(in);
+  s["platform"]["cores"][0]["rtl"]["sources"] = nlohmann::json::array();
+  for (const auto& f : sources) s["platform"]["cores"][0]["rtl"]["sources"].push_back("rtl/" + f);
+  s["platform"]["cores"][0]["rtl"]["top"] = top;
+  std::ofstream(dir / "scenario.json") << s.dump(2);
+}
+
+void write(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << text;
+}
+
+std::string crc_core() {
+  return slurp(kScenarios + "/rtl/crc32_core.v");
+}
+
+// The CRC core behind a wrapper that includes a header of its own (a file the scenario does not list).
+const char* kWrapper = R"(`include "words.vh"
+module crc_top (
+  input wire clk, input wire rst, input wire req_valid, input wire req_write, input wire [15:0] req_addr,
+  input wire [31:0] req_wdata, output wire req_ready, output wire resp_valid, output wire [31:0] resp_rdata,
+  output wire busy);
+  crc32_core #(.WORDS(`RECORD_WORDS)) core (.*);
+endmodule
+)";
+
+// `rsoc validate` of the scenario in `dir` with its own cache: its result, and whether it verilated.
+struct Load {
+  Result r;
+  bool built;
+};
+Load validate(const fs::path& dir) {
+  Result r = shell(
+      "RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY + " validate scenario.json", dir);
+  return {r, r.err.find("rsoc: verilating crc_top") != std::string::npos ||
+                 r.err.find("rsoc: verilating crc32_core") != std::string::npos};
+}
+
+TEST(CliRtl, ASecondLoadDoesNotRebuildAndAChangedSourceOrIncludeDoes) {
+  const fs::path dir = scratch("rtl_cache");
+  write(dir / "rtl/crc32_core.v", crc_core());
+  write(dir / "rtl/crc_top.v", kWrapper);
+  write(dir / "rtl/words.vh", "`define RECORD_WORDS 16\n");
+  write_scenario(dir, {"crc_top.v", "crc32_core.v"}, "crc_top");
+  const Load first = validate(dir);
+  EXPECT_EQ(first.r.code, 0) << first.r.err;
+  EXPECT_TRUE(first.built) << first.r.err;
+  const Load second = validate(dir);
+  EXPECT_EQ(second.r.code, 0) << second.r.err;
+  EXPECT_FALSE(second.built) << second.r.err;
+  write(dir / "rtl/words.vh", "`define RECORD_WORDS 16  // the same, said again\n");
+  const Load included = validate(dir);
+  EXPECT_EQ(included.r.code, 0) << included.r.err;
+  EXPECT_TRUE(included.built) << "a changed include must rebuild";
+  write(dir / "rtl/crc32_core.v", crc_core() + "// a comment\n");
+  const Load source = validate(dir);
+  EXPECT_TRUE(source.built) << "a changed source must rebuild";
+  EXPECT_FALSE(validate(dir).built);
+  fs::remove_all(dir);
+}
+
+TEST(CliRtl, AVerilogSyntaxErrorIsReportedWithVerilatorsFileAndLine) {
+  const fs::path dir = scratch("rtl_syntax");
+  write(dir / "rtl/crc32_core.v", "module crc32_core (input wire clk;\nendmodule\n");
+  write_scenario(dir, {"crc32_core.v"}, "crc32_core");
+  const Load l = validate(dir);
+  EXPECT_EQ(l.r.code, 2);
+  EXPECT_NE(l.r.err.find("/platform/cores/0/rtl: verilator could not build crc32_core:"), std::string::npos)
+      << l.r.err;
+  // (the path as the scenario's folder and its key give it: here relative to the working folder)
+  EXPECT_NE(l.r.err.find("%Error: rtl/crc32_core.v:1:34: syntax error"), std::string::npos) << l.r.err;
+  fs::remove_all(dir);
+}
+
+TEST(CliRtl, AMissingPortAndAPortOfTheWrongWidthAreNamed) {
+  const fs::path dir = scratch("rtl_ports");
+  std::string core = crc_core();
+  const std::string busy = ",\n  output wire        busy\n";
+  const auto at = core.find(busy);
+  ASSERT_NE(at, std::string::npos);
+  write(dir / "rtl/crc32_core.v", std::string(core).replace(at, busy.size(), "\n"));
+  write_scenario(dir, {"crc32_core.v"}, "crc32_core");
+  Load l = validate(dir);
+  EXPECT_EQ(l.r.code, 2);
+  EXPECT_NE(
+      l.r.err.find("/platform/cores/0/rtl/top: the top module crc32_core has no port `busy` (output, 1 bit)"),
+      std::string::npos)
+      << l.r.err;
+  std::string narrow = crc_core();
+  const std::string addr = "input  wire [15:0] req_addr";
+  narrow.replace(narrow.find(addr), addr.size(), "input  wire [11:0] req_addr");
+  write(dir / "rtl/crc32_core.v", narrow);
+  l = validate(dir);
+  EXPECT_NE(l.r.err.find("/platform/cores/0/rtl/top: port `req_addr` of crc32_core is input, 12 bits; the "
+                         "register port's is input, 16 bits"),
+            std::string::npos)
+      << l.r.err;
+  write_scenario(dir, {"crc32_core.v"}, "no_such_module");
+  l = validate(dir);
+  EXPECT_NE(l.r.err.find("/platform/cores/0/rtl/top: verilator could not build no_such_module"),
+            std::string::npos)
+      << l.r.err;
+  fs::remove_all(dir);
+}
+
+TEST(CliRtl, WithoutVerilatorTheErrorSaysHowToInstallIt) {
+  const fs::path dir = scratch("rtl_none");
+  write(dir / "rtl/crc32_core.v", crc_core());
+  write_scenario(dir, {"crc32_core.v"}, "crc32_core");
+  const Result r = shell("PATH=/nonexistent RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " +
+                             RSOC_BINARY + " validate scenario.json",
+                         dir);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("/platform/cores/0/rtl: verilator is not installed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sudo apt-get install verilator"), std::string::npos) << r.err;
+  const Result missing =
+      shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY +
+                " validate scenario.json --set 'platform.cores.0.rtl.sources=[\"rtl/gone.v\"]'",
+            dir);
+  EXPECT_NE(missing.err.find("/platform/cores/0/rtl/sources/0: no source file"), std::string::npos)
+      << missing.err;
+  fs::remove_all(dir);
+}
+
+// The design hangs (stays busy, never ready) on a record whose first word has bit 1 set: the record rsoc
+// measures the design with at load has it clear; among a request's 64 random records one has it.
+TEST(CliRtl, ADesignThatNeverBecomesReadyMeetsTheDriversWatchdog) {
+  const fs::path dir = scratch("rtl_hang");
+  std::string core = crc_core();
+  const std::string done = "running <= 1'b0; valid <= 1'b1;";
+  ASSERT_NE(core.find(done), std::string::npos);
+  core.replace(core.find(done), done.size(), "running <= block[0][1]; valid <= 1'b1;");
+  write(dir / "rtl/crc32_core.v", core);
+  write_scenario(dir, {"crc32_core.v"}, "crc32_core");
+  const Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY +
+                             " run scenario.json --out out -q --set runtime.policy=hardware"
+                             " --set runtime.recovery.watchdog_cycles=100000 --set workload.apps.0.requests=1"
+                             " --set 'workload.apps.0.blocks_list=[64]'",
+                         dir);
+  EXPECT_EQ(r.code, 1) << r.err;  // a run with a failed request
+  EXPECT_NE(r.err.find("1 requests (1 failed)"), std::string::npos) << r.err;
+  const std::string requests = slurp(dir / "out/requests.csv");
+  EXPECT_NE(requests.find("did not finish within the watchdog's 100000 CPU cycles"), std::string::npos)
+      << requests;
+  fs::remove_all(dir);
+}
+
+}  // namespace

@@ -1,0 +1,97 @@
+// RTL cores in scenarios (platform.cores[].rtl, platform/rtl_build.h): the shipped designs of scenarios/rtl
+// verilated, loaded and measured from their own clock edges, every result of a run through them checked
+// against the functionality's reference in both directions, the exact busy cycles of a request, and the keys
+// an RTL core cannot go with. Errors of the build itself (syntax, ports, no verilator) and the cache are the
+// CLI's tests (tests/cli/cli_rtl_test.cpp).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "models/rtl_core.h"
+#include "platform/scenario.h"
+#include "tests/platform/platform_test_support.h"
+
+namespace rsoc::platform {
+namespace {
+
+const std::string kAes = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des_rtl.json";
+const std::string kCrc = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_crc32_rtl.json";
+
+TEST(RtlScenario, TheShippedAesCoreIsMeasuredFromItsClockEdges) {
+  const Scenario s = load_scenario_file(kAes);
+  const models::CoreParams& aes = s.params.cores[0].params;
+  ASSERT_TRUE(aes.rtl);
+  EXPECT_EQ(aes.rtl->name, "aes128_core");
+  // A register read takes one edge; INIT's 10 rounds of key expansion and NEXT's 10 rounds are each seen done
+  // by a status read that ends 11 cycles after the command (the read samples the state before its edge).
+  EXPECT_EQ(aes.access_cycles, 1u);
+  EXPECT_EQ(aes.key_setup_cycles, 11u);
+  EXPECT_EQ(aes.block_cycles, 11u);
+  EXPECT_FALSE(s.params.cores[1].params.rtl);  // the DES core stays behavioural
+}
+
+// Every request in hardware, with random keys and data drawn per request, each direction: every output is
+// checked against the reference (a mismatch fails the request as a wrong output).
+void every_request_verified(const std::string& operation) {
+  const auto run = test::run_scenario(
+      kAes, {"runtime.policy=hardware", "workload.apps.0.requests=6", "workload.apps.1.requests=1",
+             "workload.apps.0.blocks_list=[1,2,3]", "workload.apps.1.blocks_list=[1]",
+             "workload.background=[]", "workload.apps.0.operation=" + operation});
+  ASSERT_EQ(run.records.size(), 7u);
+  for (const auto& r : run.records) {
+    EXPECT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(r.verified);
+    EXPECT_FALSE(r.wrong_output);
+  }
+}
+TEST(RtlScenario, TheAesCoreEncryptsAsTheReferenceDoes) {
+  every_request_verified("encrypt");
+}
+TEST(RtlScenario, TheAesCoreDecryptsAsTheReferenceDoes) {
+  every_request_verified("decrypt");
+}
+
+TEST(RtlScenario, TheCrcCoreIsBusySixteenCyclesPerRecordAndItsResultsAreVerified) {
+  const auto run = test::run_scenario(
+      kCrc, {"runtime.policy=hardware", "workload.apps.0.requests=2", "workload.apps.0.blocks_list=[1,5]"});
+  ASSERT_EQ(run.records.size(), 2u);
+  for (const auto& r : run.records) {
+    EXPECT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(r.verified);
+  }
+  // Six records of 16 words, one word a cycle at 100 MHz: 6 x 160 ns of work, from the design's edges.
+  EXPECT_NEAR(test::stat(run.stats, "slot.slot0", "core_busy_ms"), 6 * 160e-6, 1e-12);
+}
+
+TEST(RtlScenario, KeysAnRtlCoreCannotGoWithAreRefusedAtTheirPointers) {
+  const auto dma = test::load_issues(kCrc, {"runtime.driver.data_path=dma"});
+  bool named = false;
+  for (const auto& i : dma)
+    named = named || i.rfind("/runtime/driver/data_path: core \"crc_core\" is RTL", 0) == 0;
+  EXPECT_TRUE(named) << ::testing::PrintToString(dma);
+  const auto hangs = test::load_issues(
+      kCrc, {"faults={\"hangs\":{\"probability\":0.1}}", "runtime.recovery.watchdog_cycles=100000"});
+  named = false;
+  for (const auto& i : hangs) named = named || i.rfind("/faults: core \"crc_core\" is RTL", 0) == 0;
+  EXPECT_TRUE(named) << ::testing::PrintToString(hangs);
+  // A design of 16-word records told it computes records of 256 bytes: its CRC of the probe is not zlib's.
+  const auto wider = test::load_issues(kCrc, {"platform.cores.0.custom.input_bytes=256"});
+  named = false;
+  for (const auto& i : wider)
+    named =
+        named || i.rfind(
+                     "/platform/cores/0/rtl: measuring crc32_core through one request of crc32: its result "
+                     "of one block (256 bytes) is not the reference's",
+                     0) == 0;
+  EXPECT_TRUE(named) << ::testing::PrintToString(wider);
+  const auto modexp =
+      test::load_issues(kCrc, {"platform.cores.0.type=modexp", "platform.cores.0.custom=null"});
+  named = false;
+  for (const auto& i : modexp)
+    named = named || i.rfind("/platform/cores/0/rtl: an RTL core of type modexp", 0) == 0;
+  EXPECT_TRUE(named) << ::testing::PrintToString(modexp);
+}
+
+}  // namespace
+}  // namespace rsoc::platform
