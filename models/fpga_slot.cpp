@@ -5,6 +5,7 @@
 
 #include "models/address_map.h"
 #include "models/kernel_time.h"
+#include "models/rtl_core.h"
 
 namespace rsoc::models {
 
@@ -243,6 +244,15 @@ void FpgaSlot::statistics(double end_ms, std::vector<StatGroup>& out) const {
       .add("words_read", static_cast<double>(core_words_read()), "words",
            "register words its cores answered (status polls included; an FMC double read counts twice)")
       .add("status_reads", static_cast<double>(core_status_reads()), "count", "STATUS reads it answered");
+  std::uint64_t edges = 0;  // of its RTL cores' designs (models/rtl_core.h)
+  bool rtl = false;
+  for (const auto& [id, core] : candidates_)
+    if (const auto* r = dynamic_cast<const RtlCore*>(core.get())) {
+      rtl = true;
+      edges += r->evaluated_edges();
+    }
+  if (rtl)
+    g.add("rtl_edges", static_cast<double>(edges), "count", "clock edges its RTL cores' designs evaluated");
   if (params_.static_mw)
     g.add("core_energy_mj", core_energy_nj() * 1e-6, "mJ", "energy its cores spent computing")
         .add("static_energy_mj", *params_.static_mw * end_ms * 1e-3, "mJ",

@@ -310,7 +310,7 @@ void build(const RtlSources& d, const Toolchain& t, const fs::path& dir, const f
                                        obj.string(),         "-CFLAGS", "-fPIC"};
   std::vector<fs::path> dirs;
   for (const std::string& s : d.sources) {
-    const fs::path parent = fs::absolute(s).parent_path();
+    const fs::path parent = fs::absolute(s).lexically_normal().parent_path();
     if (std::find(dirs.begin(), dirs.end(), parent) == dirs.end()) dirs.push_back(parent);
   }
   for (const fs::path& p : dirs) verilate.push_back("-I" + p.string());

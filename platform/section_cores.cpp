@@ -209,7 +209,10 @@ void Resolver::rtl_core(const json& c, const std::string& ptr, CoreSpec& s) {
   const fs::path folder(folder_);
   for (std::size_t i = 0; i < r["sources"].size(); ++i) {
     const fs::path source(r["sources"][i].get<std::string>());
-    d.sources.push_back((source.is_absolute() ? source : folder / source).string());
+    // absolute, so that Verilator's messages name the file whatever folder it searched
+    std::error_code ec;
+    d.sources.push_back(
+        fs::absolute(source.is_absolute() ? source : folder / source, ec).lexically_normal().string());
   }
   if (s.params.kind == models::CoreKind::kModexp) {
     issues_.add(ptr + "/rtl",
