@@ -143,7 +143,10 @@ class IpCore {
   // annotates nothing.
   void access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, sc_core::sc_time& latency) {
     if (energy_.on()) payer_ = payer_of(trans);
-    port_access(trans, at, latency);
+    if (own_port_) return port_access(trans, at, latency);  // (behavioural cores keep off the virtual call)
+    if (PioReplayExtension* pio = pio_of(trans)) return pio_access(trans, at, latency, *pio);
+    if (trans.get_address() >= reg::kStreamIn) return stream_access(trans, at, latency);
+    register_access(trans, at, latency);
   }
   virtual unsigned debug(tlm::tlm_generic_payload& trans) { return regs_.debug(trans); }
   // Back to reset values (a fresh configuration).
@@ -155,7 +158,7 @@ class IpCore {
   const std::string& name() const { return name_; }
   const CoreParams& params() const { return params_; }
   // Whether the core computes at `t` (an RTL core evaluates its clock up to `t` to say).
-  virtual bool busy_at(const sc_core::sc_time& t) const { return t < done_at_; }
+  bool busy_at(const sc_core::sc_time& t) const { return own_port_ ? port_busy_at(t) : t < done_at_; }
   sc_core::sc_time done_at() const { return done_at_; }
   sc_core::sc_time busy_time() const { return busy_; }
   sc_core::sc_time stream_wait_time() const { return stream_wait_; }
@@ -194,14 +197,14 @@ class IpCore {
   }
   // A fresh configuration: forget any internal state (key schedules).
   virtual void on_reset() {}
-  // The access as the core's port takes it: here, the behavioural register file and streaming windows; an
-  // RTL core's own port (models/rtl_core.h).
-  virtual void port_access(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at,
-                           sc_core::sc_time& latency) {
-    if (PioReplayExtension* pio = pio_of(trans)) return pio_access(trans, at, latency, *pio);
-    if (trans.get_address() >= reg::kStreamIn) return stream_access(trans, at, latency);
-    register_access(trans, at, latency);
+  // A core with a port of its own (an RTL core, models/rtl_core.h) takes every access, and says whether it is
+  // busy, itself; the others are the behavioural register file and streaming windows of this class.
+  explicit IpCore(std::string name, const CoreParams& params, bool own_port)
+      : IpCore(std::move(name), params) {
+    own_port_ = own_port;
   }
+  virtual void port_access(tlm::tlm_generic_payload&, const sc_core::sc_time&, sc_core::sc_time&) {}
+  virtual bool port_busy_at(const sc_core::sc_time&) const { return false; }
   // Work the core did from `from` to `to`, `cycles` core cycles of it, started by an access paid by `payer`:
   // its busy time, its energy, an operation and its timeline (`what`). RTL cores book their work so.
   void book_work(const char* what, const sc_core::sc_time& from, const sc_core::sc_time& to,
@@ -274,6 +277,7 @@ class IpCore {
 
   std::string name_;
   CoreParams params_;
+  bool own_port_ = false;
   sc_core::sc_time word_access_;  // access_cycles core cycles: the cost of a one-word access
   RegisterFile::Id ctrl_{};
   sc_core::sc_time done_at_{sc_core::SC_ZERO_TIME};    // the core's last work ends (results ready)

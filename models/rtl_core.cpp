@@ -13,7 +13,7 @@ namespace rsoc::models {
 using sc_core::sc_time;
 
 RtlCore::RtlCore(std::string name, const CoreParams& params)
-    : IpCore(std::move(name), params), design_(params.rtl), period_ps_(to_ps(params.clock_period)) {
+    : IpCore(std::move(name), params, true), design_(params.rtl), period_ps_(to_ps(params.clock_period)) {
   if (!design_ || !design_->create || !design_->destroy || !design_->edge)
     throw std::invalid_argument("RTL core " + this->name() + ": no design loaded");
   if (period_ps_ == 0) throw std::invalid_argument("RTL core " + this->name() + ": a clock period of zero");
@@ -52,7 +52,7 @@ void RtlCore::catch_up(std::uint64_t last) const {
   if (edge_ < last) edge_ = last;
 }
 
-bool RtlCore::busy_at(const sc_time& t) const {
+bool RtlCore::port_busy_at(const sc_time& t) const {
   catch_up(to_ps(t) / period_ps_);
   return port_.busy != 0;
 }

@@ -52,7 +52,7 @@ class RtlCore : public IpCore {
   RtlCore(std::string name, const CoreParams& params);
   ~RtlCore() override;
 
-  bool busy_at(const sc_core::sc_time& t) const override;
+  bool port_busy_at(const sc_core::sc_time& t) const override;
   unsigned debug(tlm::tlm_generic_payload&) override { return 0; }  // the design's state is its own
   std::uint64_t evaluated_edges() const { return evaluated_; }      // every edge evaluated
   std::uint64_t busy_cycles() const { return busy_cycles_; }        // edges with busy high before them
