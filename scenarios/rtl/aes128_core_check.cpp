@@ -12,43 +12,13 @@
 #include <random>
 
 #include "Vaes128_core.h"
+#include "register_port_harness.h"
 #include "verilated.h"
-static Vaes128_core* t;
-static long cycles = 0;
-static void edge() {
-  t->clk = 0;
-  t->eval();
-  t->clk = 1;
-  t->eval();
-  ++cycles;
-}
-static void wr(unsigned a, unsigned v) {
-  t->req_valid = 1;
-  t->req_write = 1;
-  t->req_addr = a;
-  t->req_wdata = v;
-  edge();
-  t->req_valid = 0;
-}
-static unsigned rd(unsigned a) {
-  t->req_valid = 1;
-  t->req_write = 0;
-  t->req_addr = a;
-  edge();
-  t->req_valid = 0;
-  edge();
-  return t->resp_rdata;
-}
-static unsigned be(const unsigned char* p) {
-  return p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-}
+static RegisterPortHarness<Vaes128_core> port;
 int main() {
   VerilatedContext ctx;
-  t = new Vaes128_core(&ctx);
-  t->rst = 1;
-  edge();
-  t->rst = 0;
-  edge();
+  port.m = new Vaes128_core(&ctx);
+  port.reset();
   std::mt19937 rng(1);
   int bad = 0;
   for (int trial = 0; trial < 200; ++trial) {
@@ -62,20 +32,20 @@ int main() {
     int n;
     EVP_CipherUpdate(c, ref, &n, in, 16);
     EVP_CIPHER_CTX_free(c);
-    for (int i = 0; i < 4; ++i) wr(0x40 + 4 * i, be(key + 4 * i));
-    wr(0x28, enc);
-    wr(0x20, 1);
-    long c0 = cycles;
+    for (int i = 0; i < 4; ++i) port.write(0x40 + 4 * i, be32(key + 4 * i));
+    port.write(0x28, enc);
+    port.write(0x20, 1);
+    long c0 = port.cycles;
     int polls = 0;
-    while (!(rd(0x24) & 1)) ++polls;
-    long init_c = cycles - c0;
-    for (int i = 0; i < 4; ++i) wr(0x80 + 4 * i, be(in + 4 * i));
-    wr(0x20, 2);
-    c0 = cycles;
-    while ((rd(0x24) & 3) != 3) ++polls;
-    long next_c = cycles - c0;
+    while (!(port.read(0x24) & 1)) ++polls;
+    long init_c = port.cycles - c0;
+    for (int i = 0; i < 4; ++i) port.write(0x80 + 4 * i, be32(in + 4 * i));
+    port.write(0x20, 2);
+    c0 = port.cycles;
+    while ((port.read(0x24) & 3) != 3) ++polls;
+    long next_c = port.cycles - c0;
     for (int i = 0; i < 4; ++i) {
-      unsigned w = rd(0xc0 + 4 * i);
+      unsigned w = port.read(0xc0 + 4 * i);
       out[4 * i] = w >> 24;
       out[4 * i + 1] = w >> 16;
       out[4 * i + 2] = w >> 8;
@@ -88,6 +58,6 @@ int main() {
     if (trial < 2) std::printf("init %ld cycles, next %ld cycles (with polls)\n", init_c, next_c);
   }
   std::printf("%d mismatches of 200\n", bad);
-  delete t;
+  delete port.m;
   return bad ? 1 : 0;
 }

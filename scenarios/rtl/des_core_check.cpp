@@ -11,42 +11,13 @@
 #include <random>
 
 #include "Vdes_core.h"
+#include "register_port_harness.h"
 #include "verilated.h"
-static Vdes_core* t;
-static long cycles = 0;
-static void edge() {
-  t->clk = 0;
-  t->eval();
-  t->clk = 1;
-  t->eval();
-  ++cycles;
-}
-static void wr(unsigned a, unsigned v) {
-  t->req_valid = 1;
-  t->req_write = 1;
-  t->req_addr = a;
-  t->req_wdata = v;
-  edge();
-  t->req_valid = 0;
-}
-static unsigned rd(unsigned a) {
-  t->req_valid = 1;
-  t->req_write = 0;
-  t->req_addr = a;
-  edge();
-  t->req_valid = 0;
-  return t->resp_rdata;
-}
-static unsigned be(const unsigned char* p) {
-  return p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
-}
+static RegisterPortHarness<Vdes_core> port;
 int main() {
   VerilatedContext ctx;
-  t = new Vdes_core(&ctx);
-  t->rst = 1;
-  edge();
-  t->rst = 0;
-  edge();
+  port.m = new Vdes_core(&ctx);
+  port.reset();
   std::mt19937 rng(1);
   int bad = 0;
   for (int trial = 0; trial < 400; ++trial) {
@@ -61,17 +32,17 @@ int main() {
     int n;
     EVP_CipherUpdate(c, ref, &n, in, 8);
     EVP_CIPHER_CTX_free(c);
-    for (int i = 0; i < 6; ++i) wr(0x40 + 4 * i, be(key + 4 * i));
-    wr(0x28, enc | triple << 1);
-    wr(0x20, 1);
-    for (int i = 0; i < 2; ++i) wr(0x80 + 4 * i, be(in + 4 * i));
-    wr(0x20, 2);
-    const long c0 = cycles;
-    while ((rd(0x24) & 3) != 3) {
+    for (int i = 0; i < 6; ++i) port.write(0x40 + 4 * i, be32(key + 4 * i));
+    port.write(0x28, enc | triple << 1);
+    port.write(0x20, 1);
+    for (int i = 0; i < 2; ++i) port.write(0x80 + 4 * i, be32(in + 4 * i));
+    port.write(0x20, 2);
+    const long c0 = port.cycles;
+    while ((port.read(0x24) & 3) != 3) {
     }
-    const long next_c = cycles - c0;
+    const long next_c = port.cycles - c0;
     for (int i = 0; i < 2; ++i) {
-      unsigned w = rd(0xc0 + 4 * i);
+      unsigned w = port.read(0xc0 + 4 * i);
       out[4 * i] = w >> 24;
       out[4 * i + 1] = w >> 16;
       out[4 * i + 2] = w >> 8;
@@ -86,6 +57,6 @@ int main() {
                   next_c);
   }
   std::printf("%d mismatches of 400\n", bad);
-  delete t;
+  delete port.m;
   return bad ? 1 : 0;
 }
