@@ -381,11 +381,6 @@ class FileLock {
   int fd_;
 };
 
-std::string& last_load() {
-  static std::string what;
-  return what;
-}
-
 }  // namespace
 
 fs::path rtl_cache_dir() {
@@ -393,10 +388,6 @@ fs::path rtl_cache_dir() {
   if (const std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty()) return fs::path(xdg) / "rsoc" / "rtl";
   if (const std::string home = env("HOME"); !home.empty()) return fs::path(home) / ".cache" / "rsoc" / "rtl";
   return fs::temp_directory_path() / "rsoc-rtl";
-}
-
-const std::string& last_rtl_load() {
-  return last_load();
 }
 
 std::shared_ptr<const models::RtlDesign> load_rtl_design(const RtlSources& d) {
@@ -423,13 +414,10 @@ std::shared_ptr<const models::RtlDesign> load_rtl_design(const RtlSources& d) {
   const fs::path entry = cache / key;
   if (const auto it = loaded.find(key); it != loaded.end())
     if (auto design = it->second.lock(); design && manifest_holds(entry)) {
-      last_load() = "loaded";
       return design;
     }
   const FileLock lock(cache / (key + ".lock"));
-  if (manifest_holds(entry)) {
-    last_load() = "loaded";
-  } else {
+  if (!manifest_holds(entry)) {
     if (logging::notes())
       logging::note() << "rsoc: verilating " << d.top << " into " << entry.string() << " (once)\n";
     const fs::path fresh = cache / (key + ".build-" + std::to_string(::getpid()));
@@ -445,7 +433,6 @@ std::shared_ptr<const models::RtlDesign> load_rtl_design(const RtlSources& d) {
     fs::remove_all(entry, ec);
     fs::rename(fresh, entry, ec);
     if (ec) throw RtlBuildError("cannot move the build into " + entry.string() + ": " + ec.message());
-    last_load() = "built";
   }
   auto design = open_design(entry / "design.so", d.top);
   loaded[key] = design;

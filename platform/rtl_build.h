@@ -46,7 +46,4 @@ std::filesystem::path rtl_cache_dir();
 // shared by every later load of the same sources.
 std::shared_ptr<const models::RtlDesign> load_rtl_design(const RtlSources& design);
 
-// What the last load_rtl_design() in this process did: "loaded" from the cache or "built".
-const std::string& last_rtl_load();
-
 }  // namespace rsoc::platform

@@ -228,6 +228,7 @@ class Resolver {
   void custom_core(const json& c, const std::string& ptr, std::size_t index, CoreSpec& s);
   // platform.cores[].rtl: the design verilated and loaded (platform/rtl_build.h) into s.params.rtl.
   void rtl_core(const json& c, const std::string& ptr, CoreSpec& s);
+  void check_faults(const FaultSpec& spec, const ScenarioParams& p);
 
   // ---- Runtime and software (platform/section_runtime.cpp).
   void runtime(ScenarioParams& p);

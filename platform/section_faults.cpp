@@ -182,6 +182,13 @@ void Resolver::faults(ScenarioParams& p) {
   for (const auto& [bus, b] : f["buses"].items())
     if (bus_known(p, bus, pointer_child("/faults/buses", bus)))
       spec.bus_error_rate[bus] = b["error_rate"].get<double>();
+  check_faults(spec, p);
+  p.faults = spec;
+}
+
+// What the faults need of the rest of the scenario: the watchdog for hangs, behavioural cores for injected
+// hangs and upsets, a configuration port for configuration faults.
+void Resolver::check_faults(const FaultSpec& spec, const ScenarioParams& p) {
   const bool hangs = spec.hang_probability > 0 ||
                      std::any_of(spec.windows.begin(), spec.windows.end(), [](const FaultSpec::Window& w) {
                        return w.fault == models::FaultKind::kHang;
@@ -204,7 +211,6 @@ void Resolver::faults(ScenarioParams& p) {
   if ((spec.configuration_probability > 0 || spec.bit_error_rate > 0) && !p.config_port)
     issues_.add("/faults/configuration",
                 "configuration faults need a configuration port; the platform has none");
-  p.faults = spec;
 }
 
 }  // namespace rsoc::platform::sections

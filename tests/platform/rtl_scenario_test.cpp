@@ -88,6 +88,10 @@ TEST(RtlScenario, KeysAnRtlCoreCannotGoWithAreRefusedAtTheirPointers) {
   named = false;
   for (const auto& i : hangs) named = named || i.rfind("/faults: core \"crc_core\" is RTL", 0) == 0;
   EXPECT_TRUE(named) << ::testing::PrintToString(hangs);
+  const auto upsets = test::load_issues(kCrc, {"faults={\"upsets\":{\"rate_per_mbit_hour\":1}}"});
+  named = false;
+  for (const auto& i : upsets) named = named || i.rfind("/faults: core \"crc_core\" is RTL", 0) == 0;
+  EXPECT_TRUE(named) << ::testing::PrintToString(upsets);
   // A design of 16-word records told it computes records of 256 bytes: its CRC of the probe is not zlib's.
   const auto wider = test::load_issues(kCrc, {"platform.cores.0.custom.input_bytes=256"});
   named = false;
