@@ -57,6 +57,7 @@ class DmaEngine : public sc_core::sc_module, public StatisticsSource {
 
   // Notified when a transfer ends (the interrupt line).
   const sc_core::sc_event& done_event() const { return done_; }
+  bool transferring() const { return regs_.at(status_reg_) & dma_reg::kStatusBusy; }  // STATUS.BUSY
   const DmaParams& params() const { return params_; }
   std::uint64_t transfers() const { return transfers_; }
   std::uint64_t stalls() const { return stalls_; }  // transfers a target that never answered stalled

@@ -364,7 +364,12 @@ bool DmaChannel::Lease::transfer(std::uint64_t src, bool src_fixed, std::uint64_
     p_.wait_for(channel_.engine_.done_event(), TimeUse::kBusTransfer);
   } else if (!p_.wait_for(channel_.engine_.done_event(), watchdog, TimeUse::kBusTransfer)) {
     p_.cpu().write32(base + dma_reg::kCtrl, dma_reg::kCtrlAbort);
-    p_.wait_for(channel_.engine_.done_event(), TimeUse::kBusTransfer);
+    // The engine ends the transfer at the abort's time, which the write's own synchronisation may reach: its
+    // done event can come before this process waits for it. So the engine's state is what is waited for, a
+    // DMA clock period at a time, as a driver polls STATUS after an abort.
+    while (channel_.engine_.transferring())
+      p_.wait_for(channel_.engine_.done_event(), channel_.engine_.params().clock_period,
+                  TimeUse::kBusTransfer);
     throw DriverTimeout("DMA transfer from " + models::hex(src) + " to " + models::hex(dst) +
                         " did not end within the watchdog's " + sc_core::sc_time(watchdog).to_string());
   }
