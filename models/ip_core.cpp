@@ -111,18 +111,22 @@ void IpCore::occupy(tlm::tlm_generic_payload& trans, const sc_time& at, const sc
   }
 }
 
-void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_time& latency) {
+bool IpCore::stream_window_access(const tlm::tlm_generic_payload& trans) {
   const std::uint64_t address = trans.get_address();
   const unsigned length = trans.get_data_length();
-  const bool in = address < reg::kStreamOut;
-  if (length == 0 || length % 4 != 0 || address % 4 != 0 ||
-      address >= reg::kStreamOut + reg::kStreamWindowBytes || trans.is_write() != in) {
+  return length != 0 && length % 4 == 0 && address % 4 == 0 && address >= reg::kStreamIn &&
+         address < reg::kStreamOut + reg::kStreamWindowBytes &&
+         trans.is_write() == (address < reg::kStreamOut);
+}
+
+void IpCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_time& latency) {
+  if (!stream_window_access(trans)) {
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
-  const std::size_t words = length / 4;
+  const std::size_t words = trans.get_data_length() / 4;
   const sc_time access = periods(word_access_, static_cast<double>(words), "a core stream access");
-  if (in)
+  if (trans.is_write())
     stream_write(trans, at, access, latency);
   else
     stream_read(trans, at, access, latency);

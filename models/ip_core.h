@@ -219,6 +219,13 @@ class IpCore {
       status_reads_ += address == reg::kStatus;
     }
   }
+  // Leaves the core's occupancy, max(`access`, `compute`), to the access at `at` after any wait for it until
+  // `ready`: on the stream, or in `latency`.
+  void occupy(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, const sc_core::sc_time& ready,
+              const sc_core::sc_time& access, const sc_core::sc_time& compute, sc_core::sc_time& latency);
+  // Whether `trans` is an access the streaming windows take: whole words, a write inside STREAM_IN or a read
+  // inside STREAM_OUT.
+  static bool stream_window_access(const tlm::tlm_generic_payload& trans);
   // Declares the result bank `name` at `offset`: reads return the previous result until the operation ends.
   void add_result_bank(const std::string& name, std::uint32_t offset, std::uint32_t words);
   // Makes the `n` words at `values` the result of the operation that ends at done_at() (the rest of the bank
@@ -270,10 +277,6 @@ class IpCore {
     return true;
   }
   void hang(const sc_core::sc_time& at);
-  // Leaves the core's occupancy, max(`access`, `compute`), to the access at `at` after any wait for it until
-  // `ready`: on the stream, or in `latency`.
-  void occupy(tlm::tlm_generic_payload& trans, const sc_core::sc_time& at, const sc_core::sc_time& ready,
-              const sc_core::sc_time& access, const sc_core::sc_time& compute, sc_core::sc_time& latency);
 
   std::string name_;
   CoreParams params_;

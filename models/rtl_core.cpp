@@ -1,7 +1,9 @@
 #include "models/rtl_core.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "models/address_map.h"
 #include "models/core_kinds.h"
@@ -17,6 +19,14 @@ RtlCore::RtlCore(std::string name, const CoreParams& params)
   if (!design_ || !design_->create || !design_->destroy || !design_->edge)
     throw std::invalid_argument("RTL core " + this->name() + ": no design loaded");
   if (period_ps_ == 0) throw std::invalid_argument("RTL core " + this->name() + ": a clock period of zero");
+  if (params.kind == CoreKind::kCustom) {
+    block_words_ = std::max(1u, params.custom.input_bytes / 4);
+    result_words_ = std::max(1u, params.custom.output_bytes / 4);
+  } else {
+    const FunctionalityInfo& f = core_kind(params.kind).functionalities[0];
+    block_words_ = std::max(1u, f.block_bytes / 4);
+    result_words_ = std::max(1u, f.output_bytes() / 4);
+  }
   model_ = design_->create();
   if (!model_)
     throw std::runtime_error("RTL core " + this->name() + ": its design " + design_->name + " made no model");
@@ -37,6 +47,12 @@ void RtlCore::step() const {
   ++edge_;
   ++evaluated_;
   if (was_busy) ++busy_cycles_;
+  if (port_.out_taken) {
+    given_.emplace_back(port_.out_word, edge_);
+    const bool last = ++given_of_result_ == result_words_;
+    if (last != (port_.out_word_last != 0)) ++misplaced_lasts_;
+    if (last) given_of_result_ = 0;
+  }
   const bool busy = port_.busy != 0;
   if (busy && !was_busy) {
     busy_from_ = edge_;
@@ -48,7 +64,8 @@ void RtlCore::step() const {
 
 void RtlCore::catch_up(std::uint64_t last) const {
   port_.req_valid = 0;
-  while (edge_ < last && port_.busy) step();
+  port_.in_valid = 0;
+  while (edge_ < last && working()) step();
   if (edge_ < last) edge_ = last;
 }
 
@@ -87,6 +104,7 @@ void RtlCore::port_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc
   }
   const std::uint64_t address = trans.get_address();
   const unsigned length = trans.get_data_length();
+  if (address >= reg::kStreamIn && design_->stream) return stream_access(trans, at, latency);
   if (address >= reg::kStreamIn || length == 0 || length % 4 || address % 4 ||
       address + length > reg::kStreamIn || trans.get_byte_enable_ptr()) {
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -112,12 +130,64 @@ void RtlCore::port_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+void RtlCore::stream_access(tlm::tlm_generic_payload& trans, const sc_time& at, sc_time& latency) {
+  if (!stream_window_access(trans) || trans.get_byte_enable_ptr()) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  catch_up(to_ps(at) / period_ps_);  // (the edges strictly after `at` take the access)
+  const unsigned words = trans.get_data_length() / 4;
+  unsigned char* data = trans.get_data_ptr();
+  const sc_time word_cycles = periods(params().clock_period, words, "a core stream access");
+  if (trans.is_write()) {
+    for (unsigned i = 0; i < words; ++i) {
+      port_.in_valid = 1;
+      std::memcpy(&port_.in_data, data + 4 * i, 4);
+      port_.in_last = offered_ + 1 == block_words_;
+      std::uint64_t waited = 0;
+      do {
+        if (waited++ == kAnswerCycles) {
+          port_.in_valid = 0;
+          trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+          return;
+        }
+        step();
+      } while (!port_.in_taken);
+      offered_ = port_.in_last ? 0 : offered_ + 1;
+    }
+    port_.in_valid = 0;
+    occupy(trans, at, at, word_cycles, edge_time(edge_) - at, latency);
+  } else {
+    for (std::uint64_t waited = 0; given_.size() < words; ++waited) {
+      if (!working()) {  // idle: no more words come
+        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        return;
+      }
+      if (waited == kAnswerCycles) {
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        return;
+      }
+      step();
+    }
+    occupy(trans, at, edge_time(given_[words - 1].second), sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME,
+           latency);
+    for (unsigned i = 0; i < words; ++i) {
+      std::memcpy(data + 4 * i, &given_.front().first, 4);
+      given_.pop_front();
+    }
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
 void RtlCore::on_reset() {
   port_ = RtlPort{};
   port_.rst = 1;
   design_->edge(model_, &port_);
   port_.rst = 0;
-  port_.taken = 0;
+  port_.taken = port_.in_taken = port_.out_taken = 0;
+  port_.out_ready = design_->stream;  // (the reset edge took no word)
+  given_.clear();
+  offered_ = given_of_result_ = 0;
 }
 
 std::unique_ptr<IpCore> make_rtl_core(std::string name, const CoreParams& params) {
@@ -152,13 +222,49 @@ RtlCycles measure_rtl_cycles(const CoreParams& params, const FunctionalityInfo& 
     now += latency;
     return word;
   };
-  auto write_field = [&](const BankField& field, const Bytes& bytes) {
+  // A field's words in bank order, from `bytes` and into them.
+  auto words_of = [](const BankField& field, const Bytes& bytes) {
+    std::vector<std::uint32_t> words(field.bytes / 4);
+    for (unsigned i = 0; i < words.size(); ++i) {
+      const unsigned at = field.byte_offset + (field.lsw_first ? field.bytes - 4 * (i + 1) : 4 * i);
+      words[i] = static_cast<std::uint32_t>(bytes[at]) << 24 |
+                 static_cast<std::uint32_t>(bytes[at + 1]) << 16 |
+                 static_cast<std::uint32_t>(bytes[at + 2]) << 8 | bytes[at + 3];
+    }
+    return words;
+  };
+  auto bytes_of = [](const BankField& field, const std::uint32_t* words) {
+    Bytes bytes(field.bytes);
     for (unsigned i = 0; i < field.bytes / 4; ++i) {
       const unsigned at = field.byte_offset + (field.lsw_first ? field.bytes - 4 * (i + 1) : 4 * i);
-      access(true, field.offset + 4 * i,
-             static_cast<std::uint32_t>(bytes[at]) << 24 | static_cast<std::uint32_t>(bytes[at + 1]) << 16 |
-                 static_cast<std::uint32_t>(bytes[at + 2]) << 8 | bytes[at + 3]);
+      for (unsigned b = 0; b < 4; ++b) bytes[at + b] = static_cast<std::uint8_t>(words[i] >> (24 - 8 * b));
     }
+    return bytes;
+  };
+  auto write_field = [&](const BankField& field, const Bytes& bytes) {
+    const std::vector<std::uint32_t> words = words_of(field, bytes);
+    for (unsigned i = 0; i < words.size(); ++i) access(true, field.offset + 4 * i, words[i]);
+  };
+  // Moves `words` through the stream port: a write to STREAM_IN or a read from STREAM_OUT.
+  auto stream = [&](bool write, std::vector<std::uint32_t>& words) {
+    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(write ? reg::kStreamIn : reg::kStreamOut);
+    trans.set_data_ptr(reinterpret_cast<unsigned char*>(words.data()));
+    trans.set_data_length(static_cast<unsigned>(4 * words.size()));
+    trans.set_streaming_width(static_cast<unsigned>(4 * words.size()));
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time latency = sc_core::SC_ZERO_TIME;
+    core.access(trans, now, latency);
+    if (trans.get_response_status() == tlm::TLM_BURST_ERROR_RESPONSE)
+      throw std::runtime_error(
+          "its stream port gave fewer than the " + std::to_string(words.size()) +
+          " words of the results of what it took, and fell idle (busy and out_valid low)");
+    if (!trans.is_response_ok())
+      throw std::runtime_error(std::string("its stream port did not ") +
+                               (write ? "take the words of a block" : "give the words of a result") +
+                               " within " + std::to_string(RtlCore::kAnswerCycles) + " cycles");
+    now += latency;
   };
   // Starts an operation and polls STATUS back to back until its `ready` bits are set; returns the cycles from
   // the end of the command to the end of the first read that shows them (what a behavioural core's cycles
@@ -179,17 +285,35 @@ RtlCycles measure_rtl_cycles(const CoreParams& params, const FunctionalityInfo& 
   for (const BankField& field : c.key) write_field(field, key);
   for (const auto& [address, value] : c.setup) access(true, address, value);
   cycles.init = operate(reg::kCtrlInit, reg::kStatusReady, "READY");
-  write_field(c.block, block);
-  cycles.block = operate(reg::kCtrlNext, reg::kStatusReady | reg::kStatusValid, "READY and VALID");
+  std::vector<std::uint32_t> result_words(c.result.bytes / 4);
+  if (params.rtl->stream) {
+    // One block, then two at once (the interval at which the design takes blocks).
+    std::vector<std::uint32_t> in = words_of(c.block, block);
+    auto through = [&](unsigned blocks) {
+      std::vector<std::uint32_t> words, results(blocks * result_words.size());
+      for (unsigned b = 0; b < blocks; ++b) words.insert(words.end(), in.begin(), in.end());
+      const sc_time start = now;
+      stream(true, words);
+      stream(false, results);
+      std::copy(results.begin(), results.begin() + result_words.size(), result_words.begin());
+      return periods_covering(now - start, params.clock_period);
+    };
+    cycles.block = through(1);
+    const std::uint64_t two = through(2);
+    cycles.interval = two - cycles.block < cycles.block ? two - cycles.block : 0;
+    if (core.misplaced_lasts())
+      throw std::runtime_error("its stream port's out_last was not high on the last word of each result (" +
+                               std::to_string(result_words.size()) + " words) and low on the others");
+  } else {
+    write_field(c.block, block);
+    cycles.block = operate(reg::kCtrlNext, reg::kStatusReady | reg::kStatusValid, "READY and VALID");
+    for (unsigned i = 0; i < result_words.size(); ++i)
+      result_words[i] = access(false, c.result.offset + 4 * i, 0);
+  }
   // Its result, against the reference: a design that computes something else (another register map, another
   // block size) is told at load rather than by every request.
   if (f.computes && !f.computes->checked) return cycles;
-  Bytes result(c.result.bytes);
-  for (unsigned i = 0; i < c.result.bytes / 4; ++i) {
-    const unsigned at = c.result.byte_offset + (c.result.lsw_first ? c.result.bytes - 4 * (i + 1) : 4 * i);
-    const std::uint32_t w = access(false, c.result.offset + 4 * i, 0);
-    for (unsigned b = 0; b < 4; ++b) result[at + b] = static_cast<std::uint8_t>(w >> (24 - 8 * b));
-  }
+  const Bytes result = bytes_of(c.result, result_words.data());
   const Bytes expected = kind.reference(f, key, block, true);
   if (result != expected)
     throw std::runtime_error("its result of one block (" + std::to_string(f.block_bytes) +

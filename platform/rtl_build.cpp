@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // The shim's ABI: bumped when the shim or RtlPort changes, so that the cache never loads an older one.
-constexpr int kShimAbi = 1;
+constexpr int kShimAbi = 2;
 // How the model is compiled (part of the cache's key).
 constexpr const char* kBuildFlags = "-fPIC OPT_FAST=-O1 OPT_SLOW=-O1; shim -O2";
 
@@ -42,9 +42,13 @@ constexpr PortSpec kRegisterPort[] = {
     {"req_addr", true, 16},    {"req_wdata", true, 32}, {"req_ready", false, 1}, {"resp_valid", false, 1},
     {"resp_rdata", false, 32}, {"busy", false, 1},
 };
+constexpr PortSpec kStreamPort[] = {
+    {"in_valid", true, 1},   {"in_data", true, 32},   {"in_last", true, 1},   {"in_ready", false, 1},
+    {"out_valid", false, 1}, {"out_data", false, 32}, {"out_last", false, 1}, {"out_ready", true, 1},
+};
 
-// The shim compiled with the verilated model: the register port's signals in the layout of
-// models::RtlPort, one rising edge per call.
+// The shim compiled with the verilated model: the register port's signals (and with RSOC_STREAM the stream
+// port's) in the layout of models::RtlPort, one rising edge per call.
 constexpr const char* kShim =
     R"(// rsoc's shim of a verilated design behind the register port (platform/rtl_build.cpp)
 #include <cstdint>
@@ -53,6 +57,8 @@ constexpr const char* kShim =
 extern "C" {
 struct rsoc_rtl_port {
   std::uint32_t rst, req_valid, req_write, req_addr, req_wdata, taken, req_ready, resp_valid, resp_rdata, busy;
+  std::uint32_t in_valid, in_data, in_last, out_ready, in_taken, out_taken, out_word, out_word_last;
+  std::uint32_t in_ready, out_valid, out_data, out_last;
 };
 int rsoc_rtl_abi() { return RSOC_SHIM_ABI; }
 void* rsoc_rtl_create() {
@@ -76,15 +82,33 @@ void rsoc_rtl_edge(void* p, rsoc_rtl_port* s) {
   m->req_write = s->req_write;
   m->req_addr = s->req_addr;
   m->req_wdata = s->req_wdata;
+#if RSOC_STREAM
+  m->in_valid = s->in_valid;
+  m->in_data = s->in_data;
+  m->in_last = s->in_last;
+  m->out_ready = s->out_ready;
+#endif
   m->clk = 0;
   m->eval();
   s->taken = s->req_valid && m->req_ready;
+#if RSOC_STREAM
+  s->in_taken = s->in_valid && m->in_ready;
+  s->out_taken = s->out_ready && m->out_valid;
+  s->out_word = m->out_data;
+  s->out_word_last = m->out_last;
+#endif
   m->clk = 1;
   m->eval();
   s->req_ready = m->req_ready;
   s->resp_valid = m->resp_valid;
   s->resp_rdata = m->resp_rdata;
   s->busy = m->busy;
+#if RSOC_STREAM
+  s->in_ready = m->in_ready;
+  s->out_valid = m->out_valid;
+  s->out_data = m->out_data;
+  s->out_last = m->out_last;
+#endif
 }
 }
 )";
@@ -251,31 +275,46 @@ std::string describe(bool input, unsigned width) {
          (width == 1 ? " bit" : " bits");
 }
 
-void check_ports(const fs::path& header, const std::string& top) {
+// The ports of `d`'s protocol, and the protocol's name for messages.
+std::vector<PortSpec> protocol_ports(const RtlSources& d) {
+  std::vector<PortSpec> ports(std::begin(kRegisterPort), std::end(kRegisterPort));
+  if (d.stream) ports.insert(ports.end(), std::begin(kStreamPort), std::end(kStreamPort));
+  return ports;
+}
+const char* protocol_name(const RtlSources& d) {
+  return d.stream ? "the register and stream ports" : "the register port";
+}
+
+void check_ports(const fs::path& header, const RtlSources& d) {
   const auto ports = declared_ports(header);
+  const std::vector<PortSpec> wanted = protocol_ports(d);
+  const std::string& top = d.top;
   std::string all;
-  for (const PortSpec& p : kRegisterPort) all += std::string(all.empty() ? "" : ", ") + p.name;
-  for (const PortSpec& p : kRegisterPort) {
+  for (const PortSpec& p : wanted) all += std::string(all.empty() ? "" : ", ") + p.name;
+  for (const PortSpec& p : wanted) {
     const auto it = ports.find(p.name);
     if (it == ports.end())
       throw RtlBuildError("the top module " + top + " has no port `" + p.name + "` (" +
-                              describe(p.input, p.width) +
-                              "); the register port (scenarios/rtl/README.md) has " + all,
+                              describe(p.input, p.width) + "); " + protocol_name(d) +
+                              " (scenarios/rtl/README.md): " + all,
                           -1, true);
     if (it->second.first != p.input || it->second.second != p.width)
       throw RtlBuildError("port `" + std::string(p.name) + "` of " + top + " is " +
-                              describe(it->second.first, it->second.second) + "; the register port's is " +
-                              describe(p.input, p.width),
+                              describe(it->second.first, it->second.second) + "; the " +
+                              (&p >= wanted.data() + std::size(kRegisterPort) ? "stream" : "register") +
+                              " port's is " + describe(p.input, p.width),
                           -1, true);
   }
   for (const auto& [name, spec] : ports) {
     if (!spec.first) continue;
     bool known = false;
-    for (const PortSpec& p : kRegisterPort) known = known || name == p.name;
+    for (const PortSpec& p : wanted) known = known || name == p.name;
     if (!known)
-      throw RtlBuildError("input `" + name + "` of " + top + " is not one of the register port's (" + all +
-                              "): nothing would drive it; tie it off in a wrapper module",
-                          -1, true);
+      throw RtlBuildError(
+          "input `" + name + "` of " + top + " is not a signal of " + protocol_name(d) + " (" + all +
+              "): nothing would drive it; tie it off in a wrapper module" +
+              (d.stream ? "" : ", or give the core protocol \"stream\" if it is the stream port's"),
+          -1, true);
   }
 }
 
@@ -322,10 +361,10 @@ void build(const RtlSources& d, const Toolchain& t, const fs::path& dir, const f
                             "\n  (its log: " + kept.string() + ")",
                         -1, errors.find("top-module") != std::string::npos);
   }
-  check_ports(obj / "Vrtl.h", d.top);
+  check_ports(obj / "Vrtl.h", d);
   {
     std::ofstream shim(dir / "shim.cpp");
-    shim << "#define RSOC_SHIM_ABI " << kShimAbi << '\n' << kShim;
+    shim << "#define RSOC_SHIM_ABI " << kShimAbi << "\n#define RSOC_STREAM " << d.stream << '\n' << kShim;
   }
   reuse_runtime(runtime, obj);
   const std::string jobs = std::to_string(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
@@ -351,7 +390,7 @@ F symbol(void* library, const char* name, const fs::path& so) {
   return reinterpret_cast<F>(s);
 }
 
-std::shared_ptr<models::RtlDesign> open_design(const fs::path& so, const std::string& top) {
+std::shared_ptr<models::RtlDesign> open_design(const fs::path& so, const std::string& top, bool stream) {
   void* library = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) throw RtlBuildError("cannot load " + so.string() + ": " + ::dlerror());
   auto d = std::make_shared<models::RtlDesign>();
@@ -359,6 +398,7 @@ std::shared_ptr<models::RtlDesign> open_design(const fs::path& so, const std::st
   if (symbol<int (*)()>(library, "rsoc_rtl_abi", so)() != kShimAbi)
     throw RtlBuildError(so.string() + " was built for another rsoc");
   d->name = top;
+  d->stream = stream;
   d->create = symbol<void* (*)()>(library, "rsoc_rtl_create", so);
   d->destroy = symbol<void (*)(void*)>(library, "rsoc_rtl_destroy", so);
   d->edge = symbol<void (*)(void*, models::RtlPort*)>(library, "rsoc_rtl_edge", so);
@@ -395,7 +435,8 @@ std::shared_ptr<const models::RtlDesign> load_rtl_design(const RtlSources& d) {
   static std::map<std::string, std::weak_ptr<const models::RtlDesign>> loaded;
   const std::lock_guard<std::mutex> hold(mutex);
   if (d.sources.empty()) throw RtlBuildError("no sources");
-  std::string key = "abi " + std::to_string(kShimAbi) + "\ntop " + d.top + "\nprotocol register\n";
+  std::string key = "abi " + std::to_string(kShimAbi) + "\ntop " + d.top + "\nprotocol " +
+                    (d.stream ? "stream" : "register") + '\n';
   for (std::size_t i = 0; i < d.sources.size(); ++i) {
     std::error_code ec;
     if (!fs::is_regular_file(d.sources[i], ec))
@@ -434,7 +475,7 @@ std::shared_ptr<const models::RtlDesign> load_rtl_design(const RtlSources& d) {
     fs::rename(fresh, entry, ec);
     if (ec) throw RtlBuildError("cannot move the build into " + entry.string() + ": " + ec.message());
   }
-  auto design = open_design(entry / "design.so", d.top);
+  auto design = open_design(entry / "design.so", d.top, d.stream);
   loaded[key] = design;
   return design;
 }

@@ -1,14 +1,14 @@
 #pragma once
 // RTL designs as rsoc loads them: a core's Verilog/SystemVerilog sources verilated with Debian's `verilator`,
-// compiled with a shim that speaks the register port (scenarios/rtl/README.md, models/rtl_core.h) into a
-// shared object, and loaded (dlopen).
-// The cache: each build is a folder of the cache (rtl_cache_dir()) named by the SHA-256 of the top module,
-// the protocol, `verilator --version`, the shim's ABI and every listed source's name and bytes; its manifest
-// records the digest of every file Verilator read (the `include`d ones too), so that a changed include
-// rebuilds as a changed source does, and an unchanged design is loaded without a build (a second run, every
-// point of a sweep, every core of the same design). Builds are made in a folder of their own and renamed into
-// place under a lock (flock) on the entry, so that concurrent processes build a design once and never load a
-// half-written one. Nothing else in the cache is touched.
+// compiled with a shim that speaks the register port (and the stream port) (scenarios/rtl/README.md,
+// models/rtl_core.h) into a shared object, and loaded (dlopen). The cache: each build is a folder of the
+// cache (rtl_cache_dir()) named by the SHA-256 of the top module, the protocol, `verilator --version`, the
+// shim's ABI and every listed source's name and bytes; its manifest records the digest of every file
+// Verilator read (the `include`d ones too), so that a changed include rebuilds as a changed source does, and
+// an unchanged design is loaded without a build (a second run, every point of a sweep, every core of the same
+// design). Builds are made in a folder of their own and renamed into place under a lock (flock) on the entry,
+// so that concurrent processes build a design once and never load a half-written one. Nothing else in the
+// cache is touched.
 
 #include <filesystem>
 #include <memory>
@@ -23,6 +23,7 @@ namespace rsoc::platform {
 struct RtlSources {
   std::vector<std::string> sources;  // paths as the process opens them (the first is the top's, by custom)
   std::string top;                   // the top module
+  bool stream = false;               // protocol stream: the stream port beside the register port
 };
 
 // Why a design cannot be built or loaded. `source` is the index of the source it is about (-1: the design as

@@ -89,11 +89,14 @@ Schema core_schema() {
                       .max_items(1000)
                       .doc("its Verilog/SystemVerilog sources: paths relative to the scenario's folder, or "
                            "absolute (files they `include` are found in their folders)")},
-      {"top", Schema::string().min_length(1).doc("the top module, with the register port")},
-      {"protocol", Schema::enumeration({"register"})
+      {"top", Schema::string().min_length(1).doc("the top module, with the protocol's ports")},
+      {"protocol", Schema::enumeration({"register", "stream"})
                        .default_value("register")
                        .doc("register: the register port (scenarios/rtl/README.md): register accesses of the "
-                            "CPU reach the design, which implements the kind's register map")},
+                            "CPU reach the design, which implements the kind's register map; stream: the "
+                            "stream port beside it, which takes the blocks DMA writes to the STREAM_IN "
+                            "window and gives the results read from STREAM_OUT (for "
+                            "runtime.driver.data_path dma and custom interface stream)")},
   });
   fields.push_back(
       {"rtl", Schema::object(rtl.fields())
@@ -200,12 +203,13 @@ void Resolver::rtl_core(const json& c, const std::string& ptr, CoreSpec& s) {
   namespace fs = std::filesystem;
   const json& r = c["rtl"];
   if (r.is_null()) return;
-  if (c["custom"].is_object() && c["custom"]["interface"] == "stream")
-    issues_.add(ptr + "/custom/interface",
-                "an RTL core speaks the register port; the stream interface of an RTL core (the stream port) "
-                "is not available yet: expected \"pio\"");
   RtlSources d;
   d.top = r["top"];
+  d.stream = r["protocol"] == "stream";
+  if (!d.stream && c["custom"].is_object() && c["custom"]["interface"] == "stream")
+    issues_.add(ptr + "/rtl/protocol",
+                "the stream interface of an RTL core is its stream port: expected \"stream\" (or custom "
+                "interface \"pio\")");
   const fs::path folder(folder_);
   for (std::size_t i = 0; i < r["sources"].size(); ++i) {
     const fs::path source(r["sources"][i].get<std::string>());
@@ -246,7 +250,7 @@ void Resolver::rtl_core(const json& c, const std::string& ptr, CoreSpec& s) {
     (s.params.kind == models::CoreKind::kCustom ? s.params.setup_cycles : s.params.key_setup_cycles) =
         static_cast<unsigned>(cycles.init);
     s.params.block_cycles = static_cast<unsigned>(cycles.block);
-    s.params.initiation_interval_cycles = 0;
+    s.params.initiation_interval_cycles = static_cast<unsigned>(cycles.interval);
   } catch (const std::exception& e) {
     issues_.add(ptr + "/rtl", "measuring " + d.top + " through one request of " + f.name + ": " + e.what());
   }

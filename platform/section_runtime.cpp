@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "models/desrnd_extension.h"
+#include "models/rtl_core.h"
 #include "platform/scenario_sections.h"
 #include "runtime/drivers.h"
 #include "runtime/extension_software.h"
@@ -302,11 +303,11 @@ void Resolver::data_path(const json& d, ScenarioParams& p) {
   const std::string ptr = "/runtime/driver/dma";
   if (!kDataPathNames.at(d["data_path"].get<std::string>())) return;
   for (std::size_t i = 0; i < p.cores.size(); ++i)
-    if (p.cores[i].params.rtl)
+    if (p.cores[i].params.rtl && !p.cores[i].params.rtl->stream)
       issues_.add("/runtime/driver/data_path",
                   "core \"" + p.cores[i].name +
-                      "\" is RTL, with the register port: the DMA data path needs the stream port, which RTL "
-                      "cores do not have yet; expected \"pio\"");
+                      "\" is RTL with the register port alone: the DMA data path needs the stream port "
+                      "(its rtl.protocol \"stream\"); expected \"pio\"");
   const json& dma = d["dma"];
   if (dma.is_null()) {
     issues_.add(ptr, "data_path \"dma\" needs the DMA engine and its buffer (got null)");

@@ -7,7 +7,9 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli/cli_test_support.h"
 
@@ -163,6 +165,68 @@ TEST(CliRtl, ADesignThatNeverBecomesReadyMeetsTheDriversWatchdog) {
   const std::string requests = slurp(dir / "out/requests.csv");
   EXPECT_NE(requests.find("did not finish within the watchdog's 100000 CPU cycles"), std::string::npos)
       << requests;
+  fs::remove_all(dir);
+}
+
+// The stream design stops taking words (in_ready low for good) after a record whose first word has bit 1 set
+// (the probe's has it clear): the DMA engine stalls on the core, and the driver's watchdog fails the request.
+TEST(CliRtl, AStreamPortThatStopsTakingWordsMeetsTheDriversWatchdog) {
+  const fs::path dir = scratch("rtl_stream_hang");
+  std::string core = slurp(kScenarios + "/rtl/crc32_stream_core.v");
+  const std::string ready = "assign in_ready  = !pending || out_ready;";
+  ASSERT_NE(core.find(ready), std::string::npos);
+  core.replace(core.find(ready), ready.size(),
+               "reg stuck = 1'b0, first = 1'b1;\n"
+               "  always @(posedge clk) if (in_valid && in_ready) begin\n"
+               "    if (first && in_data[1]) stuck <= 1'b1;\n"
+               "    first <= in_last;\n"
+               "  end\n"
+               "  assign in_ready = (!pending || out_ready) && !stuck;");
+  write(dir / "rtl/crc32_stream_core.v", core);
+  fs::copy_file(kScenarios + "/custom_crc32_stream_rtl.json", dir / "scenario.json");
+  const Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY +
+                             " run scenario.json --out out -q --set runtime.policy=hardware"
+                             " --set runtime.recovery.watchdog_cycles=100000 --set workload.apps.0.requests=1"
+                             " --set 'workload.apps.0.blocks_list=[64]'",
+                         dir);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("1 requests (1 failed)"), std::string::npos) << r.err;
+  const std::string requests = slurp(dir / "out/requests.csv");
+  EXPECT_NE(requests.find("to 0x80001800 did not end within the watchdog's 1 ms"), std::string::npos)
+      << requests;
+  fs::remove_all(dir);
+}
+
+// The lines of a crossover.csv without its last three columns, which name the run (rsoc_version,
+// scenario_sha256, seed).
+std::vector<std::string> times_of(const fs::path& csv) {
+  std::stringstream in(slurp(csv));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    std::size_t end = line.size();
+    for (int i = 0; i < 3 && end != std::string::npos && end > 0; ++i) end = line.rfind(',', end - 1);
+    lines.push_back(line.substr(0, end));
+  }
+  return lines;
+}
+
+// The stream CRC design against the behavioural custom stream core given what rsoc measures from the design
+// (RtlScenario.TheCrcStreamCoreIsMeasuredThroughItsStreamPort): every block count's times are the same.
+TEST(CliRtl, TheStreamCoreAndItsMeasuredModelGiveTheSameTimes) {
+  const fs::path dir = scratch("rtl_stream_model");
+  const std::string scenario = kScenarios + "/custom_crc32_stream_rtl.json";
+  const Result rtl = rsoc("crossover " + scenario + " --max-blocks 300 --table 300 --out rtl", dir);
+  ASSERT_EQ(rtl.code, 0) << rtl.err;
+  const Result model =
+      rsoc("crossover " + scenario +
+               " --set platform.cores.0.rtl=null --set platform.cores.0.block_cycles=17"
+               " --set platform.cores.0.initiation_interval_cycles=16"
+               " --set platform.cores.0.setup_cycles=1 --max-blocks 300 --table 300 --out model",
+           dir);
+  ASSERT_EQ(model.code, 0) << model.err;
+  const auto a = times_of(dir / "rtl/crossover.csv"), b = times_of(dir / "model/crossover.csv");
+  ASSERT_GT(a.size(), 300u);
+  EXPECT_EQ(a, b);
   fs::remove_all(dir);
 }
 

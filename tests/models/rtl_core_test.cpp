@@ -156,6 +156,104 @@ TEST(ModelRtlCore, RefusesAPioRecordingAndAccessesOutsideItsRegisterWindow) {
             tlm::TLM_COMMAND_ERROR_RESPONSE);
 }
 
+// An adder behind the stream port: it takes a block's words (one an edge) and adds them up; the edge that
+// takes a block's last word (in_last) starts three edges of work, after which the sum is offered (out_valid,
+// with out_last unless `no_last`) until taken; it takes no word from its block's end until its sum is taken.
+struct Adder {
+  std::uint32_t sum = 0, working = 0, result = 0;
+  bool pending = false;
+};
+bool g_no_last = false;
+void adder_edge(void* m, RtlPort* p) {
+  auto& a = *static_cast<Adder*>(m);
+  p->in_taken = p->in_valid && !a.working && !a.pending;
+  p->out_taken = p->out_ready && a.pending;
+  p->out_word = a.result;
+  p->out_word_last = !g_no_last;
+  p->taken = 0;
+  if (p->rst) {
+    a = Adder{};
+  } else {
+    if (p->out_taken) a.pending = false;
+    if (a.working && --a.working == 0) a.pending = true;
+    if (p->in_taken) {
+      a.sum += p->in_data;
+      if (p->in_last) {
+        a.result = a.sum;
+        a.sum = 0;
+        a.working = 3;
+      }
+    }
+  }
+  p->in_ready = !a.working && !a.pending;
+  p->out_valid = a.pending;
+  p->out_data = a.result;
+  p->out_last = !g_no_last;
+  p->busy = a.working || a.pending;
+}
+
+CoreParams adder_core() {
+  static const auto design = std::make_shared<RtlDesign>(
+      RtlDesign{"adder", [] { return static_cast<void*>(new Adder); },
+                [](void* m) { delete static_cast<Adder*>(m); }, adder_edge, nullptr, true});
+  CoreParams p;
+  p.kind = CoreKind::kCustom;
+  p.clock_period = ns(10);
+  p.custom.input_bytes = 8;  // two words a block
+  p.custom.output_bytes = 4;
+  p.rtl = design;
+  return p;
+}
+
+TEST(ModelRtlCore, TheStreamPortTakesAWordAnEdgeAsTheDesignIsReadyAndGivesItsResultsAtTheirEdges) {
+  RtlCore core("adder", adder_core());
+  // Two blocks written at 0 ns: edges 1-2 take the first (in_last on the second word), edges 3-5 compute its
+  // sum, offered after edge 5 and taken by edge 6; edges 7-8 take the second block.
+  std::vector<std::uint32_t> in{1, 2, 30, 40};
+  const auto [wrote, write_time] = test::core_access(core, tlm::TLM_WRITE_COMMAND, reg::kStreamIn, in, ns(0));
+  EXPECT_EQ(wrote, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(write_time, ns(80));
+  // Read at 80 ns: the first sum was given at edge 6, the second is computed in edges 9-11 and given at 12.
+  std::vector<std::uint32_t> out{0, 0};
+  const auto [read, read_time] = test::core_access(core, tlm::TLM_READ_COMMAND, reg::kStreamOut, out, ns(80));
+  EXPECT_EQ(read, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(read_time, ns(40));
+  EXPECT_EQ(out, (std::vector<std::uint32_t>{3, 70}));
+  EXPECT_EQ(core.evaluated_edges(), 12u);
+  EXPECT_EQ(core.busy_cycles(), 8u);  // edges 3-6 and 9-12: computing, then the sum waiting to be taken
+  EXPECT_EQ(core.operations(), 2u);
+  EXPECT_EQ(core.misplaced_lasts(), 0u);
+  // Idle, with nothing left to give: a read of more is an underflow, answered at once.
+  std::vector<std::uint32_t> more{0};
+  EXPECT_EQ(test::core_access(core, tlm::TLM_READ_COMMAND, reg::kStreamOut, more, ns(500)).first,
+            tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(core.evaluated_edges(), 12u);
+  // A read from the input window, a write to the output window: not the stream port's.
+  EXPECT_EQ(test::core_access(core, tlm::TLM_READ_COMMAND, reg::kStreamIn, more, ns(600)).first,
+            tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(test::core_access(core, tlm::TLM_WRITE_COMMAND, reg::kStreamOut, more, ns(600)).first,
+            tlm::TLM_COMMAND_ERROR_RESPONSE);
+}
+
+TEST(ModelRtlCore, ResultsGivenBetweenAccessesAreKeptAndOutLastIsCheckedAgainstTheResultSize) {
+  g_no_last = true;
+  RtlCore core("adder", adder_core());
+  std::vector<std::uint32_t> in{5, 6};
+  EXPECT_EQ(test::core_access(core, tlm::TLM_WRITE_COMMAND, reg::kStreamIn, in, ns(0)).second, ns(20));
+  // The design is busy after the write: evaluated up to a later query, which takes its sum as it comes
+  // (edge 6), and no further once it is idle.
+  EXPECT_FALSE(core.busy_at(ns(1000)));
+  EXPECT_EQ(core.evaluated_edges(), 6u);
+  std::vector<std::uint32_t> out{0};
+  const auto [read, read_time] =
+      test::core_access(core, tlm::TLM_READ_COMMAND, reg::kStreamOut, out, ns(1000));
+  g_no_last = false;
+  EXPECT_EQ(read, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(read_time, ns(0));  // given long before: no wait
+  EXPECT_EQ(out[0], 11u);
+  EXPECT_EQ(core.misplaced_lasts(), 1u);  // a one-word result without out_last
+}
+
 TEST(ModelRtlCore, AFreshConfigurationResetsTheDesign) {
   Port p;
   p.write(0x20, 1000, ns(0));

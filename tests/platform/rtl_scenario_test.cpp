@@ -17,6 +17,7 @@ namespace {
 
 const std::string kAes = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des_rtl.json";
 const std::string kCrc = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_crc32_rtl.json";
+const std::string kCrcStream = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_crc32_stream_rtl.json";
 
 TEST(RtlScenario, TheShippedAesCoreIsMeasuredFromItsClockEdges) {
   const Scenario s = load_scenario_file(kAes);
@@ -77,12 +78,46 @@ TEST(RtlScenario, TheCrcCoreIsBusySixteenCyclesPerRecordAndItsResultsAreVerified
   EXPECT_NEAR(test::stat(run.stats, "slot.slot0", "core_busy_ms"), 6 * 160e-6, 1e-12);
 }
 
+TEST(RtlScenario, TheCrcStreamCoreIsMeasuredThroughItsStreamPort) {
+  const Scenario s = load_scenario_file(kCrcStream);
+  const models::CoreParams& crc = s.params.cores[0].params;
+  ASSERT_TRUE(crc.rtl);
+  EXPECT_TRUE(crc.rtl->stream);
+  // A record of 16 words taken one an edge, its CRC given at the next edge: 17 cycles from the write's start;
+  // two records at once give the second CRC 16 cycles after the first (it takes the next record's words while
+  // the first CRC leaves).
+  EXPECT_EQ(crc.block_cycles, 17u);
+  EXPECT_EQ(crc.initiation_interval_cycles, 16u);
+  EXPECT_EQ(crc.access_cycles, 1u);
+}
+
+TEST(RtlScenario, ThroughTheStreamPortDmaMovesTheRecordsAndEveryCrcIsVerified) {
+  const auto run = test::run_scenario(kCrcStream, {"runtime.policy=hardware", "workload.apps.0.requests=3",
+                                                   "workload.apps.0.blocks_list=[1,5,100]"});
+  ASSERT_EQ(run.records.size(), 3u);
+  for (const auto& r : run.records) {
+    EXPECT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(r.verified);
+    EXPECT_FALSE(r.wrong_output);
+  }
+  // busy is a CRC waiting to leave: one edge a record (106 records), each taken at the edge after it is made.
+  EXPECT_NEAR(test::stat(run.stats, "slot.slot0", "core_busy_ms"), 106 * 10e-6, 1e-12);
+}
+
 TEST(RtlScenario, KeysAnRtlCoreCannotGoWithAreRefusedAtTheirPointers) {
   const auto dma = test::load_issues(kCrc, {"runtime.driver.data_path=dma"});
   bool named = false;
   for (const auto& i : dma)
     named = named || i.rfind("/runtime/driver/data_path: core \"crc_core\" is RTL", 0) == 0;
   EXPECT_TRUE(named) << ::testing::PrintToString(dma);
+  const auto stream_interface = test::load_issues(kCrcStream, {"platform.cores.0.rtl.protocol=register"});
+  named = false;
+  for (const auto& i : stream_interface)
+    named = named || i.rfind(
+                         "/platform/cores/0/rtl/protocol: the stream interface of an RTL core is its "
+                         "stream port",
+                         0) == 0;
+  EXPECT_TRUE(named) << ::testing::PrintToString(stream_interface);
   const auto hangs = test::load_issues(
       kCrc, {"faults={\"hangs\":{\"probability\":0.1}}", "runtime.recovery.watchdog_cycles=100000"});
   named = false;
