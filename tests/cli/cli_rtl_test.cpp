@@ -183,7 +183,7 @@ TEST(CliRtl, AStreamPortThatStopsTakingWordsMeetsTheDriversWatchdog) {
                "  end\n"
                "  assign in_ready = (!pending || out_ready) && !stuck;");
   write(dir / "rtl/crc32_stream_core.v", core);
-  fs::copy_file(kScenarios + "/custom_crc32_stream_rtl.json", dir / "scenario.json");
+  fs::copy_file(kScenarios + "/custom_crc32_dma_rtl.json", dir / "scenario.json");
   const Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY +
                              " run scenario.json --out out -q --set runtime.policy=hardware"
                              " --set runtime.recovery.watchdog_cycles=100000 --set workload.apps.0.requests=1"
@@ -214,7 +214,7 @@ std::vector<std::string> times_of(const fs::path& csv) {
 // (RtlScenario.TheCrcStreamCoreIsMeasuredThroughItsStreamPort): every block count's times are the same.
 TEST(CliRtl, TheStreamCoreAndItsMeasuredModelGiveTheSameTimes) {
   const fs::path dir = scratch("rtl_stream_model");
-  const std::string scenario = kScenarios + "/custom_crc32_stream_rtl.json";
+  const std::string scenario = kScenarios + "/custom_crc32_dma_rtl.json";
   const Result rtl = rsoc("crossover " + scenario + " --max-blocks 300 --table 300 --out rtl", dir);
   ASSERT_EQ(rtl.code, 0) << rtl.err;
   const Result model =

@@ -17,7 +17,7 @@ namespace {
 
 const std::string kAes = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des_rtl.json";
 const std::string kCrc = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_crc32_rtl.json";
-const std::string kCrcStream = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_crc32_stream_rtl.json";
+const std::string kCrcStream = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_crc32_dma_rtl.json";
 
 TEST(RtlScenario, TheShippedAesCoreIsMeasuredFromItsClockEdges) {
   const Scenario s = load_scenario_file(kAes);
