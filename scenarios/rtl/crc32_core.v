@@ -21,19 +21,7 @@ module crc32_core #(
 );
   localparam integer IW = WORDS > 1 ? $clog2(WORDS) : 1;  // a word's index
 
-  // The CRC after the four bytes of `w`, first byte w[31:24], from the running value `c`.
-  function automatic [31:0] crc_word(input [31:0] c, input [31:0] w);
-    integer b, i;
-    reg [31:0] x;
-    begin
-      x = c;
-      for (b = 0; b < 4; b = b + 1) begin
-        x = x ^ {24'h0, w[31 - 8 * b -: 8]};
-        for (i = 0; i < 8; i = i + 1) x = x[0] ? (x >> 1) ^ 32'hedb88320 : x >> 1;
-      end
-      crc_word = x;
-    end
-  endfunction
+  `include "crc32_word.vh"  // crc_word(c, w): the CRC after the four bytes of w
 
   reg [31:0]   block [0:WORDS - 1];
   reg [31:0]   crc, result;

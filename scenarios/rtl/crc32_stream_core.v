@@ -33,19 +33,7 @@ module crc32_stream_core #(
   output wire        out_last,
   input  wire        out_ready
 );
-  // The CRC after the four bytes of `w`, first byte w[31:24], from the running value `c`.
-  function automatic [31:0] crc_word(input [31:0] c, input [31:0] w);
-    integer b, i;
-    reg [31:0] x;
-    begin
-      x = c;
-      for (b = 0; b < 4; b = b + 1) begin
-        x = x ^ {24'h0, w[31 - 8 * b -: 8]};
-        for (i = 0; i < 8; i = i + 1) x = x[0] ? (x >> 1) ^ 32'hedb88320 : x >> 1;
-      end
-      crc_word = x;
-    end
-  endfunction
+  `include "crc32_word.vh"  // crc_word(c, w): the CRC after the four bytes of w
 
   reg [31:0] crc, result;
   reg        pending;  // a result waits to leave

@@ -36,6 +36,12 @@ std::string crc_core() {
   return slurp(kScenarios + "/rtl/crc32_core.v");
 }
 
+// `text` as dir/rtl/crc32_core.v, beside the shipped file it includes.
+void write_core(const fs::path& dir, const std::string& text) {
+  write(dir / "rtl/crc32_core.v", text);
+  write(dir / "rtl/crc32_word.vh", slurp(kScenarios + "/rtl/crc32_word.vh"));
+}
+
 // The CRC core behind a wrapper that includes a header of its own (a file the scenario does not list).
 const char* kWrapper = R"(`include "words.vh"
 module crc_top (
@@ -60,7 +66,7 @@ Load validate(const fs::path& dir) {
 
 TEST(CliRtl, ASecondLoadDoesNotRebuildAndAChangedSourceOrIncludeDoes) {
   const fs::path dir = scratch("rtl_cache");
-  write(dir / "rtl/crc32_core.v", crc_core());
+  write_core(dir, crc_core());
   write(dir / "rtl/crc_top.v", kWrapper);
   write(dir / "rtl/words.vh", "`define RECORD_WORDS 16\n");
   write_scenario(dir, {"crc_top.v", "crc32_core.v"}, "crc_top");
@@ -74,7 +80,7 @@ TEST(CliRtl, ASecondLoadDoesNotRebuildAndAChangedSourceOrIncludeDoes) {
   const Load included = validate(dir);
   EXPECT_EQ(included.r.code, 0) << included.r.err;
   EXPECT_TRUE(included.built) << "a changed include must rebuild";
-  write(dir / "rtl/crc32_core.v", crc_core() + "// a comment\n");
+  write_core(dir, crc_core() + "// a comment\n");
   const Load source = validate(dir);
   EXPECT_TRUE(source.built) << "a changed source must rebuild";
   EXPECT_FALSE(validate(dir).built);
@@ -83,7 +89,7 @@ TEST(CliRtl, ASecondLoadDoesNotRebuildAndAChangedSourceOrIncludeDoes) {
 
 TEST(CliRtl, AVerilogSyntaxErrorIsReportedWithVerilatorsFileAndLine) {
   const fs::path dir = scratch("rtl_syntax");
-  write(dir / "rtl/crc32_core.v", "module crc32_core (input wire clk;\nendmodule\n");
+  write_core(dir, "module crc32_core (input wire clk;\nendmodule\n");
   write_scenario(dir, {"crc32_core.v"}, "crc32_core");
   const Load l = validate(dir);
   EXPECT_EQ(l.r.code, 2);
@@ -101,7 +107,7 @@ TEST(CliRtl, AMissingPortAndAPortOfTheWrongWidthAreNamed) {
   const std::string busy = ",\n  output wire        busy\n";
   const auto at = core.find(busy);
   ASSERT_NE(at, std::string::npos);
-  write(dir / "rtl/crc32_core.v", std::string(core).replace(at, busy.size(), "\n"));
+  write_core(dir, std::string(core).replace(at, busy.size(), "\n"));
   write_scenario(dir, {"crc32_core.v"}, "crc32_core");
   Load l = validate(dir);
   EXPECT_EQ(l.r.code, 2);
@@ -112,7 +118,7 @@ TEST(CliRtl, AMissingPortAndAPortOfTheWrongWidthAreNamed) {
   std::string narrow = crc_core();
   const std::string addr = "input  wire [15:0] req_addr";
   narrow.replace(narrow.find(addr), addr.size(), "input  wire [11:0] req_addr");
-  write(dir / "rtl/crc32_core.v", narrow);
+  write_core(dir, narrow);
   l = validate(dir);
   EXPECT_NE(l.r.err.find("/platform/cores/0/rtl/top: port `req_addr` of crc32_core is input, 12 bits; the "
                          "register port's is input, 16 bits"),
@@ -128,7 +134,7 @@ TEST(CliRtl, AMissingPortAndAPortOfTheWrongWidthAreNamed) {
 
 TEST(CliRtl, WithoutVerilatorTheErrorSaysHowToInstallIt) {
   const fs::path dir = scratch("rtl_none");
-  write(dir / "rtl/crc32_core.v", crc_core());
+  write_core(dir, crc_core());
   write_scenario(dir, {"crc32_core.v"}, "crc32_core");
   const Result r = shell("PATH=/nonexistent RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " +
                              RSOC_BINARY + " validate scenario.json",
@@ -153,7 +159,7 @@ TEST(CliRtl, ADesignThatNeverBecomesReadyMeetsTheDriversWatchdog) {
   const std::string done = "running <= 1'b0; valid <= 1'b1;";
   ASSERT_NE(core.find(done), std::string::npos);
   core.replace(core.find(done), done.size(), "running <= block[0][1]; valid <= 1'b1;");
-  write(dir / "rtl/crc32_core.v", core);
+  write_core(dir, core);
   write_scenario(dir, {"crc32_core.v"}, "crc32_core");
   const Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY +
                              " run scenario.json --out out -q --set runtime.policy=hardware"
@@ -183,6 +189,7 @@ TEST(CliRtl, AStreamPortThatStopsTakingWordsMeetsTheDriversWatchdog) {
                "  end\n"
                "  assign in_ready = (!pending || out_ready) && !stuck;");
   write(dir / "rtl/crc32_stream_core.v", core);
+  write(dir / "rtl/crc32_word.vh", slurp(kScenarios + "/rtl/crc32_word.vh"));
   fs::copy_file(kScenarios + "/custom_crc32_dma_rtl.json", dir / "scenario.json");
   const Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY +
                              " run scenario.json --out out -q --set runtime.policy=hardware"
