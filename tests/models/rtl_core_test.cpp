@@ -1,8 +1,9 @@
-// RTL cores (models/rtl_core.h) with a design written here in C++ behind the register port's ABI, so that the
-// timing contract is checked edge by edge without Verilator: when an access is taken and answered, that an
-// idle core evaluates no edge, that a busy one is evaluated up to the next access (or a busy_at query) and no
-// further, busy time and operations from its edges, a design that never answers, and the refused PIO
-// recording. The verilated designs of scenarios/rtl are checked in tests/platform/rtl_build_test.cpp.
+// RTL cores (models/rtl_core.h) with designs written here in C++ behind the port ABI, so that the timing
+// contract is checked edge by edge without Verilator: when an access is taken and answered, that an idle core
+// evaluates no edge, that a busy one is evaluated up to the next access (or a busy_at query) and no further,
+// busy time and operations from its edges, a design that never answers, and the refused PIO recording; and
+// through the stream port, the edges that take a write's words and give a read's results, results given
+// between accesses, an underflow and out_last checked. The verilated designs of scenarios/rtl are checked in tests/platform/rtl_build_test.cpp.
 #include "models/rtl_core.h"
 
 #include <gtest/gtest.h>
