@@ -194,8 +194,126 @@ std::unique_ptr<IpCore> make_rtl_core(std::string name, const CoreParams& params
   return std::make_unique<RtlCore>(std::move(name), params);
 }
 
+namespace {
+
+// A field's words in bank order (word 0 holds the most significant bytes unless lsw_first), from `bytes`, and
+// the bytes of such words.
+std::vector<std::uint32_t> words_of(const BankField& field, const Bytes& bytes) {
+  std::vector<std::uint32_t> words(field.bytes / 4);
+  for (unsigned i = 0; i < words.size(); ++i) {
+    const unsigned at = field.byte_offset + (field.lsw_first ? field.bytes - 4 * (i + 1) : 4 * i);
+    words[i] = static_cast<std::uint32_t>(bytes[at]) << 24 | static_cast<std::uint32_t>(bytes[at + 1]) << 16 |
+               static_cast<std::uint32_t>(bytes[at + 2]) << 8 | bytes[at + 3];
+  }
+  return words;
+}
+Bytes bytes_of(const BankField& field, const std::vector<std::uint32_t>& words) {
+  Bytes bytes(field.bytes);
+  for (unsigned i = 0; i < field.bytes / 4; ++i) {
+    const unsigned at = field.byte_offset + (field.lsw_first ? field.bytes - 4 * (i + 1) : 4 * i);
+    for (unsigned b = 0; b < 4; ++b) bytes[at + b] = static_cast<std::uint8_t>(words[i] >> (24 - 8 * b));
+  }
+  return bytes;
+}
+
+// A fresh instance of a design driven untimed, one access after the other from time zero.
+class Probe {
+ public:
+  explicit Probe(const CoreParams& params) : core_("probe", params), period_(params.clock_period) {}
+
+  // Core cycles from `since` to now (whole cycles covering it).
+  std::uint64_t cycles_since(const sc_time& since) const { return periods_covering(now_ - since, period_); }
+  sc_time now() const { return now_; }
+  const RtlCore& core() const { return core_; }
+
+  std::uint32_t access(bool write, std::uint32_t address, std::uint32_t word) {
+    if (transact(write, address, &word, 1) != tlm::TLM_OK_RESPONSE)
+      throw std::runtime_error("the design did not answer a " + std::string(write ? "write" : "read") +
+                               " of register " + hex(address) + " within " +
+                               std::to_string(RtlCore::kAnswerCycles) + " cycles");
+    return word;
+  }
+  void write_field(const BankField& field, const Bytes& bytes) {
+    const std::vector<std::uint32_t> words = words_of(field, bytes);
+    for (unsigned i = 0; i < words.size(); ++i) access(true, field.offset + 4 * i, words[i]);
+  }
+  std::vector<std::uint32_t> read_field(const BankField& field) {
+    std::vector<std::uint32_t> words(field.bytes / 4);
+    for (unsigned i = 0; i < words.size(); ++i) words[i] = access(false, field.offset + 4 * i, 0);
+    return words;
+  }
+  // Starts an operation and polls STATUS back to back until its `ready` bits are set; returns the cycles from
+  // the end of the command to the end of the first read that shows them (what a behavioural core's cycles
+  // are: a status read that ends at or after the operation's end sees it done).
+  std::uint64_t operate(std::uint32_t command, std::uint32_t ready, const char* what) {
+    access(true, reg::kCtrl, command);
+    const sc_time issued = now_;
+    for (std::uint64_t polls = 0; (access(false, reg::kStatus, 0) & ready) != ready; ++polls)
+      if (polls == RtlCore::kAnswerCycles)
+        throw std::runtime_error(std::string("STATUS never showed ") + what + " after CTRL." +
+                                 (command == reg::kCtrlInit ? "INIT" : "NEXT"));
+    return cycles_since(issued);
+  }
+  // Moves `words` through the stream port: a write to STREAM_IN or a read from STREAM_OUT.
+  void stream(bool write, std::vector<std::uint32_t>& words) {
+    const auto status = transact(write, write ? reg::kStreamIn : reg::kStreamOut, words.data(), words.size());
+    if (status == tlm::TLM_BURST_ERROR_RESPONSE)
+      throw std::runtime_error(
+          "its stream port gave fewer than the " + std::to_string(words.size()) +
+          " words of the results of what it took, and fell idle (busy and out_valid low)");
+    if (status != tlm::TLM_OK_RESPONSE)
+      throw std::runtime_error(std::string("its stream port did not ") +
+                               (write ? "take the words of a block" : "give the words of a result") +
+                               " within " + std::to_string(RtlCore::kAnswerCycles) + " cycles");
+  }
+
+ private:
+  tlm::tlm_response_status transact(bool write, std::uint32_t address, std::uint32_t* words, std::size_t n) {
+    trans_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans_.set_address(address);
+    trans_.set_data_ptr(reinterpret_cast<unsigned char*>(words));
+    trans_.set_data_length(static_cast<unsigned>(4 * n));
+    trans_.set_streaming_width(static_cast<unsigned>(4 * n));
+    trans_.set_byte_enable_ptr(nullptr);
+    trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time latency = sc_core::SC_ZERO_TIME;
+    core_.access(trans_, now_, latency);
+    if (trans_.is_response_ok()) now_ += latency;
+    return trans_.get_response_status();
+  }
+
+  RtlCore core_;
+  sc_time period_;
+  sc_time now_ = sc_core::SC_ZERO_TIME;
+  tlm::tlm_generic_payload trans_;
+};
+
+// Through the stream port: one block, then two at once (the interval at which the design takes blocks); the
+// result of the first block into `result`.
+void measure_stream(Probe& probe, const CoreInterface& c, const Bytes& block, RtlCycles& cycles,
+                    std::vector<std::uint32_t>& result) {
+  const std::vector<std::uint32_t> in = words_of(c.block, block);
+  auto through = [&](unsigned blocks) {
+    std::vector<std::uint32_t> words, results(blocks * result.size());
+    for (unsigned b = 0; b < blocks; ++b) words.insert(words.end(), in.begin(), in.end());
+    const sc_time start = probe.now();
+    probe.stream(true, words);
+    probe.stream(false, results);
+    std::copy(results.begin(), results.begin() + result.size(), result.begin());
+    return probe.cycles_since(start);
+  };
+  cycles.block = through(1);
+  const std::uint64_t two = through(2);
+  cycles.interval = two - cycles.block < cycles.block ? two - cycles.block : 0;
+  if (probe.core().misplaced_lasts())
+    throw std::runtime_error("its stream port's out_last was not high on the last word of each result (" +
+                             std::to_string(result.size()) + " words) and low on the others");
+}
+
+}  // namespace
+
 RtlCycles measure_rtl_cycles(const CoreParams& params, const FunctionalityInfo& f) {
-  RtlCore core("probe", params);
+  // The request: a key and a block of fixed bytes, shaped as the kind needs them.
   const CoreKindEntry& kind = core_kind(f.core);
   Bytes key(f.key_bytes), block(f.block_bytes);
   for (std::size_t i = 0; i < key.size(); ++i) key[i] = static_cast<std::uint8_t>(0x5a + 7 * i);
@@ -203,119 +321,27 @@ RtlCycles measure_rtl_cycles(const CoreParams& params, const FunctionalityInfo& 
   if (kind.shape_key) kind.shape_key(f, key);
   if (kind.shape_data) kind.shape_data(f, block);
   const CoreInterface c = kind.interface(f, true, key);
-  sc_time now = sc_core::SC_ZERO_TIME;
-  tlm::tlm_generic_payload trans;
-  auto access = [&](bool write, std::uint32_t address, std::uint32_t word) {
-    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans.set_address(address);
-    trans.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
-    trans.set_data_length(4);
-    trans.set_streaming_width(4);
-    trans.set_byte_enable_ptr(nullptr);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_time latency = sc_core::SC_ZERO_TIME;
-    core.access(trans, now, latency);
-    if (!trans.is_response_ok())
-      throw std::runtime_error("the design did not answer a " + std::string(write ? "write" : "read") +
-                               " of register " + hex(address) + " within " +
-                               std::to_string(RtlCore::kAnswerCycles) + " cycles");
-    now += latency;
-    return word;
-  };
-  // A field's words in bank order, from `bytes` and into them.
-  auto words_of = [](const BankField& field, const Bytes& bytes) {
-    std::vector<std::uint32_t> words(field.bytes / 4);
-    for (unsigned i = 0; i < words.size(); ++i) {
-      const unsigned at = field.byte_offset + (field.lsw_first ? field.bytes - 4 * (i + 1) : 4 * i);
-      words[i] = static_cast<std::uint32_t>(bytes[at]) << 24 |
-                 static_cast<std::uint32_t>(bytes[at + 1]) << 16 |
-                 static_cast<std::uint32_t>(bytes[at + 2]) << 8 | bytes[at + 3];
-    }
-    return words;
-  };
-  auto bytes_of = [](const BankField& field, const std::uint32_t* words) {
-    Bytes bytes(field.bytes);
-    for (unsigned i = 0; i < field.bytes / 4; ++i) {
-      const unsigned at = field.byte_offset + (field.lsw_first ? field.bytes - 4 * (i + 1) : 4 * i);
-      for (unsigned b = 0; b < 4; ++b) bytes[at + b] = static_cast<std::uint8_t>(words[i] >> (24 - 8 * b));
-    }
-    return bytes;
-  };
-  auto write_field = [&](const BankField& field, const Bytes& bytes) {
-    const std::vector<std::uint32_t> words = words_of(field, bytes);
-    for (unsigned i = 0; i < words.size(); ++i) access(true, field.offset + 4 * i, words[i]);
-  };
-  // Moves `words` through the stream port: a write to STREAM_IN or a read from STREAM_OUT.
-  auto stream = [&](bool write, std::vector<std::uint32_t>& words) {
-    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans.set_address(write ? reg::kStreamIn : reg::kStreamOut);
-    trans.set_data_ptr(reinterpret_cast<unsigned char*>(words.data()));
-    trans.set_data_length(static_cast<unsigned>(4 * words.size()));
-    trans.set_streaming_width(static_cast<unsigned>(4 * words.size()));
-    trans.set_byte_enable_ptr(nullptr);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_time latency = sc_core::SC_ZERO_TIME;
-    core.access(trans, now, latency);
-    if (trans.get_response_status() == tlm::TLM_BURST_ERROR_RESPONSE)
-      throw std::runtime_error(
-          "its stream port gave fewer than the " + std::to_string(words.size()) +
-          " words of the results of what it took, and fell idle (busy and out_valid low)");
-    if (!trans.is_response_ok())
-      throw std::runtime_error(std::string("its stream port did not ") +
-                               (write ? "take the words of a block" : "give the words of a result") +
-                               " within " + std::to_string(RtlCore::kAnswerCycles) + " cycles");
-    now += latency;
-  };
-  // Starts an operation and polls STATUS back to back until its `ready` bits are set; returns the cycles from
-  // the end of the command to the end of the first read that shows them (what a behavioural core's cycles
-  // are: a status read that ends at or after the operation's end sees it done).
-  auto operate = [&](std::uint32_t command, std::uint32_t ready, const char* what) {
-    access(true, reg::kCtrl, command);
-    const sc_time issued = now;
-    for (std::uint64_t polls = 0; (access(false, reg::kStatus, 0) & ready) != ready; ++polls)
-      if (polls == RtlCore::kAnswerCycles)
-        throw std::runtime_error(std::string("STATUS never showed ") + what + " after CTRL." +
-                                 (command == reg::kCtrlInit ? "INIT" : "NEXT"));
-    return periods_covering(now - issued, params.clock_period);
-  };
+  Probe probe(params);
   RtlCycles cycles;
-  const sc_time before_read = now;
-  access(false, reg::kStatus, 0);
-  cycles.access = periods_covering(now - before_read, params.clock_period);
-  for (const BankField& field : c.key) write_field(field, key);
-  for (const auto& [address, value] : c.setup) access(true, address, value);
-  cycles.init = operate(reg::kCtrlInit, reg::kStatusReady, "READY");
-  std::vector<std::uint32_t> result_words(c.result.bytes / 4);
+  // A register read, then the set-up as the driver does it.
+  probe.access(false, reg::kStatus, 0);
+  cycles.access = probe.cycles_since(sc_core::SC_ZERO_TIME);
+  for (const BankField& field : c.key) probe.write_field(field, key);
+  for (const auto& [address, value] : c.setup) probe.access(true, address, value);
+  cycles.init = probe.operate(reg::kCtrlInit, reg::kStatusReady, "READY");
+  // A block, through the port the data takes.
+  std::vector<std::uint32_t> result(c.result.bytes / 4);
   if (params.rtl->stream) {
-    // One block, then two at once (the interval at which the design takes blocks).
-    std::vector<std::uint32_t> in = words_of(c.block, block);
-    auto through = [&](unsigned blocks) {
-      std::vector<std::uint32_t> words, results(blocks * result_words.size());
-      for (unsigned b = 0; b < blocks; ++b) words.insert(words.end(), in.begin(), in.end());
-      const sc_time start = now;
-      stream(true, words);
-      stream(false, results);
-      std::copy(results.begin(), results.begin() + result_words.size(), result_words.begin());
-      return periods_covering(now - start, params.clock_period);
-    };
-    cycles.block = through(1);
-    const std::uint64_t two = through(2);
-    cycles.interval = two - cycles.block < cycles.block ? two - cycles.block : 0;
-    if (core.misplaced_lasts())
-      throw std::runtime_error("its stream port's out_last was not high on the last word of each result (" +
-                               std::to_string(result_words.size()) + " words) and low on the others");
+    measure_stream(probe, c, block, cycles, result);
   } else {
-    write_field(c.block, block);
-    cycles.block = operate(reg::kCtrlNext, reg::kStatusReady | reg::kStatusValid, "READY and VALID");
-    for (unsigned i = 0; i < result_words.size(); ++i)
-      result_words[i] = access(false, c.result.offset + 4 * i, 0);
+    probe.write_field(c.block, block);
+    cycles.block = probe.operate(reg::kCtrlNext, reg::kStatusReady | reg::kStatusValid, "READY and VALID");
+    result = probe.read_field(c.result);
   }
   // Its result, against the reference: a design that computes something else (another register map, another
   // block size) is told at load rather than by every request.
   if (f.computes && !f.computes->checked) return cycles;
-  const Bytes result = bytes_of(c.result, result_words.data());
-  const Bytes expected = kind.reference(f, key, block, true);
-  if (result != expected)
+  if (bytes_of(c.result, result) != kind.reference(f, key, block, true))
     throw std::runtime_error("its result of one block (" + std::to_string(f.block_bytes) +
                              " bytes) is not the reference's: is the design " + f.name + " of " +
                              std::to_string(f.block_bytes) + "-byte blocks, with the kind's register map?");

@@ -23,6 +23,25 @@ Schema kind_param(const std::vector<const models::KindParam*>& params) {
   return s.doc(doc);
 }
 
+// platform.cores[].rtl: the design's sources, top module and port protocol.
+Schema rtl_schema() {
+  return Schema::object({
+      {"sources", Schema::array(Schema::string().min_length(1).doc("a source file"))
+                      .min_items(1)
+                      .max_items(1000)
+                      .doc("its Verilog/SystemVerilog sources: paths relative to the scenario's folder, or "
+                           "absolute (files they `include` are found in their folders)")},
+      {"top", Schema::string().min_length(1).doc("the top module, with the protocol's ports")},
+      {"protocol", Schema::enumeration({"register", "stream"})
+                       .default_value("register")
+                       .doc("register: the register port (scenarios/rtl/README.md): register accesses of the "
+                            "CPU reach the design, which implements the kind's register map; stream: the "
+                            "stream port beside it, which takes the blocks DMA writes to the STREAM_IN "
+                            "window and gives the results read from STREAM_OUT (for "
+                            "runtime.driver.data_path dma and custom interface stream)")},
+  });
+}
+
 }  // namespace
 
 // The element of platform.cores: a core design, its bitstream and (custom) what it computes.
@@ -83,23 +102,8 @@ Schema core_schema() {
                                   .default_value(nullptr)
                                   .doc("type custom: the functionality it serves and what it computes "
                                        "(required for a custom core, refused for the others)")});
-  Schema rtl = Schema::object({
-      {"sources", Schema::array(Schema::string().min_length(1).doc("a source file"))
-                      .min_items(1)
-                      .max_items(1000)
-                      .doc("its Verilog/SystemVerilog sources: paths relative to the scenario's folder, or "
-                           "absolute (files they `include` are found in their folders)")},
-      {"top", Schema::string().min_length(1).doc("the top module, with the protocol's ports")},
-      {"protocol", Schema::enumeration({"register", "stream"})
-                       .default_value("register")
-                       .doc("register: the register port (scenarios/rtl/README.md): register accesses of the "
-                            "CPU reach the design, which implements the kind's register map; stream: the "
-                            "stream port beside it, which takes the blocks DMA writes to the STREAM_IN "
-                            "window and gives the results read from STREAM_OUT (for "
-                            "runtime.driver.data_path dma and custom interface stream)")},
-  });
   fields.push_back(
-      {"rtl", Schema::object(rtl.fields())
+      {"rtl", Schema::object(rtl_schema().fields())
                   .nullable()
                   .default_value(nullptr)
                   .doc("the core's logic as RTL, verilated when the scenario is loaded (cached; "
