@@ -22,6 +22,14 @@ Commands:
     tools/doc_figures.py show [--rsoc BIN] MANIFEST...               # each figure as the runs give it
     tests/docs/*.toml: the manifests; CTest runs `check` on each (Docs.Figures.<name>)
 
+Runs are shared and kept (the run cache): a run is keyed by its command, the rsoc binary, the software and
+libraries it loads and the files it can read (every file under scenarios/, tests/data and tests/broken_scenarios
+and each file its command names), and its results (output folder, stdout, stderr, exit code) are kept in
+$RSOC_DOC_RUN_CACHE (default $XDG_CACHE_HOME/rsoc/doc-runs, else ~/.cache/rsoc/doc-runs; `off` turns it off).
+Manifests that run the same command, at once or one after another, share one run (a lock per key: the second
+waits for the first); a rebuilt rsoc or an edited scenario runs anew. Only runs that ended as their manifest
+expects are kept; a new binary's runs displace the runs of all but the last few binaries.
+
 `check` exits 1 naming every figure that drifted (the doc's line, what it says, what rsoc gives, and the
 command), 2 when a manifest or a run is broken (a command that failed, an expression that raised, a text that
 is nowhere in the doc). `update` replaces the figures in the doc where its text stands (whitespace, line
@@ -45,6 +53,8 @@ Python's builtins. Every run of the manifest is run, once. A field's format spec
 import argparse
 import concurrent.futures
 import csv as csv_module
+import fcntl
+import hashlib
 import json
 import os
 import re
@@ -54,36 +64,148 @@ import string
 import subprocess
 import sys
 import tempfile
+import time
 import tomllib
 import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository
+# The folders of the tree whose files a run may read (besides those its command names): part of a run's key.
+INPUT_FOLDERS = ("scenarios", "tests/data", "tests/broken_scenarios")
+KEPT_BINARIES = 3  # the run cache keeps the runs of this many rsoc binaries, the most recently used
 
 
 class ManifestError(Exception):
     """A manifest, a run or an expression that is broken: not a drift."""
 
 
+def execute(command, out, root, rsoc, timeout, name):
+    """Runs `rsoc command` ({out} is `out`) in `root`; returns (stdout, stderr, exit code)."""
+    args = [a.replace("{out}", str(out)) for a in shlex.split(command)]
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", COLUMNS="100")
+    env.pop("RSOC_LOG", None)
+    try:
+        done = subprocess.run([rsoc, *args], cwd=root, env=env, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise ManifestError(f"runs.{name}: `rsoc {command}` ran past its timeout")
+    return done.stdout, done.stderr, done.returncode
+
+
+class RunCache:
+    """Runs kept by key in a folder (module docstring): <folder>/<binary digest>/<run key>/ holds `out/`
+    (the run's output folder), `stdout`, `stderr` and `code`; <run key>.lock serialises the processes that want
+    the same run."""
+
+    def __init__(self, folder, root, rsoc):
+        self.root = root
+        self.binary = digest_files([Path(rsoc)], Path(rsoc).parent)[:24]
+        self.folder = Path(folder) / self.binary
+        # What the binary loads: its build's RV32 programs, the shared libraries the loader resolves.
+        software = Path(rsoc).parent.parent / "software"
+        self.loaded = digest_files(sorted(software.glob("*.elf")), software) + shared_libraries(rsoc)
+        self.inputs = digest_files(sorted(f for d in INPUT_FOLDERS for f in (root / d).rglob("*") if f.is_file()),
+                                   root)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        os.utime(self.folder)  # its last use, for evict()
+        self.evict()
+
+    def key(self, command):
+        named = [self.root / a for a in shlex.split(command) if "{out}" not in a and (self.root / a).is_file()]
+        text = json.dumps([command, self.loaded, self.inputs, digest_files(named, self.root)])
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def run(self, command, expected_exit, root, rsoc, timeout, name):
+        """(output folder, stdout, stderr, exit code) of the command: kept, or run now and kept when it ended
+        as expected."""
+        key = self.key(command)
+        entry = self.folder / key
+        with open(self.folder / (key + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (entry / "code").is_file():
+                fresh = Path(tempfile.mkdtemp(prefix=key + ".new-", dir=self.folder))
+                try:
+                    stdout, stderr, code = execute(command, fresh / "out", root, rsoc, timeout, name)
+                    if code != expected_exit:  # not kept: reported by the caller
+                        return str(fresh / "out"), stdout, stderr, code
+                    (fresh / "stdout").write_text(stdout)
+                    (fresh / "stderr").write_text(stderr)
+                    (fresh / "code").write_text(str(code))  # written last: an entry with it is complete
+                    shutil.rmtree(entry, ignore_errors=True)  # (what an interrupted process left)
+                    fresh.rename(entry)
+                finally:
+                    shutil.rmtree(fresh, ignore_errors=True)
+        return str(entry / "out"), (entry / "stdout").read_text(), (entry / "stderr").read_text(), \
+            int((entry / "code").read_text())
+
+    def evict(self):
+        """Removes the runs of all but the KEPT_BINARIES most recently used binaries (those not used for an
+        hour: another process may be reading them)."""
+        binaries = sorted((d for d in self.folder.parent.iterdir() if d.is_dir()), key=lambda d: d.stat().st_mtime,
+                          reverse=True)
+        for old in binaries[KEPT_BINARIES:]:
+            if time.time() - old.stat().st_mtime > 3600:
+                shutil.rmtree(old, ignore_errors=True)
+
+
+def digest_files(paths, base):
+    """SHA-256 of the files' names (relative to `base`) and contents."""
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(os.path.relpath(p, base).encode() + b"\0")
+        with open(p, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def shared_libraries(binary):
+    """The shared libraries the loader resolves for `binary`, each with its size and time (ldd), and the
+    instruction-set CPU's emulator, which rsoc loads itself."""
+    try:
+        listed = subprocess.run(["ldd", binary], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        listed = ""
+    libraries = re.findall(r"=> (/\S+)", listed) + [str(p) for p in Path("/usr/lib").glob("*/libunicorn.so*")]
+    stamps = []
+    for lib in sorted(set(libraries)):
+        try:
+            st = os.stat(lib)
+            stamps.append(f"{lib}:{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            pass
+    return "\n".join(stamps)
+
+
+def run_cache_folder():
+    """The run cache's folder ($RSOC_DOC_RUN_CACHE, `off`: none), or None."""
+    chosen = os.environ.get("RSOC_DOC_RUN_CACHE", "")
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or (os.path.join(os.environ["HOME"], ".cache") if os.environ.get("HOME")
+                                                else "")
+    return Path(base) / "rsoc" / "doc-runs" if base else None
+
+
 class Run:
     """One rsoc command and its results."""
 
-    def __init__(self, name, spec, root, rsoc, scratch):
+    def __init__(self, name, spec, root, rsoc, scratch, cache=None):
         if "command" not in spec:
             raise ManifestError(f"runs.{name}: no command")
         self.name = name
         self.command = spec["command"]
         self.exit = spec.get("exit", 0)
-        self.out = str(Path(scratch) / name)
-        args = [a.replace("{out}", self.out) for a in shlex.split(self.command)]
-        env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", COLUMNS="100")
-        env.pop("RSOC_LOG", None)
-        try:
-            done = subprocess.run([rsoc, *args], cwd=root, env=env, capture_output=True, text=True,
-                                  timeout=spec.get("timeout_s", 600), stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            raise ManifestError(f"runs.{name}: `rsoc {self.command}` ran past its timeout")
-        self.stdout, self.stderr, self.code = done.stdout, done.stderr, done.returncode
+        timeout = spec.get("timeout_s", 600)
+        if cache is None:
+            self.out = str(Path(scratch) / name)
+            self.stdout, self.stderr, self.code = execute(self.command, self.out, root, rsoc, timeout, name)
+        else:
+            self.out, self.stdout, self.stderr, self.code = cache.run(self.command, self.exit, root, rsoc, timeout,
+                                                                      name)
         if self.code != self.exit:
             raise ManifestError(f"runs.{name}: `rsoc {self.command}` exited {self.code}, expected {self.exit}:\n"
                                 + self.stderr[-2000:])
@@ -241,24 +363,24 @@ def load_manifest(path):
     return m
 
 
-def run_all(manifest, root, rsoc, scratch, jobs):
+def run_all(manifest, root, rsoc, scratch, jobs, cache):
     runs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {name: pool.submit(Run, name, spec, root, rsoc, scratch)
+        futures = {name: pool.submit(Run, name, spec, root, rsoc, scratch, cache)
                    for name, spec in manifest["runs"].items()}
         for name, future in futures.items():
             runs[name] = future.result()
     return runs
 
 
-def process(path, root, rsoc, jobs, mode):
+def process(path, root, rsoc, jobs, mode, cache):
     """Checks, updates or shows the figures of one manifest; returns the number of drifted figures."""
     manifest = load_manifest(path)
     doc_path = root / manifest["doc"]
     doc = doc_path.read_text()
     scratch = tempfile.mkdtemp(prefix="rsoc-doc-figures-")
     try:
-        runs = run_all(manifest, root, rsoc, scratch, jobs)
+        runs = run_all(manifest, root, rsoc, scratch, jobs, cache)
         namespaces = {name: run.namespace() for name, run in runs.items()}
         for ns in namespaces.values():  # run(name): another run's helpers, as attributes
             ns["run"] = lambda name: types.SimpleNamespace(**namespaces[name]) if name in namespaces else \
@@ -315,10 +437,17 @@ def main():
     if not Path(args.rsoc).is_file():
         print(f"doc_figures: {args.rsoc}: no such rsoc binary (--rsoc)", file=sys.stderr)
         return 2
+    rsoc = os.path.abspath(args.rsoc)
+    cache, folder = None, run_cache_folder()
+    if folder is not None:
+        try:
+            cache = RunCache(folder, root, rsoc)
+        except OSError as e:  # an accelerator only: without it every run runs
+            print(f"doc_figures: no run cache ({e}); every run runs", file=sys.stderr)
     drifted, broken = 0, 0
     for path in args.manifests:  # every manifest, whatever another one gave
         try:
-            drifted += process(path, root, os.path.abspath(args.rsoc), max(1, args.jobs), args.mode)
+            drifted += process(path, root, rsoc, max(1, args.jobs), args.mode, cache)
         except ManifestError as e:
             print(f"doc_figures: {e}", file=sys.stderr)
             broken += 1

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """tools/doc_figures.py on a small tree: a doc, a stand-in for rsoc that prints a figure and writes a CSV, and
 manifests. A drifted figure fails `check` with the doc's line and both texts; `update` writes it where it
-stands (line breaks kept) and `check` then passes; broken manifests and failing runs are errors (exit 2)."""
+stands (line breaks kept) and `check` then passes; broken manifests and failing runs are errors (exit 2). The
+run cache: one run for one command, however many manifests and processes ask for it; a new run when the binary
+or a scenario changes; failed runs not kept; `off` runs every time; old binaries' runs evicted."""
 
 import os
 import subprocess
@@ -20,10 +22,17 @@ def expect(condition, what):
         print("FAILED:", what)
 
 
-def tool(root, *args):
+def tool(root, *args, cache=None):
+    env = dict(os.environ, RSOC_DOC_RUN_CACHE=str(cache or root / "cache"))
     done = subprocess.run([sys.executable, str(TOOL), *args, "--root", str(root), "--rsoc", str(root / "rsoc")],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     return done.returncode, done.stdout, done.stderr
+
+
+def calls(root):
+    """The stand-in's invocations so far."""
+    path = root / "calls"
+    return path.read_text().splitlines() if path.exists() else []
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -32,7 +41,9 @@ with tempfile.TemporaryDirectory() as tmp:
     # Prints "answer N" (N from the file `answer`), writes out/t.csv; "fail" exits 1.
     fake.write_text(textwrap.dedent("""\
         #!/bin/sh
+        echo "$*" >> calls
         [ "$1" = fail ] && { echo "it broke" >&2; exit 1; }
+        [ "$1" = slow ] && sleep 1
         if [ "$1" = speed ]; then  # a process's warm-up 0-500 ms, then 10 operations to 1,500 ms; one failed
           mkdir -p "$2" && { echo "app,functionality,ok,end_ms,latency_ms"; echo "p,f,true,500,500"
             for i in 1 2 3 4 5 6 7 8 9 10; do echo "p,f,true,$((500 + 100 * i)),100"; done
@@ -125,6 +136,65 @@ with tempfile.TemporaryDirectory() as tmp:
         bad.write_text(body)
         code, out, err = tool(root, "check", str(bad))
         expect(code == 2 and message in err, f"{message}: {code} {err}")
+
+    # The run cache. Two manifests with one command, checked one after the other: one run.
+    (root / "calls").unlink()
+    cache = root / "shared-cache"
+    doc.write_text("The run gives an answer of 42 blocks and a took 42.2 ms, which is fine.\n")
+    twin = root / "twin.toml"
+    twin.write_text(manifest.read_text())
+    for m in (manifest, twin, manifest):
+        code, out, err = tool(root, "check", str(m), cache=cache)
+        expect(code == 0, f"a kept run checks like a fresh one: {code} {out} {err}")
+    expect(len(calls(root)) == 1, f"one run for one command: {calls(root)}")
+    # A scenario changes, then the binary: the run runs again.
+    (root / "scenarios").mkdir()
+    (root / "scenarios" / "s.json").write_text("{}")
+    tool(root, "check", str(manifest), cache=cache)
+    expect(len(calls(root)) == 2, f"a new scenario, a new run: {calls(root)}")
+    (root / "scenarios" / "s.json").write_text('{"a": 1}')
+    tool(root, "check", str(manifest), cache=cache)
+    expect(len(calls(root)) == 3, f"an edited scenario, a new run: {calls(root)}")
+    fake.write_text(fake.read_text() + "# rebuilt\n")
+    tool(root, "check", str(manifest), cache=cache)
+    expect(len(calls(root)) == 4, f"a new binary, a new run: {calls(root)}")
+    tool(root, "check", str(manifest), cache=cache)
+    expect(len(calls(root)) == 4, f"then kept again: {calls(root)}")
+    # Off: every check runs.
+    tool(root, "check", str(manifest), cache="off")
+    tool(root, "check", str(manifest), cache="off")
+    expect(len(calls(root)) == 6, f"RSOC_DOC_RUN_CACHE=off runs every time: {calls(root)}")
+    # A run that did not end as expected is not kept.
+    failing = root / "failing.toml"
+    failing.write_text('doc = "doc.md"\n[runs.r]\ncommand = "fail"\n[[figures]]\nrun = "r"\n'
+                       'text = "an answer of {} blocks"\nvalues = ["1"]\n')
+    for _ in range(2):
+        code, out, err = tool(root, "check", str(failing), cache=cache)
+        expect(code == 2 and "`rsoc fail` exited 1, expected 0" in err, f"a failed run is an error: {code} {err}")
+    expect(calls(root).count("fail") == 2, f"a failed run is not kept: {calls(root)}")
+    # Two processes at once that want one run: the second waits for the first's.
+    slow = root / "slow.toml"
+    slow.write_text(manifest.read_text().replace('command = "go {out}"', 'command = "slow {out}"'))
+    env = dict(os.environ, RSOC_DOC_RUN_CACHE=str(cache))
+    both = [subprocess.Popen([sys.executable, str(TOOL), "show", str(slow), "--root", str(root), "--rsoc",
+                              str(root / "rsoc")], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for _ in range(2)]
+    shown = [p.communicate() for p in both]
+    expect(all(p.returncode == 0 for p in both) and shown[0][0] == shown[1][0] != "",
+           f"both processes show the run's figures: {shown}")
+    expect(sum(c.startswith("slow") for c in calls(root)) == 1, f"one run for two processes: {calls(root)}")
+    # The runs of all but the last three binaries used go, once unused for an hour.
+    old = []
+    for i in range(4):
+        folder = cache / f"old{i}"
+        folder.mkdir()
+        os.utime(folder, (1e9 + i, 1e9 + i))
+        old.append(folder)
+    tool(root, "check", str(manifest), cache=cache)
+    # (the two binaries above, then the most recent of the old ones)
+    kept = sorted(f.name for f in cache.iterdir())
+    expect(len(kept) == 3 and "old3" in kept and not any(f.exists() for f in old[:3]),
+           f"the three most recently used binaries' runs are kept: {kept}")
 
 print(f"{len(failures)} failures" if failures else "ok")
 sys.exit(1 if failures else 0)
