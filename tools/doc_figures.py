@@ -111,7 +111,7 @@ class RunCache:
         self.evict()
 
     def key(self, command):
-        named = [self.root / a for a in shlex.split(command) if "{out}" not in a and (self.root / a).is_file()]
+        named = [self.root / a for a in shlex.split(command) if "{out}" not in a and is_file(self.root / a)]
         text = json.dumps([command, self.loaded, self.inputs, digest_files(named, self.root)])
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
@@ -146,6 +146,14 @@ class RunCache:
         for old in binaries[KEPT_BINARIES:]:
             if time.time() - old.stat().st_mtime > 3600:
                 shutil.rmtree(old, ignore_errors=True)
+
+
+def is_file(path):
+    """Whether `path` is a file; False for what cannot be a file's name (a JSON value longer than a name)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def digest_files(paths, base):
