@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   cmake g++ make pkg-config          # toolchain
+  ccache                             # the compiler cache (CMakeLists.txt; -DRSOC_CCACHE=OFF goes without)
   libsystemc-dev                     # SystemC 2.3.4 + TLM-2.0 (pkg-config systemc), built as C++17
   libboost-program-options-dev       # the rsoc command line
   nlohmann-json3-dev                 # scenarios and result files

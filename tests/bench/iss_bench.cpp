@@ -22,6 +22,7 @@
 #include "runtime/functionality.h"
 #include "runtime/scheduler.h"
 #include "runtime/software_program.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 
@@ -30,7 +31,7 @@ namespace {
 std::unique_ptr<runtime::SoftwareProgram> program(const char* elf, const char* entry) {
   auto p = std::make_unique<runtime::SoftwareProgram>();
   p->image = std::make_shared<const models::ElfImage>(
-      models::ElfImage::load(std::string(RSOC_SOFTWARE_DIR) + "/" + elf));
+      models::ElfImage::load(std::string(rsoc_test::kSoftwareDir) + "/" + elf));
   p->entry = entry;
   p->entry_address = p->image->find(entry)->address;
   p->key = std::string("/software/") + entry + "/program";

@@ -24,6 +24,7 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/bench/kernel_rate.h"
+#include "tests/test_paths.h"
 
 namespace {
 
@@ -100,7 +101,7 @@ int sc_main(int argc, char* argv[]) {
                     std::strtoull(argv[3], nullptr, 10));
   }
   const std::string requests = argc > 1 ? argv[1] : "20", blocks = argc > 2 ? argv[2] : "16";
-  const std::string scenarios = std::string(RSOC_SOURCE_DIR) + "/scenarios/";
+  const std::string scenarios = std::string(rsoc_test::kSourceDir) + "/scenarios/";
   struct Case {
     const char* name;
     std::string args;

@@ -76,9 +76,10 @@ TEST(CrossoverSearch, GivesTheExhaustiveTablesAnswerOnEveryShippedScenario) {
     const std::string n = std::to_string(bound.count(name) ? bound.at(name) : 200);
     const std::string scenario = entry.path().string();
     Result table =
-        rsoc("crossover " + scenario + " --max-blocks " + n + " --table " + n + " --out t_" + name, dir);
+        run_rsoc("crossover " + scenario + " --max-blocks " + n + " --table " + n + " --out t_" + name, dir);
     ASSERT_EQ(table.code, 0) << name << ": " << table.err;
-    Result search = rsoc("crossover " + scenario + " --max-blocks " + n + " --table 0 --out s_" + name, dir);
+    Result search =
+        run_rsoc("crossover " + scenario + " --max-blocks " + n + " --table 0 --out s_" + name, dir);
     ASSERT_EQ(search.code, 0) << name << ": " << search.err;
     const auto expected = exhaustive(dir / ("t_" + name) / "crossover.csv");
     const auto rows = read_csv(dir / ("s_" + name) / "crossover_summary.csv");
@@ -102,7 +103,7 @@ TEST(CrossoverSearch, SimulatesANumberOfBlockCountsThatGrowsWithTheLogarithm) {
   // about 2 log2(5606) (galloping to 8,192, then bisection between 4,096 and 8,192), a few hundred thousand
   // blocks in all instead of 15.7 million.
   const fs::path dir = scratch("crossover_log");
-  Result r = rsoc("crossover " + kSmoke + " --table 0 --out x", dir);
+  Result r = run_rsoc("crossover " + kSmoke + " --table 0 --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("aes128                     5606"), std::string::npos) << r.out;
   const auto rows = read_csv(dir / "x" / "crossover.csv");
@@ -112,7 +113,7 @@ TEST(CrossoverSearch, SimulatesANumberOfBlockCountsThatGrowsWithTheLogarithm) {
   EXPECT_EQ(summary[0].at("crossover_blocks"), "5606");
   EXPECT_EQ(summary[0].at("searched_to_blocks"), "1000000");
   // With the default table, the same answer, and every block count up to 200 for plots.
-  Result with_table = rsoc("crossover " + kSmoke + " --out t", dir);
+  Result with_table = run_rsoc("crossover " + kSmoke + " --out t", dir);
   ASSERT_EQ(with_table.code, 0) << with_table.err;
   EXPECT_EQ(read_csv(dir / "t" / "crossover_summary.csv")[0].at("crossover_blocks"), "5606");
   std::set<std::uint64_t> blocks;
@@ -132,7 +133,7 @@ TEST(CrossoverSearch, TheCrossoverFoundDoesNotDependOnTheTable) {
   std::string found[2];
   const char* tables[2] = {"0", "200"};
   for (int i = 0; i < 2; ++i) {
-    Result r = rsoc(base + "--table " + tables[i] + " --out t" + tables[i], dir);
+    Result r = run_rsoc(base + "--table " + tables[i] + " --out t" + tables[i], dir);
     ASSERT_EQ(r.code, 0) << r.err;
     found[i] =
         read_csv(dir / ("t" + std::string(tables[i])) / "crossover_summary.csv")[0].at("crossover_blocks");
@@ -146,7 +147,7 @@ TEST(CrossoverSearch, ACrossoverBeyondTheSearchIsCensoredAtItsBound) {
   // with the blocks, so the search stops after four block counts and says "> N" everywhere.
   const fs::path dir = scratch("crossover_censored");
   const std::string scenario = kScenarios + "/desrnd_3des.json";
-  Result r = rsoc("crossover " + scenario + " -f des --table 0 --out x", dir);
+  Result r = run_rsoc("crossover " + scenario + " -f des --table 0 --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out,
             "functionality  crossover_blocks  analytic_crossover_blocks  energy_crossover_blocks\n"
@@ -157,12 +158,12 @@ TEST(CrossoverSearch, ACrossoverBeyondTheSearchIsCensoredAtItsBound) {
   EXPECT_EQ(summary.at("searched_to_blocks"), "1000000");
   // A bound of its own: the table to 30 and nothing beyond.
   Result small =
-      rsoc("crossover " + scenario + " -f des --max-blocks 30 --table 30 --format json --out y", dir);
+      run_rsoc("crossover " + scenario + " -f des --max-blocks 30 --table 30 --format json --out y", dir);
   ASSERT_EQ(small.code, 0) << small.err;
   EXPECT_NE(small.out.find("\"crossover_blocks\": null,"), std::string::npos) << small.out;
   EXPECT_NE(small.out.find("\"searched_to_blocks\": 30,"), std::string::npos) << small.out;
   // A request holds at most 1 GiB: 4 KiB blocks are searched to 262,144.
-  Result big = rsoc("crossover -f aes128 --table 0 --set platform.buses.0.clock_mhz=1 --out z", dir);
+  Result big = run_rsoc("crossover -f aes128 --table 0 --set platform.buses.0.clock_mhz=1 --out z", dir);
   ASSERT_EQ(big.code, 0) << big.err;
   EXPECT_NE(big.out.find("aes128                 > 262144"), std::string::npos) << big.out;
 }
@@ -170,7 +171,7 @@ TEST(CrossoverSearch, ACrossoverBeyondTheSearchIsCensoredAtItsBound) {
 TEST(CrossoverSearch, SaysWhenSoftwareAndHardwareCrossMoreThanOnce) {
   // The fault experiment: upsets and failed configurations make some block counts slower in hardware.
   const fs::path dir = scratch("crossover_crossings");
-  Result r = rsoc(
+  Result r = run_rsoc(
       "crossover " + kScenarios + "/faults_aes_des.json -f aes128 --max-blocks 100 --table 100 --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const auto summary = read_csv(dir / "x" / "crossover_summary.csv")[0];

@@ -20,7 +20,7 @@ using rsoc_cli_test::scratch;
 using rsoc_cli_test::slurp;
 
 Result run(const std::string& args, const std::filesystem::path& dir) {
-  return rsoc_cli_test::rsoc(args, dir);
+  return rsoc_cli_test::run_rsoc(args, dir);
 }
 
 // The column `name` of a CSV file's rows (a plain CSV: no quoted commas in the rows read here).

@@ -53,9 +53,9 @@ TEST(CliFormat, RunSummaryAsJsonAgreesWithSummaryCsv) {
   const fs::path dir = scratch("format_run");
   // The reference with 8 requests per application: both decisions for both functionalities.
   const std::string run = "run --set workload.apps.0.requests=8 --set workload.apps.1.requests=8";
-  Result text = rsoc(run + " --out t", dir);
+  Result text = run_rsoc(run + " --out t", dir);
   ASSERT_EQ(text.code, 0) << text.err;
-  Result r = rsoc(run + " --format json --out j", dir);
+  Result r = run_rsoc(run + " --format json --out j", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, text.err.substr(0, text.err.find("results in t")) + "results in j\n");
   const auto doc = nlohmann::json::parse(r.out);  // throws (fails the test) unless stdout is one document
@@ -92,10 +92,10 @@ TEST(CliFormat, RunSummaryAsJsonAgreesWithSummaryCsv) {
 
 TEST(CliFormat, FailedRequestsStillGiveTheDocumentAndExitOne) {
   const fs::path dir = scratch("format_failed");
-  Result r = rsoc("run " + kSmoke +
-                      " --set runtime.driver.max_polls=1 --set platform.cores.0.block_cycles=100000 "
-                      "--format json --out f",
-                  dir);
+  Result r = run_rsoc("run " + kSmoke +
+                          " --set runtime.driver.max_polls=1 --set platform.cores.0.block_cycles=100000 "
+                          "--format json --out f",
+                      dir);
   EXPECT_EQ(r.code, 1);
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc.at("requests"), 4);
@@ -104,7 +104,7 @@ TEST(CliFormat, FailedRequestsStillGiveTheDocumentAndExitOne) {
 
 TEST(CliFormat, CrossoverSummaryAsJson) {
   const fs::path dir = scratch("format_crossover");
-  Result r = rsoc("crossover --max-blocks 45 -f aes128 -f des --format json --out x", dir);
+  Result r = run_rsoc("crossover --max-blocks 45 -f aes128 -f des --format json --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc.at("command"), "crossover");
@@ -127,17 +127,17 @@ TEST(CliFormat, CrossoverSummaryAsJson) {
 
 TEST(CliFormat, SweepsAsJson) {
   const fs::path dir = scratch("format_sweep");
-  Result r = rsoc(
+  Result r = run_rsoc(
       "crossover -f aes128 --max-blocks 3 --param runtime.driver.cycles_per_block=100,200 "
       "--format json --out s",
       dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out), nlohmann::json::parse(R"({"command": "crossover", "out": "s",
       "points": 2, "kept": 0, "failed": 0, "missing": 0, "table": "s/sweep.csv"})"));
-  Result emit = rsoc("sweep " + kSmoke +
-                         " --param runtime.driver.cycles_per_block=100,200 --emit parallel "
-                         "--format json --out e",
-                     dir);
+  Result emit = run_rsoc("sweep " + kSmoke +
+                             " --param runtime.driver.cycles_per_block=100,200 --emit parallel "
+                             "--format json --out e",
+                         dir);
   ASSERT_EQ(emit.code, 0) << emit.err;
   const auto doc = nlohmann::json::parse(emit.out);
   EXPECT_EQ(doc.at("command"), "sweep");
@@ -156,22 +156,24 @@ TEST(CliFormat, AnUnknownFormatIsRefusedBeforeAnythingRuns) {
        {std::string("run --format xml --out x"), std::string("crossover --format xml --out x"),
         "sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200 --format xml --out x",
         std::string("reproduce --system soc --format xml --out x")}) {
-    Result r = rsoc(args, dir);
+    Result r = run_rsoc(args, dir);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_EQ(r.err, "rsoc: --format xml: expected text or json\n") << args;
     EXPECT_EQ(r.out, "") << args;
   }
   EXPECT_FALSE(fs::exists(dir / "x"));
   for (const char* command : {"run", "crossover", "sweep", "sensitivity", "reproduce"})
-    EXPECT_NE(rsoc(std::string(command) + " --help", dir).out.find("--format"), std::string::npos) << command;
+    EXPECT_NE(run_rsoc(std::string(command) + " --help", dir).out.find("--format"), std::string::npos)
+        << command;
 }
 
 TEST(CliFormat, SensitivityRowsAsJsonAgreeWithSensitivityCsv) {
   const fs::path dir = scratch("format_sensitivity");
-  Result r = rsoc("sensitivity " + kSmoke +
-                      " --vary runtime.driver.cycles_per_block=100:300 --metric requests_per_s --format json "
-                      "--out s",
-                  dir);
+  Result r =
+      run_rsoc("sensitivity " + kSmoke +
+                   " --vary runtime.driver.cycles_per_block=100:300 --metric requests_per_s --format json "
+                   "--out s",
+               dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc.at("command"), "sensitivity");
@@ -191,7 +193,7 @@ TEST(CliFormat, JsonNumbersAreShortDecimals) {
   // Means and ratios come out of binary arithmetic with noise in their last bits; the JSON results print
   // them rounded to 15 significant digits (3637.326236, not 3637.3262360000003).
   const fs::path dir = scratch("format_numbers");
-  Result r = rsoc("run --format json --out x", dir);
+  Result r = run_rsoc("run --format json --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   for (const std::string& text : {r.out, slurp(dir / "x" / "stats.json")}) {
     std::size_t checked = 0;

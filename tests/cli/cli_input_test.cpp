@@ -17,7 +17,7 @@ void expect_refused(const std::pair<std::string, std::string>* begin,
                     const std::pair<std::string, std::string>* end, const fs::path& dir) {
   for (auto it = begin; it != end; ++it) {
     const auto& [args, message] = *it;
-    Result r = rsoc(args, dir);
+    Result r = run_rsoc(args, dir);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_EQ(r.err, message) << args;
     EXPECT_EQ(r.out, "") << args;
@@ -30,8 +30,8 @@ void expect_refused(const std::pair<std::string, std::string>* begin,
 TEST(CliInput, CountsAreRefusedOutsideTheirRangeWithTheRange) {
   const fs::path dir = scratch("counts");
   ASSERT_EQ(
-      rsoc("sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200 --emit parallel --out s",
-           dir)
+      run_rsoc("sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200 --emit parallel --out s",
+               dir)
           .code,
       0);
   const std::string sweep = "sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200";
@@ -130,11 +130,11 @@ TEST(CliInput, AValueThatIsNotUtf8IsRefusedNamedAfterItsFlag) {
 TEST(CliInput, AScenarioFileWhoseNameIsNotUtf8RunsAndSweeps) {
   const fs::path dir = scratch("utf8_name");
   fs::copy_file(kSmoke, dir / "smoke\xff.json");
-  Result r = rsoc("run 'smoke\xff.json' --set workload.apps.0.requests=1 --out res", dir);
+  Result r = run_rsoc("run 'smoke\xff.json' --set workload.apps.0.requests=1 --out res", dir);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(slurp(dir / "res" / "host.json").find("\"smoke\\\\xff.json\""), std::string::npos);
   for (const std::string resume : {"", " --resume"}) {
-    r = rsoc(
+    r = run_rsoc(
         "sweep 'smoke\xff.json' --set workload.apps.0.requests=1 --param seed=1,2 --jobs 1 --out sw" + resume,
         dir);
     EXPECT_EQ(r.code, 0) << resume << r.err;
@@ -147,26 +147,30 @@ TEST(CliInput, ElementsOfANamedArrayAreAddressedByTheirName) {
   // platform.buses.plb is platform.buses.0 in --set, --param and --vary; an unknown name is refused with the
   // names there are (or the nearest).
   const fs::path dir = scratch("named_elements");
-  Result by_name = rsoc("show --set platform.buses.plb.clock_mhz=25", dir);
-  Result by_index = rsoc("show --set platform.buses.0.clock_mhz=25", dir);
+  Result by_name = run_rsoc("show --set platform.buses.plb.clock_mhz=25", dir);
+  Result by_index = run_rsoc("show --set platform.buses.0.clock_mhz=25", dir);
   ASSERT_EQ(by_name.code, 0) << by_name.err;
   EXPECT_EQ(by_name.out, by_index.out);
   EXPECT_NE(by_name.out.find("\"clock_mhz\": 25.0"), std::string::npos);
-  Result sweep = rsoc("sweep " + kSmoke + " --param platform.buses.plb.clock_mhz=25,50 --out s", dir);
+  Result sweep = run_rsoc("sweep " + kSmoke + " --param platform.buses.plb.clock_mhz=25,50 --out s", dir);
   EXPECT_EQ(sweep.code, 0) << sweep.err;
   EXPECT_NE(slurp(dir / "s" / "sweep.csv").find("\n1,ok,,50,"), std::string::npos) << slurp(dir / "s" / "sweep.csv");
   EXPECT_NE(slurp(dir / "s" / "points" / "0001" / "resolved_scenario.json").find("\"clock_mhz\": 50.0"),
             std::string::npos);
   // The same input by name and by index is one input swept twice.
   Result twice =
-      rsoc("sweep " + kSmoke + " --param platform.buses.plb.clock_mhz=25 --param platform.buses.0.clock_mhz=50 "
-           "--out t", dir);
+      run_rsoc("sweep " + kSmoke +
+                   " --param platform.buses.plb.clock_mhz=25 --param platform.buses.0.clock_mhz=50 "
+                   "--out t",
+               dir);
   EXPECT_EQ(twice.code, 2);
   EXPECT_EQ(twice.err,
             "rsoc: --param platform.buses.0.clock_mhz sweeps the same input as --param platform.buses.plb.clock_mhz "
             "(/platform/buses/0/clock_mhz); give its values in one --param\n");
-  Result vary = rsoc("sensitivity " + kSmoke + " --vary platform.cpus.cpu.clock_mhz=50:200 --metric requests "
-                     "--out v", dir);
+  Result vary = run_rsoc("sensitivity " + kSmoke +
+                             " --vary platform.cpus.cpu.clock_mhz=50:200 --metric requests "
+                             "--out v",
+                         dir);
   EXPECT_EQ(vary.code, 0) << vary.err;
   const std::pair<std::string, std::string> cases[] = {
       {"show --set platform.buses.plbb.clock_mhz=25",
@@ -180,7 +184,7 @@ TEST(CliInput, ElementsOfANamedArrayAreAddressedByTheirName) {
        "\"plb\"?\n"},
   };
   for (const auto& [args, message] : cases) {
-    Result r = rsoc(args, dir);
+    Result r = run_rsoc(args, dir);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_EQ(r.err, message) << args;
   }
@@ -194,7 +198,7 @@ TEST(CliInput, WhatTheUserGaveIsQuotedCutToABoundedLength) {
        {"validate --set workload.apps.0.functionality=" + longest + " " + kSmoke,
         "show --set platform." + longest + "=1", "crossover -f " + longest, "run " + kSmoke + " --out " + longest,
         "validate " + longest + ".json", "sweep " + kSmoke + " --param " + longest + "=1 --out x"}) {
-    Result r = rsoc(args, dir);
+    Result r = run_rsoc(args, dir);
     EXPECT_EQ(r.code, 2) << args.substr(0, 40);
     EXPECT_LT(r.err.size(), 2000u) << r.err.substr(0, 3000);
     EXPECT_NE(r.err.find("aaa...aaa"), std::string::npos) << r.err.substr(0, 2000);
@@ -214,7 +218,7 @@ TEST(CliInput, SuggestionsAndRangesSayWhatWasMeant) {
        "to 4); a list of values is v1,v2,...\n"},
   };
   for (const auto& [args, message] : cases) {
-    Result r = rsoc(args + " -q", dir);
+    Result r = run_rsoc(args + " -q", dir);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_EQ(r.err, message) << args;
   }

@@ -31,15 +31,11 @@ std::size_t columns(const std::string& line) {
       line.begin(), line.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-void write(const fs::path& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
-
 }  // namespace
 
 TEST(CliList, ListsEveryShippedScenarioSortedWithTheFirstSentenceOfItsDescription) {
   const fs::path dir = scratch("list_shipped");
-  Result r = rsoc("list", dir);
+  Result r = run_rsoc("list", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "rsoc: scenarios in " + kScenarios + "\n");
   std::vector<std::string> names;
@@ -65,7 +61,7 @@ TEST(CliList, ListsEveryShippedScenarioSortedWithTheFirstSentenceOfItsDescriptio
       std::string::npos)
       << r.out;
   // The same list from the folder named with --scenarios; -q leaves stderr empty.
-  Result same = rsoc("list --scenarios " + kScenarios + " -q", dir);
+  Result same = run_rsoc("list --scenarios " + kScenarios + " -q", dir);
   EXPECT_EQ(same.code, 0);
   EXPECT_EQ(same.out, r.out);
   EXPECT_EQ(same.err, "");
@@ -86,7 +82,7 @@ TEST(CliList, AFileThatCannotBeReadIsListedWithItsReasonAndExitsTwo) {
       R"({"description": "Version 2.3 of a long description whose first sentence goes on and on with words )"
       R"(until it is far wider than any terminal could show on one line. Then more."})");
   write(s / "g_unicode.json", R"({"description": "Latencies of 1 µs – 2 µs, exactly."})");
-  Result r = rsoc("list --scenarios sc", dir);
+  Result r = run_rsoc("list --scenarios sc", dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(
       r.out,
@@ -105,7 +101,7 @@ TEST(CliList, AFileThatCannotBeReadIsListedWithItsReasonAndExitsTwo) {
       "sc/d_number.json: /description: expected a string\n"
       "sc/e_array.json: expected a JSON object (a scenario)\n";
   EXPECT_EQ(r.err, "rsoc: scenarios in sc\n" + problems);
-  Result quiet = rsoc("list --scenarios sc --quiet", dir);
+  Result quiet = run_rsoc("list --scenarios sc --quiet", dir);
   EXPECT_EQ(quiet.code, 2);
   EXPECT_EQ(quiet.out, r.out);
   EXPECT_EQ(quiet.err, problems);
@@ -120,7 +116,7 @@ TEST(CliList, RefusesAFolderWithoutScenariosAndArguments) {
       {"list " + kSmoke, "rsoc: list takes no scenario (--scenarios DIR names a folder)\n"},
   };
   for (const auto& [args, message] : cases) {
-    Result r = rsoc(args, dir);
+    Result r = run_rsoc(args, dir);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_EQ(r.err, message) << args;
     EXPECT_EQ(r.out, "") << args;
@@ -130,32 +126,32 @@ TEST(CliList, RefusesAFolderWithoutScenariosAndArguments) {
 TEST(CliShow, PrintsTheResolvedScenarioARunWouldWriteWithoutSimulating) {
   const fs::path dir = scratch("show");
   const std::string flags = " --set platform.config_port.cpu_copy_cycles_per_word=60 --seed 7";
-  Result shown = rsoc("show " + kSmoke + flags, dir);
+  Result shown = run_rsoc("show " + kSmoke + flags, dir);
   ASSERT_EQ(shown.code, 0) << shown.err;
   EXPECT_EQ(shown.err, "");
   EXPECT_FALSE(fs::exists(dir / "rsoc-out"));  // nothing simulated, nothing written
-  ASSERT_EQ(rsoc("run " + kSmoke + flags + " --out r", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run " + kSmoke + flags + " --out r", dir).code, 0);
   EXPECT_EQ(shown.out, slurp(dir / "r" / "resolved_scenario.json"));
   const auto doc = nlohmann::json::parse(shown.out);
   EXPECT_EQ(doc.at("seed"), 7);
   EXPECT_EQ(doc.at("platform").at("config_port").at("cpu_copy_cycles_per_word"), 60);
   // Without a scenario: the embedded reference experiment, as run uses it.
-  Result reference = rsoc("show", dir);
+  Result reference = run_rsoc("show", dir);
   ASSERT_EQ(reference.code, 0) << reference.err;
   EXPECT_EQ(nlohmann::json::parse(reference.out).at("description").get<std::string>().rfind("Reference: ", 0),
             0u);
   // Verbose: what identifies it.
-  Result verbose = rsoc("show " + kSmoke + " -v", dir);
+  Result verbose = run_rsoc("show " + kSmoke + " -v", dir);
   EXPECT_NE(verbose.err.find("rsoc: " + kSmoke + ": sha256 "), std::string::npos) << verbose.err;
-  EXPECT_EQ(verbose.out, rsoc("show " + kSmoke, dir).out);
+  EXPECT_EQ(verbose.out, run_rsoc("show " + kSmoke, dir).out);
 }
 
 TEST(CliShow, RefusesWhatRunAndValidateRefuseWithTheSameMessages) {
   const fs::path dir = scratch("show_refused");
   const std::string several = kBroken + "/several_errors.json";
-  Result validate = rsoc("validate " + several, dir);
+  Result validate = run_rsoc("validate " + several, dir);
   ASSERT_EQ(validate.code, 2);
-  Result broken = rsoc("show " + several, dir);
+  Result broken = run_rsoc("show " + several, dir);
   EXPECT_EQ(broken.code, 2);
   EXPECT_EQ(broken.out, "");
   EXPECT_EQ(broken.err, validate.err);
@@ -170,13 +166,13 @@ TEST(CliShow, RefusesWhatRunAndValidateRefuseWithTheSameMessages) {
       {"show --out x", "rsoc: unrecognised option '--out'\n"},
   };
   for (const auto& [args, message] : cases) {
-    Result r = rsoc(args, dir);
+    Result r = run_rsoc(args, dir);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_EQ(r.err, message) << args;
     EXPECT_EQ(r.out, "") << args;
     // run says the same.
     if (args.rfind("show --s", 0) == 0) {
-      EXPECT_EQ(rsoc("run" + args.substr(4) + " --out x", dir).err, message);
+      EXPECT_EQ(run_rsoc("run" + args.substr(4) + " --out x", dir).err, message);
     }
   }
   EXPECT_FALSE(fs::exists(dir / "x"));
@@ -184,13 +180,13 @@ TEST(CliShow, RefusesWhatRunAndValidateRefuseWithTheSameMessages) {
 
 TEST(CliShow, HelpSaysWhatItPrints) {
   const fs::path dir = scratch("show_help");
-  Result show = rsoc("show --help", dir);
+  Result show = run_rsoc("show --help", dir);
   EXPECT_EQ(show.code, 0);
   EXPECT_NE(show.out.find("resolved_scenario.json"), std::string::npos) << show.out;
-  Result list = rsoc("list --help", dir);
+  Result list = run_rsoc("list --help", dir);
   EXPECT_EQ(list.code, 0);
   EXPECT_NE(list.out.find("--scenarios"), std::string::npos) << list.out;
-  Result top = rsoc("--help", dir);
+  Result top = run_rsoc("--help", dir);
   for (const char* line : {"\n  show [SCENARIO]  ", "\n  list  "})
     EXPECT_NE(top.out.find(line), std::string::npos) << line << "\n" << top.out;
 }

@@ -2,15 +2,15 @@
 // cannot be written is named as the user gave it, and a write that fails (a full disk) fails the command with
 // exit code 2, naming the file and the system's reason.
 #include <gtest/gtest.h>
-
-#include <optional>
 #include <unistd.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "tests/cli/cli_test_support.h"
+#include "tests/test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace rsoc_cli_test;
@@ -41,7 +41,7 @@ const std::vector<Writer>& writers() {
 // rsoc run as a user who may not write into folders of root (as root, setpriv to nobody).
 Result as_user(const std::string& args, const fs::path& cwd) {
   const std::string user = ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
-  return shell(user + RSOC_BINARY + " " + args, cwd);
+  return shell(user + rsoc_test::kRsocBinary + " " + args, cwd);
 }
 
 // Runs `script` (sh) in `cwd`/disk, a tmpfs of `size` (such as "64k") mounted in a mount namespace of its
@@ -89,7 +89,7 @@ void expect_failed_cleanly(const Result& r, const std::string& script, const std
 TEST(CliOutput, AResultListsItsFilesAndARerunNeverDeletesFilesRsocDidNotWrite) {
   const fs::path dir = scratch("foreign_files");
   const std::string run = "run " + kSmoke + " --out res";
-  ASSERT_EQ(rsoc(run, dir).code, 0);
+  ASSERT_EQ(run_rsoc(run, dir).code, 0);
   EXPECT_EQ(slurp(dir / "res" / ".rsoc-files"),
             "breakdown.csv\nhost.json\nrequests.csv\nresolved_scenario.json\nstats.json\nsummary.csv\n");
   const std::string before = slurp(dir / "res" / "requests.csv");
@@ -97,7 +97,7 @@ TEST(CliOutput, AResultListsItsFilesAndARerunNeverDeletesFilesRsocDidNotWrite) {
   std::ofstream(dir / "res" / "figs" / "latency.png") << "a figure";
   std::ofstream(dir / "res" / "notes.txt") << "my notes";
   const std::string other = "run " + kSmoke + " --set runtime.driver.cycles_per_block=300 --out res";
-  Result r = rsoc(other, dir);
+  Result r = run_rsoc(other, dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "rsoc: running " + kSmoke +
                        "\nrsoc: res holds files rsoc did not write: figs/ and notes.txt" + kRefused);
@@ -107,13 +107,13 @@ TEST(CliOutput, AResultListsItsFilesAndARerunNeverDeletesFilesRsocDidNotWrite) {
   // Moved away, the earlier result is replaced.
   fs::remove_all(dir / "res" / "figs");
   fs::remove(dir / "res" / "notes.txt");
-  ASSERT_EQ(rsoc(other, dir).code, 0);
+  ASSERT_EQ(run_rsoc(other, dir).code, 0);
   EXPECT_NE(slurp(dir / "res" / "requests.csv"), before);
 
   // A figure drawn into a crossover result.
-  ASSERT_EQ(rsoc("crossover " + kSmoke + " -f aes128 --max-blocks 2 --out xo", dir).code, 0);
+  ASSERT_EQ(run_rsoc("crossover " + kSmoke + " -f aes128 --max-blocks 2 --out xo", dir).code, 0);
   std::ofstream(dir / "xo" / "crossover_aes128.png") << "a figure";
-  Result xo = rsoc("crossover " + kSmoke + " -f aes128 --max-blocks 3 --out xo", dir);
+  Result xo = run_rsoc("crossover " + kSmoke + " -f aes128 --max-blocks 3 --out xo", dir);
   EXPECT_EQ(xo.code, 2);
   EXPECT_EQ(xo.err, "rsoc: crossover experiments on " + kSmoke +
                         "\nrsoc: xo holds a file rsoc did not write: crossover_aes128.png" + kRefusedOne);
@@ -123,12 +123,12 @@ TEST(CliOutput, AResultListsItsFilesAndARerunNeverDeletesFilesRsocDidNotWrite) {
   fs::create_directories(dir / "old");
   for (const char* f : {"resolved_scenario.json", "requests.csv", "summary.csv", "draft.md"})
     std::ofstream(dir / "old" / f) << "x";
-  Result old = rsoc("run " + kSmoke + " --out old", dir);
+  Result old = run_rsoc("run " + kSmoke + " --out old", dir);
   EXPECT_EQ(old.code, 2);
   EXPECT_EQ(old.err,
             "rsoc: running " + kSmoke + "\nrsoc: old holds a file rsoc did not write: draft.md" + kRefusedOne);
   fs::remove(dir / "old" / "draft.md");
-  EXPECT_EQ(rsoc("run " + kSmoke + " --out old", dir).code, 0);
+  EXPECT_EQ(run_rsoc("run " + kSmoke + " --out old", dir).code, 0);
   EXPECT_TRUE(fs::exists(dir / "old" / ".rsoc-files"));
 }
 
@@ -137,7 +137,7 @@ TEST(CliOutput, AReRunReplacesTheFiguresPlotDrewFromThePreviousResultsAndSaysSo)
   // the results they show; a file it did not list still stops the re-run.
   const fs::path dir = scratch("drawn_figures");
   const std::string xo = "crossover " + kSmoke + " -f aes128 --max-blocks 2 --out xo";
-  ASSERT_EQ(rsoc(xo, dir).code, 0);
+  ASSERT_EQ(run_rsoc(xo, dir).code, 0);
   std::ofstream(dir / "xo" / "crossover_aes128_latency.png") << "a figure";
   std::ofstream(dir / "xo" / "crossover_aes128_latency.svg") << "a figure";
   fs::create_directories(dir / "xo" / "figs");
@@ -145,7 +145,7 @@ TEST(CliOutput, AReRunReplacesTheFiguresPlotDrewFromThePreviousResultsAndSaysSo)
   std::ofstream(dir / "xo" / ".rsoc-plots")
       << "# drawn by: tools/plot.py crossover xo\ncrossover_aes128_latency.png\ncrossover_aes128_latency.svg\n";
   std::ofstream(dir / "xo" / "figs" / ".rsoc-plots") << "# drawn by: tools/plot.py heatmap x --out xo/figs\nheat.png\n";
-  Result again = rsoc(xo, dir);
+  Result again = run_rsoc(xo, dir);
   EXPECT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.err.find("rsoc: xo: the 3 figures drawn from the previous results went with them (tools/plot.py "
                            "crossover xo; tools/plot.py heatmap x --out xo/figs); draw them again\n"),
@@ -157,7 +157,7 @@ TEST(CliOutput, AReRunReplacesTheFiguresPlotDrewFromThePreviousResultsAndSaysSo)
   // A file the list does not name (a note, or a figure listed but edited away from the list) is the user's.
   std::ofstream(dir / "xo" / "crossover_aes128_latency.png") << "a figure";
   std::ofstream(dir / "xo" / ".rsoc-plots") << "# drawn by: tools/plot.py crossover xo\ncrossover_des_latency.png\n";
-  Result refused = rsoc(xo, dir);
+  Result refused = run_rsoc(xo, dir);
   EXPECT_EQ(refused.code, 2);
   EXPECT_NE(refused.err.find("xo holds a file rsoc did not write: crossover_aes128_latency.png" + kRefusedOne),
             std::string::npos)
@@ -167,10 +167,10 @@ TEST(CliOutput, AReRunReplacesTheFiguresPlotDrewFromThePreviousResultsAndSaysSo)
 TEST(CliOutput, ASweepReRunReplacesTheHeatmapPlotDrewFromIt) {
   const fs::path dir = scratch("drawn_sweep");
   const std::string sweep = "sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200 --out s";
-  ASSERT_EQ(rsoc(sweep, dir).code, 0);
+  ASSERT_EQ(run_rsoc(sweep, dir).code, 0);
   std::ofstream(dir / "s" / "heatmap.png") << "a figure";
   std::ofstream(dir / "s" / ".rsoc-plots") << "# drawn by: tools/plot.py heatmap s/sweep.csv\nheatmap.png\n";
-  Result again = rsoc(sweep, dir);
+  Result again = run_rsoc(sweep, dir);
   EXPECT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.err.find("rsoc: s: the figure drawn from the previous results went with them (tools/plot.py "
                            "heatmap s/sweep.csv); draw it again\n"),
@@ -182,10 +182,10 @@ TEST(CliOutput, ASweepReRunReplacesTheHeatmapPlotDrewFromIt) {
 
 TEST(CliOutput, AReproductionKeepsFiguresDrawnIntoItsSystemFolders) {
   const fs::path dir = scratch("foreign_reproduce");
-  ASSERT_EQ(rsoc("reproduce --system soc --out rep", dir).code, 0);
+  ASSERT_EQ(run_rsoc("reproduce --system soc --out rep", dir).code, 0);
   EXPECT_NE(slurp(dir / "rep" / ".rsoc-files").find("\nsoc/crossover/crossover.csv\n"), std::string::npos);
   std::ofstream(dir / "rep" / "soc" / "crossover" / "crossover_aes128.svg") << "a figure";
-  Result r = rsoc("reproduce --system soc --out rep", dir);  // refused before anything runs
+  Result r = run_rsoc("reproduce --system soc --out rep", dir);  // refused before anything runs
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err,
             "rsoc: rep holds a file rsoc did not write: soc/crossover/crossover_aes128.svg" + kRefusedOne);
@@ -195,23 +195,23 @@ TEST(CliOutput, AReproductionKeepsFiguresDrawnIntoItsSystemFolders) {
 TEST(CliOutput, ASweepIsReplacedOnlyWithoutFilesRsocDidNotWrite) {
   const fs::path dir = scratch("foreign_sweep");
   const std::string sweep = "sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200";
-  ASSERT_EQ(rsoc(sweep + " --out s", dir).code, 0);
+  ASSERT_EQ(run_rsoc(sweep + " --out s", dir).code, 0);
   std::ofstream(dir / "s" / "heatmap.png") << "a figure";
   std::ofstream(dir / "s" / "points" / "0001" / "requests.png") << "a figure";
-  Result r = rsoc(sweep + ",300 --out s", dir);
+  Result r = run_rsoc(sweep + ",300 --out s", dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err,
             "rsoc: s holds files rsoc did not write: heatmap.png and points/0001/requests.png" + kRefused);
   EXPECT_TRUE(fs::exists(dir / "s" / "points" / "0001.json"));
   // Resuming the same sweep keeps everything.
-  Result resumed = rsoc(sweep + " --resume --out s", dir);
+  Result resumed = run_rsoc(sweep + " --resume --out s", dir);
   EXPECT_EQ(resumed.code, 0) << resumed.err;
   EXPECT_TRUE(fs::exists(dir / "s" / "heatmap.png"));
   EXPECT_TRUE(fs::exists(dir / "s" / "points" / "0001" / "requests.png"));
   // Moved away, the sweep is replaced.
   fs::remove(dir / "s" / "heatmap.png");
   fs::remove(dir / "s" / "points" / "0001" / "requests.png");
-  EXPECT_EQ(rsoc(sweep + ",300 --out s", dir).code, 0);
+  EXPECT_EQ(run_rsoc(sweep + ",300 --out s", dir).code, 0);
   EXPECT_TRUE(fs::exists(dir / "s" / "points" / "0002.json"));
 }
 
@@ -238,8 +238,8 @@ TEST(CliOutput, AnOutThatCannotBeWrittenIsNamedAsGivenAndExitsTwo) {
   EXPECT_TRUE(fs::is_empty(dir / "ro"));
   // A sweep prepared for a cluster, in a folder this user cannot write: its points and its table.
   ASSERT_EQ(
-      rsoc("sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200 --emit parallel --out s",
-           dir)
+      run_rsoc("sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100,200 --emit parallel --out s",
+               dir)
           .code,
       0);
   fs::permissions(dir / "s", fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
@@ -270,7 +270,7 @@ TEST(CliOutput, AFullDiskFailsEveryCommandWithTheFileAndTheReason) {
   // same paths without privilege.
   const fs::path dir = scratch("full_disk");
   if (const auto why = no_small_disk(dir)) GTEST_SKIP() << "no small tmpfs can be mounted here: " << *why;
-  const std::string rsoc_binary = RSOC_BINARY;
+  const std::string rsoc_binary = rsoc_test::kRsocBinary;
   const std::string many = kSmoke + " --set workload.apps.0.requests=1000";
   struct Case {
     std::string size, script, message;
@@ -353,7 +353,7 @@ TEST(CliOutput, AFileSizeLimitFailsEveryCommandWithTheFileAndTheReason) {
   // RLIMIT_FSIZE (ulimit -f) fails a write as a full disk does, with EFBIG, and needs no privilege: each
   // command names the file it could not write and leaves nothing that looks complete.
   const fs::path dir = scratch("file_size_limit");
-  const std::string rsoc_binary = RSOC_BINARY;
+  const std::string rsoc_binary = rsoc_test::kRsocBinary;
   const std::string many = kSmoke + " --set workload.apps.0.requests=1000";
   struct Case {
     std::string kib, script, message;
@@ -379,8 +379,8 @@ TEST(CliOutput, AFileSizeLimitFailsEveryCommandWithTheFileAndTheReason) {
 
 TEST(CliOutput, StandardOutputThatCannotBeWrittenFailsTheCommand) {
   const fs::path dir = scratch("full_stdout");
-  const std::string cmd =
-      "cd '" + dir.string() + "' && " + RSOC_BINARY + " run " + kSmoke + " --out res >/dev/full 2>stderr.txt";
+  const std::string cmd = "cd '" + dir.string() + "' && " + rsoc_test::kRsocBinary + " run " + kSmoke +
+                          " --out res >/dev/full 2>stderr.txt";
   const int status = std::system(cmd.c_str());
   EXPECT_EQ(WEXITSTATUS(status), 2);
   EXPECT_EQ(slurp(dir / "stderr.txt"),

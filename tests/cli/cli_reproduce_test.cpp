@@ -10,15 +10,12 @@
 #include <vector>
 
 #include "tests/cli/cli_test_support.h"
+#include "tests/test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace rsoc_cli_test;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 const std::string kDesrnd = "reproduce --system desrnd";
 
@@ -26,9 +23,9 @@ const std::string kDesrnd = "reproduce --system desrnd";
 
 TEST(CliReproduce, TheTableIsByteIdenticalWhateverTheJobs) {
   const fs::path dir = scratch("reproduce_jobs");
-  Result one = rsoc(kDesrnd + " --jobs 1 --out one", dir);
+  Result one = run_rsoc(kDesrnd + " --jobs 1 --out one", dir);
   ASSERT_EQ(one.code, 0) << one.err;
-  Result two = rsoc(kDesrnd + " -j 2 --out two", dir);
+  Result two = run_rsoc(kDesrnd + " -j 2 --out two", dir);
   ASSERT_EQ(two.code, 0) << two.err;
   const std::string table = slurp(dir / "one" / "reproduce.csv");
   EXPECT_EQ(table, slurp(dir / "two" / "reproduce.csv"));
@@ -40,7 +37,7 @@ TEST(CliReproduce, TheTableIsByteIdenticalWhateverTheJobs) {
       {kDesrnd + " --jobs -2 --out x", "rsoc: --jobs -2: expected a whole number from 1 to 1000000\n"},
   };
   for (const auto& [args, message] : refused) {
-    Result r = rsoc(args, dir);
+    Result r = run_rsoc(args, dir);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_EQ(r.err, message) << args;
   }
@@ -50,8 +47,9 @@ TEST(CliReproduce, TheTableIsByteIdenticalWhateverTheJobs) {
 TEST(CliReproduce, ProgressIsALineOnATerminalAndLinesOtherwise) {
   const fs::path dir = scratch("reproduce_progress");
   // `script` gives the command a terminal.
-  const std::string on_tty = "cd '" + dir.string() + "' && script -qec \"" + std::string(RSOC_BINARY) + " " +
-                             kDesrnd + " --jobs 1 --out a\" /dev/null > tty.txt";
+  const std::string on_tty = "cd '" + dir.string() + "' && script -qec \"" +
+                             std::string(rsoc_test::kRsocBinary) + " " + kDesrnd +
+                             " --jobs 1 --out a\" /dev/null > tty.txt";
   ASSERT_EQ(std::system(on_tty.c_str()), 0);
   const std::string tty = slurp(dir / "tty.txt");
   EXPECT_TRUE(has(tty, "\rrsoc: 0 of 14 experiments done, 0:00:0")) << tty;
@@ -60,18 +58,18 @@ TEST(CliReproduce, ProgressIsALineOnATerminalAndLinesOtherwise) {
   EXPECT_TRUE(has(tty, "\rrsoc: 14 of 14 experiments done, ")) << tty;
   EXPECT_FALSE(has(tty, "rsoc: reproducing ")) << tty;
   // Not a terminal: a line per experiment started.
-  Result plain = rsoc(kDesrnd + " --jobs 1 --out b", dir);
+  Result plain = run_rsoc(kDesrnd + " --jobs 1 --out b", dir);
   ASSERT_EQ(plain.code, 0) << plain.err;
   EXPECT_EQ(
       plain.err.rfind("rsoc: reproducing desrnd baseline\nrsoc: reproducing desrnd c_module.rpi=1\n", 0), 0u)
       << plain.err;
   EXPECT_FALSE(has(plain.err, "\r"));
   // Quiet: nothing; verbose: each experiment's command and log, when it ended, each file written.
-  Result quiet = rsoc(kDesrnd + " --out c -q", dir);
+  Result quiet = run_rsoc(kDesrnd + " --out c -q", dir);
   EXPECT_EQ(quiet.code, 0);
   EXPECT_EQ(quiet.err, "");
   EXPECT_EQ(quiet.out, plain.out);
-  Result verbose = rsoc(kDesrnd + " --jobs 1 --out d -v", dir);
+  Result verbose = run_rsoc(kDesrnd + " --jobs 1 --out d -v", dir);
   ASSERT_EQ(verbose.code, 0) << verbose.err;
   EXPECT_TRUE(has(verbose.err,
                   "rsoc: reproducing desrnd baseline\nrsoc: desrnd baseline: rsoc reproduce --run-experiment "
@@ -82,8 +80,9 @@ TEST(CliReproduce, ProgressIsALineOnATerminalAndLinesOtherwise) {
   EXPECT_TRUE(has(verbose.err, "\nrsoc: wrote d/reproduce.csv\n")) << verbose.err;
   EXPECT_TRUE(has(verbose.err, "\nrsoc: wrote d/desrnd/coupling.csv\n")) << verbose.err;
   // On a terminal, verbose lines rather than a line redrawn in place.
-  const std::string verbose_tty = "cd '" + dir.string() + "' && script -qec \"" + std::string(RSOC_BINARY) +
-                                  " " + kDesrnd + " --jobs 1 --out e -v\" /dev/null > tty_v.txt";
+  const std::string verbose_tty = "cd '" + dir.string() + "' && script -qec \"" +
+                                  std::string(rsoc_test::kRsocBinary) + " " + kDesrnd +
+                                  " --jobs 1 --out e -v\" /dev/null > tty_v.txt";
   ASSERT_EQ(std::system(verbose_tty.c_str()), 0);
   EXPECT_FALSE(has(slurp(dir / "tty_v.txt"), "\rrsoc: ")) << slurp(dir / "tty_v.txt");
   // The experiments log at the normal level at least.
@@ -96,7 +95,7 @@ TEST(CliReproduce, ProgressIsALineOnATerminalAndLinesOtherwise) {
 
 TEST(CliReproduce, SummaryAsJsonAgreesWithTheTable) {
   const fs::path dir = scratch("reproduce_json");
-  Result r = rsoc(kDesrnd + " --format json --out j", dir);
+  Result r = run_rsoc(kDesrnd + " --format json --out j", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc.at("command"), "reproduce");
@@ -136,7 +135,7 @@ TEST(CliReproduce, SummaryAsJsonAgreesWithTheTable) {
 
 TEST(CliReproduce, SystemsByTheirScenariosNamesAndASummaryAtTheEnd) {
   const fs::path dir = scratch("reproduce_names");
-  Result r = rsoc("reproduce --system desrnd_3des --out rep", dir);
+  Result r = run_rsoc("reproduce --system desrnd_3des --out rep", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   // The table, then what it comes to: every kind counted, the calibrated ones' worst error.
   EXPECT_NE(r.out.find("\n\n30 figures: 2 calibrated, 26 predicted, 2 derived\n"
@@ -147,7 +146,7 @@ TEST(CliReproduce, SystemsByTheirScenariosNamesAndASummaryAtTheEnd) {
                        "    speedup.3des.iss: 92 published, 34.370 simulated, -62.64 %\n"),
             std::string::npos)
       << r.out;
-  Result help = rsoc("reproduce --help", dir);
+  Result help = run_rsoc("reproduce --help", dir);
   for (const char* name : {"soc", "(os_aes_des)", "hsm (hsm_rsa2048)", "cell (cell_rsa4096)", "desrnd (desrnd_3des)"})
     EXPECT_NE(help.out.find(name), std::string::npos) << help.out;
   const std::pair<std::string, std::string> refused[] = {
@@ -158,7 +157,7 @@ TEST(CliReproduce, SystemsByTheirScenariosNamesAndASummaryAtTheEnd) {
        "rsoc: --system desrnd_3des.json: desrnd is given twice\n"},
   };
   for (const auto& [args, message] : refused) {
-    Result bad = rsoc(args, dir);
+    Result bad = run_rsoc(args, dir);
     EXPECT_EQ(bad.code, 2) << args;
     EXPECT_EQ(bad.err, message) << args;
   }

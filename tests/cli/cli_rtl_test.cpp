@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/cli/cli_test_support.h"
+#include "tests/test_paths.h"
 
 namespace {
 
@@ -25,11 +26,6 @@ void write_scenario(const fs::path& dir, const std::vector<std::string>& sources
   for (const auto& f : sources) s["platform"]["cores"][0]["rtl"]["sources"].push_back("rtl/" + f);
   s["platform"]["cores"][0]["rtl"]["top"] = top;
   std::ofstream(dir / "scenario.json") << s.dump(2);
-}
-
-void write(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  std::ofstream(file) << text;
 }
 
 std::string crc_core() {
@@ -58,8 +54,9 @@ struct Load {
   bool built;
 };
 Load validate(const fs::path& dir) {
-  Result r = shell(
-      "RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY + " validate scenario.json", dir);
+  Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + rsoc_test::kRsocBinary +
+                       " validate scenario.json",
+                   dir);
   return {r, r.err.find("rsoc: verilating crc_top") != std::string::npos ||
                  r.err.find("rsoc: verilating crc32_core") != std::string::npos};
 }
@@ -137,13 +134,13 @@ TEST(CliRtl, WithoutVerilatorTheErrorSaysHowToInstallIt) {
   write_core(dir, crc_core());
   write_scenario(dir, {"crc32_core.v"}, "crc32_core");
   const Result r = shell("PATH=/nonexistent RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " +
-                             RSOC_BINARY + " validate scenario.json",
+                             rsoc_test::kRsocBinary + " validate scenario.json",
                          dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("/platform/cores/0/rtl: verilator is not installed"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("sudo apt-get install verilator"), std::string::npos) << r.err;
   const Result missing =
-      shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY +
+      shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + rsoc_test::kRsocBinary +
                 " validate scenario.json --set 'platform.cores.0.rtl.sources=[\"rtl/gone.v\"]'",
             dir);
   EXPECT_NE(missing.err.find("/platform/cores/0/rtl/sources/0: no source file"), std::string::npos)
@@ -161,7 +158,7 @@ TEST(CliRtl, ADesignThatNeverBecomesReadyMeetsTheDriversWatchdog) {
   core.replace(core.find(done), done.size(), "running <= block[0][1]; valid <= 1'b1;");
   write_core(dir, core);
   write_scenario(dir, {"crc32_core.v"}, "crc32_core");
-  const Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY +
+  const Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + rsoc_test::kRsocBinary +
                              " run scenario.json --out out -q --set runtime.policy=hardware"
                              " --set runtime.recovery.watchdog_cycles=100000 --set workload.apps.0.requests=1"
                              " --set 'workload.apps.0.blocks_list=[64]'",
@@ -191,7 +188,7 @@ TEST(CliRtl, AStreamPortThatStopsTakingWordsMeetsTheDriversWatchdog) {
   write(dir / "rtl/crc32_stream_core.v", core);
   write(dir / "rtl/crc32_word.vh", slurp(kScenarios + "/rtl/crc32_word.vh"));
   fs::copy_file(kScenarios + "/custom_crc32_dma_rtl.json", dir / "scenario.json");
-  const Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + RSOC_BINARY +
+  const Result r = shell("RSOC_RTL_CACHE='" + (dir / "cache").string() + "' " + rsoc_test::kRsocBinary +
                              " run scenario.json --out out -q --set runtime.policy=hardware"
                              " --set runtime.recovery.watchdog_cycles=100000 --set workload.apps.0.requests=1"
                              " --set 'workload.apps.0.blocks_list=[64]'",
@@ -222,14 +219,14 @@ std::vector<std::string> times_of(const fs::path& csv) {
 TEST(CliRtl, TheStreamCoreAndItsMeasuredModelGiveTheSameTimes) {
   const fs::path dir = scratch("rtl_stream_model");
   const std::string scenario = kScenarios + "/custom_crc32_dma_rtl.json";
-  const Result rtl = rsoc("crossover " + scenario + " --max-blocks 300 --table 300 --out rtl", dir);
+  const Result rtl = run_rsoc("crossover " + scenario + " --max-blocks 300 --table 300 --out rtl", dir);
   ASSERT_EQ(rtl.code, 0) << rtl.err;
   const Result model =
-      rsoc("crossover " + scenario +
-               " --set platform.cores.0.rtl=null --set platform.cores.0.block_cycles=17"
-               " --set platform.cores.0.initiation_interval_cycles=16"
-               " --set platform.cores.0.setup_cycles=1 --max-blocks 300 --table 300 --out model",
-           dir);
+      run_rsoc("crossover " + scenario +
+                   " --set platform.cores.0.rtl=null --set platform.cores.0.block_cycles=17"
+                   " --set platform.cores.0.initiation_interval_cycles=16"
+                   " --set platform.cores.0.setup_cycles=1 --max-blocks 300 --table 300 --out model",
+               dir);
   ASSERT_EQ(model.code, 0) << model.err;
   const auto a = times_of(dir / "rtl/crossover.csv"), b = times_of(dir / "model/crossover.csv");
   ASSERT_GT(a.size(), 300u);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/cli/cli_test_support.h"
+#include "tests/test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace rsoc_cli_test;
@@ -32,7 +33,7 @@ double seconds_since(Clock::time_point t) {
 class Running {
  public:
   Running(const std::vector<std::string>& args, const fs::path& cwd) {
-    std::vector<std::string> words{RSOC_BINARY};
+    std::vector<std::string> words{rsoc_test::kRsocBinary};
     words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& w : words) argv.push_back(w.data());
@@ -169,8 +170,6 @@ std::string last_line(std::string text) {
   return text.substr(text.rfind('\n') + 1);  // the whole text when it has one line (npos + 1 is 0)
 }
 
-const std::string kReference = kScenarios + "/os_aes_des.json";
-
 }  // namespace
 
 TEST(CliSignals, RunNoticesTheSignalInTheSimulationAndWritesNothing) {
@@ -178,7 +177,7 @@ TEST(CliSignals, RunNoticesTheSignalInTheSimulationAndWritesNothing) {
     const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
     const fs::path dir = scratch("signal_run_" + name);
     // An earlier result in the folder stays as it was.
-    ASSERT_EQ(rsoc("run " + kSmoke + " --out res", dir).code, 0);
+    ASSERT_EQ(run_rsoc("run " + kSmoke + " --out res", dir).code, 0);
     const std::string before = slurp(dir / "res" / "requests.csv");
     // The reference with 400 requests per application simulates for about a minute; elaboration takes
     // milliseconds: half a second of CPU time is inside the simulation.

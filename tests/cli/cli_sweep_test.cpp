@@ -15,10 +15,10 @@ using namespace rsoc_cli_test;
 TEST(CliSweep, AGridOfMoreThanAMillionPointsIsRefusedWithoutWrappingAround) {
   const fs::path dir = scratch("sweep_grid_size");
   // 4 x 5 x 5581 x 8681 x 49477 x 384773 = 2^64 + 4: a product in 64 bits would run it as 4 points.
-  Result r = rsoc("sweep " + kSmoke +
-                      " --param a=1:4:1 --param b=1:5:1 --param c=1:5581:1 --param d=1:8681:1"
-                      " --param e=1:49477:1 --param f=1:384773:1 --out s",
-                  dir);
+  Result r = run_rsoc("sweep " + kSmoke +
+                          " --param a=1:4:1 --param b=1:5:1 --param c=1:5581:1 --param d=1:8681:1"
+                          " --param e=1:49477:1 --param f=1:384773:1 --out s",
+                      dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(
       r.err,
@@ -26,7 +26,7 @@ TEST(CliSweep, AGridOfMoreThanAMillionPointsIsRefusedWithoutWrappingAround) {
       "(8681 values) x --param e (49477 values) x --param f (384773 values) has 18446744073709551620 "
       "points; a sweep has at most 1000000\n");
   // Just past the bound, also for a job list.
-  r = rsoc(
+  r = run_rsoc(
       "crossover --param runtime.driver.cycles_per_block=1:1000:1"
       " --param runtime.driver.cycles_per_request=0:1000:1 --emit slurm --out s",
       dir);
@@ -41,10 +41,10 @@ TEST(CliSweep, AGridOfMoreThanAMillionPointsIsRefusedWithoutWrappingAround) {
 TEST(CliSweep, AnInputSweptByTwoParamsIsRefused) {
   const fs::path dir = scratch("sweep_twice");
   Result r =
-      rsoc("sweep " + kSmoke +
-               " --param runtime.driver.cycles_per_block=1,2 --param /runtime/driver/cycles_per_block=3"
-               " --out s",
-           dir);
+      run_rsoc("sweep " + kSmoke +
+                   " --param runtime.driver.cycles_per_block=1,2 --param /runtime/driver/cycles_per_block=3"
+                   " --out s",
+               dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err,
             "rsoc: --param /runtime/driver/cycles_per_block sweeps the same input as --param "
@@ -68,18 +68,19 @@ TEST(CliSweep, ResumeRunsAgainEveryPointWhoseRecordedOutcomeDoesNotCheckOut) {
   const fs::path dir = scratch("sweep_outcomes");
   const std::string sweep =
       "sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100:600:100 --jobs 2 --out s";
-  ASSERT_EQ(rsoc(sweep, dir).code, 0);
+  ASSERT_EQ(run_rsoc(sweep, dir).code, 0);
   const std::string fresh = slurp(dir / "s" / "sweep.csv");
   const fs::path points = dir / "s" / "points";
   const std::string kept = slurp(points / "0000.json");
   // Another sweep (another scenario) with the same grid: its outcomes are not this sweep's.
-  ASSERT_EQ(rsoc("sweep " + kSmoke +
-                     " --set workload.apps.0.requests=2 --param runtime.driver.cycles_per_block=100:600:100"
-                     " --emit parallel --out other",
-                 dir)
-                .code,
-            0);
-  ASSERT_EQ(rsoc("point other 5", dir).code, 0);
+  ASSERT_EQ(
+      run_rsoc("sweep " + kSmoke +
+                   " --set workload.apps.0.requests=2 --param runtime.driver.cycles_per_block=100:600:100"
+                   " --emit parallel --out other",
+               dir)
+          .code,
+      0);
+  ASSERT_EQ(run_rsoc("point other 5", dir).code, 0);
 
   fs::copy_file(points / "0000.json", points / "0001.json", fs::copy_options::overwrite_existing);
   replace_in(points / "0002.json", "\"requests\",\n      4.0", "\"requests\",\n      5.0");  // edited
@@ -89,7 +90,7 @@ TEST(CliSweep, ResumeRunsAgainEveryPointWhoseRecordedOutcomeDoesNotCheckOut) {
                 fs::copy_options::overwrite_existing);
 
   // Merging lists them as missing, with the reason.
-  Result merged = rsoc("merge s", dir);
+  Result merged = run_rsoc("merge s", dir);
   EXPECT_EQ(merged.code, 1);
   EXPECT_EQ(merged.err, "rsoc: s/sweep.csv (5 points missing)\n");
   const std::string table = slurp(dir / "s" / "sweep.csv");
@@ -99,7 +100,7 @@ TEST(CliSweep, ResumeRunsAgainEveryPointWhoseRecordedOutcomeDoesNotCheckOut) {
       std::string::npos)
       << table;
 
-  Result resumed = rsoc(sweep + " --resume", dir);
+  Result resumed = run_rsoc(sweep + " --resume", dir);
   ASSERT_EQ(resumed.code, 0) << resumed.err;
   for (const std::string line : {
            "rsoc: point 0001 runs again: points/0001.json is the outcome of point 0000\n",
@@ -117,7 +118,7 @@ TEST(CliSweep, ResumeRunsAgainEveryPointWhoseRecordedOutcomeDoesNotCheckOut) {
   EXPECT_EQ(slurp(points / "0000.json"), kept);  // not run again
   EXPECT_EQ(slurp(dir / "s" / "sweep.csv"), fresh);
   // Now every outcome checks out: nothing runs.
-  Result again = rsoc(sweep + " --resume", dir);
+  Result again = run_rsoc(sweep + " --resume", dir);
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.err.find("(6 kept from before, 0 failed)"), std::string::npos) << again.err;
   EXPECT_EQ(slurp(dir / "s" / "sweep.csv"), fresh);
@@ -125,25 +126,25 @@ TEST(CliSweep, ResumeRunsAgainEveryPointWhoseRecordedOutcomeDoesNotCheckOut) {
 
 TEST(CliSweep, PrintsItsTableOnStdoutWithCensoredCrossoversAndFailedPoints) {
   const fs::path dir = scratch("sweep_table_text");
-  Result r = rsoc("sweep " + kSmoke + " --param platform.cpus.0.clock_mhz=50,100 --out s", dir);
+  Result r = run_rsoc("sweep " + kSmoke + " --param platform.cpus.0.clock_mhz=50,100 --out s", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(
       r.out.substr(0, r.out.find('\n')),
       "point  platform.cpus.0.clock_mhz  requests  failed  requests_per_s  aes128.hardware.latency_mean_ms");
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;
   // A crossover beyond the search: "> N".
-  Result x =
-      rsoc("crossover " + kSmoke + " --param platform.cpus.0.clock_mhz=50,100 --max-blocks 20 --out x", dir);
+  Result x = run_rsoc(
+      "crossover " + kSmoke + " --param platform.cpus.0.clock_mhz=50,100 --max-blocks 20 --out x", dir);
   ASSERT_EQ(x.code, 0) << x.err;
   EXPECT_EQ(x.out,
             "point  platform.cpus.0.clock_mhz  aes128.crossover_blocks\n"
             "    0                         50                     > 20\n"
             "    1                        100                     > 20\n");
   // A point that failed: its status and error.
-  Result f = rsoc("sweep " + kSmoke +
-                      " --set platform.cores.0.block_cycles=100000 --param "
-                      "runtime.driver.max_polls=100000000,1 --out f",
-                  dir);
+  Result f = run_rsoc("sweep " + kSmoke +
+                          " --set platform.cores.0.block_cycles=100000 --param "
+                          "runtime.driver.max_polls=100000000,1 --out f",
+                      dir);
   EXPECT_EQ(f.code, 1) << f.err;
   EXPECT_NE(f.out.find("  status  error\n"), std::string::npos) << f.out;
   EXPECT_NE(f.out.find("  failed  4 of 4 requests failed\n"), std::string::npos) << f.out;
@@ -154,11 +155,11 @@ TEST(CliSweep, ASensitivityOfACrossoverBeyondTheSearchSaysSo) {
   // The AES crossover (40 blocks) searched to 30 only: censored at every end, "> 30" in the table and the
   // bound in sensitivity.csv's *_beyond columns; --metric names it although no point has a value of it.
   const fs::path dir = scratch("sensitivity_censored");
-  Result r =
-      rsoc("sensitivity " + kScenarios +
-               "/os_aes_des.json --experiment crossover -f aes128 --max-blocks 30 "
-               "--table 0 --vary platform.cpus.0.clock_mhz=50:400 --metric aes128.crossover_blocks --out s",
-           dir);
+  Result r = run_rsoc(
+      "sensitivity " + kScenarios +
+          "/os_aes_des.json --experiment crossover -f aes128 --max-blocks 30 "
+          "--table 0 --vary platform.cpus.0.clock_mhz=50:400 --metric aes128.crossover_blocks --out s",
+      dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(
       r.out,
@@ -176,13 +177,13 @@ TEST(CliSweep, ASensitivityListsTheSearchBoundsOnlyWhenNamed) {
   const std::string study = "sensitivity " + kScenarios +
                             "/os_aes_des.json --experiment crossover -f aes128 --max-blocks 30 --table 0 "
                             "--vary platform.cpus.0.clock_mhz=50:400 ";
-  Result all = rsoc(study + "--out all", dir);
+  Result all = run_rsoc(study + "--out all", dir);
   ASSERT_EQ(all.code, 0) << all.err;
   const std::string csv = slurp(dir / "all" / "sensitivity.csv");
   EXPECT_NE(csv.find(",aes128.crossover_blocks,"), std::string::npos) << csv;
   EXPECT_NE(csv.find(",aes128.analytic_crossover_blocks,"), std::string::npos) << csv;
   EXPECT_EQ(csv.find("searched_to_blocks"), std::string::npos) << csv;
-  Result named = rsoc(study + "--metric aes128.searched_to_blocks --out named", dir);
+  Result named = run_rsoc(study + "--metric aes128.searched_to_blocks --out named", dir);
   ASSERT_EQ(named.code, 0) << named.err;
   EXPECT_NE(slurp(dir / "named" / "sensitivity.csv")
                 .find("\nplatform.cpus.0.clock_mhz,50,400,aes128.searched_to_blocks,30,30,30,0.00,,,,"),
@@ -190,7 +191,7 @@ TEST(CliSweep, ASensitivityListsTheSearchBoundsOnlyWhenNamed) {
       << slurp(dir / "named" / "sensitivity.csv");
   // Censored at the base, found at an end: the metric is still a row (the energy crossover, 100 blocks at 50
   // MHz with a slow copy loop).
-  Result end = rsoc(
+  Result end = run_rsoc(
       "sensitivity " + kScenarios +
           "/os_aes_des.json --experiment crossover -f aes128 --max-blocks 100 --table 0 "
           "--vary platform.cpus.0.clock_mhz=50:400 --set platform.config_port.cpu_copy_cycles_per_word=300 "

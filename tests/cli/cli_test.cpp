@@ -15,25 +15,26 @@
 #include <utility>
 
 #include "tests/cli/cli_test_support.h"
+#include "tests/test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace rsoc_cli_test;
 
 TEST(Cli, VersionAndHelp) {
   const fs::path dir = scratch("help");
-  Result v = rsoc("--version", dir);
+  Result v = run_rsoc("--version", dir);
   EXPECT_EQ(v.code, 0);
   EXPECT_EQ(v.out.rfind("rsoc ", 0), 0u) << v.out;
-  Result h = rsoc("--help", dir);
+  Result h = run_rsoc("--help", dir);
   EXPECT_EQ(h.code, 0);
   EXPECT_NE(h.out.find("validate SCENARIO..."), std::string::npos);
-  Result rh = rsoc("run --help", dir);
+  Result rh = run_rsoc("run --help", dir);
   EXPECT_EQ(rh.code, 0);
   EXPECT_NE(rh.out.find("--set"), std::string::npos);
-  Result bad = rsoc("frobnicate", dir);
+  Result bad = run_rsoc("frobnicate", dir);
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("unknown command \"frobnicate\""), std::string::npos) << bad.err;
-  Result badflag = rsoc("run --bogus", dir);
+  Result badflag = run_rsoc("run --bogus", dir);
   EXPECT_EQ(badflag.code, 2);
   EXPECT_EQ(badflag.out, "");
 }
@@ -43,12 +44,12 @@ TEST(Cli, VersionAndHelp) {
 // them all.
 TEST(Cli, EveryCommandIsInTheHelpAndInTheUnknownCommandMessage) {
   const fs::path dir = scratch("commands");
-  const Result bad = rsoc("frobnicate", dir);
+  const Result bad = run_rsoc("frobnicate", dir);
   EXPECT_EQ(
       bad.err,
       "rsoc: unknown command \"frobnicate\" (commands: run, crossover, sweep, sensitivity, point, merge, "
       "reproduce, list, show, validate, schema, verify; see rsoc --help)\n");
-  const Result h = rsoc("--help", dir);
+  const Result h = run_rsoc("--help", dir);
   for (const char* line :
        {"  run [SCENARIO]       simulate a scenario", "  validate SCENARIO... check scenario",
         "  sensitivity SCENARIO how far each figure", "  point DIR INDEX      run one point",
@@ -60,7 +61,7 @@ TEST(Cli, EveryCommandIsInTheHelpAndInTheUnknownCommandMessage) {
 
 TEST(Cli, DefaultRunIsTheReferenceExperimentWithCompleteResultsAndNoBanner) {
   const fs::path dir = scratch("default");
-  Result r = rsoc("run --out res", dir);
+  Result r = run_rsoc("run --out res", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err.find("SystemC 2.3"), std::string::npos) << "banner leaked: " << r.err;
   EXPECT_EQ(r.err.find("Simulation stopped"), std::string::npos);
@@ -94,7 +95,7 @@ TEST(Cli, DefaultRunIsTheReferenceExperimentWithCompleteResultsAndNoBanner) {
 
 TEST(Cli, SmokeScenarioConfiguresOnceThenHitsTheCache) {
   const fs::path dir = scratch("smoke");
-  ASSERT_EQ(rsoc("run " + kScenarios + "/smoke_aes.json --out res", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run " + kScenarios + "/smoke_aes.json --out res", dir).code, 0);
   std::istringstream lines(slurp(dir / "res" / "requests.csv"));
   std::string line;
   std::getline(lines, line);
@@ -109,7 +110,7 @@ TEST(Cli, SmokeScenarioConfiguresOnceThenHitsTheCache) {
 
 TEST(Cli, CrossoverWritesBothTablesAndPrintsTheSummary) {
   const fs::path dir = scratch("crossover");
-  Result r = rsoc("crossover --max-blocks 60 --functionality aes128 --out x", dir);
+  Result r = run_rsoc("crossover --max-blocks 60 --functionality aes128 --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out,
             "functionality  crossover_blocks  analytic_crossover_blocks  energy_crossover_blocks\n"
@@ -124,21 +125,21 @@ TEST(Cli, CrossoverWritesBothTablesAndPrintsTheSummary) {
       slurp(dir / "x" / "crossover_summary.csv")
           .rfind("functionality,crossover_blocks,analytic_crossover_blocks,energy_crossover_blocks,", 0),
       0u);
-  EXPECT_EQ(rsoc("crossover --out y --functionality rsa", dir).code, 2);
+  EXPECT_EQ(run_rsoc("crossover --out y --functionality rsa", dir).code, 2);
   // Without --out, beside run's default: rsoc-out/<scenario name>-crossover.
-  ASSERT_EQ(rsoc("crossover -f aes128 --max-blocks 2", dir).code, 0);
+  ASSERT_EQ(run_rsoc("crossover -f aes128 --max-blocks 2", dir).code, 0);
   EXPECT_TRUE(fs::exists(dir / "rsoc-out" / "os_aes_des-crossover" / "crossover_summary.csv"));
-  ASSERT_EQ(rsoc("crossover " + kSmoke + " --max-blocks 2", dir).code, 0);
+  ASSERT_EQ(run_rsoc("crossover " + kSmoke + " --max-blocks 2", dir).code, 0);
   EXPECT_TRUE(fs::exists(dir / "rsoc-out" / "smoke_aes-crossover" / "crossover.csv"));
-  Result sweep = rsoc("crossover --param platform.slots.0.count=1,2", dir);
+  Result sweep = run_rsoc("crossover --param platform.slots.0.count=1,2", dir);
   EXPECT_EQ(sweep.code, 2);
   EXPECT_EQ(sweep.err, "rsoc: crossover --param needs --out DIR (the sweep folder)\n");
 }
 
 TEST(Cli, SameScenarioTwiceGivesByteIdenticalResults) {
   const fs::path dir = scratch("determinism");
-  ASSERT_EQ(rsoc("run --out a", dir).code, 0);
-  ASSERT_EQ(rsoc("run --out b", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run --out a", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run --out b", dir).code, 0);
   for (const char* f :
        {"requests.csv", "breakdown.csv", "summary.csv", "stats.json", "resolved_scenario.json"})
     EXPECT_EQ(slurp(dir / "a" / f), slurp(dir / "b" / f)) << f;
@@ -151,7 +152,7 @@ TEST(Cli, ARunWithFaultsIsByteIdenticalForASeedAndAnotherSeedDrawsOtherFaults) {
       " --set runtime.recovery.configuration_retries=2 --set runtime.recovery.fallback=software"
       " --set faults.hangs.probability=0.02 --set runtime.recovery.watchdog_cycles=10000"
       " --set workload.apps.0.requests=12 --set workload.apps.0.blocks=1";
-  const Result first = rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out a -q", dir);
+  const Result first = run_rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out a -q", dir);
   ASSERT_EQ(first.code, 0) << first.err;
   // After the verdict, the faults line.
   EXPECT_NE(first.out.find("\nfaults: "), std::string::npos) << first.out;
@@ -159,11 +160,13 @@ TEST(Cli, ARunWithFaultsIsByteIdenticalForASeedAndAnotherSeedDrawsOtherFaults) {
             std::string::npos)
       << first.out;
   // One request: no plural.
-  const Result one = rsoc("run " + kScenarios + "/faults_aes_des.json --set runtime.recovery.verify_cycles_per_block=0 "
-                          "--out one -q", dir);
+  const Result one = run_rsoc("run " + kScenarios +
+                                  "/faults_aes_des.json --set runtime.recovery.verify_cycles_per_block=0 "
+                                  "--out one -q",
+                              dir);
   EXPECT_NE(one.out.find("\nfaults: 1 request recovered, "), std::string::npos) << one.out;
-  ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out b -q", dir).code, 0);
-  ASSERT_EQ(rsoc("run " + kSmoke + faults + " --set faults.seed=4 --out c -q", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run " + kSmoke + faults + " --set faults.seed=3 --out b -q", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run " + kSmoke + faults + " --set faults.seed=4 --out c -q", dir).code, 0);
   for (const char* f :
        {"requests.csv", "breakdown.csv", "summary.csv", "stats.json", "resolved_scenario.json"})
     EXPECT_EQ(slurp(dir / "a" / f), slurp(dir / "b" / f)) << f;
@@ -178,8 +181,8 @@ TEST(Cli, ACrossoverWithAScrubberEndsAndScrubbingOnlyDelaysConfigurations) {
   // meanwhile waits: scrubbing never makes one faster, and software and cached runs do not see it.
   const fs::path dir = scratch("crossover_scrubber");
   const std::string common = "crossover " + kSmoke + " --max-blocks 3 -q";
-  ASSERT_EQ(rsoc(common + " --out plain", dir).code, 0);
-  const Result r = rsoc(
+  ASSERT_EQ(run_rsoc(common + " --out plain", dir).code, 0);
+  const Result r = run_rsoc(
       common + R"( --set 'faults={"scrubbing": {"mode": "blind", "period_ms": 2}}' --out scrubbed)", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   auto rows = [&](const char* run) {  // sw_ms, hw_cold_ms, hw_cached_ms by block count
@@ -210,7 +213,7 @@ TEST(Cli, ACrossoverWithAScrubberEndsAndScrubbingOnlyDelaysConfigurations) {
 
 TEST(Cli, RunEndsWithTheBusiestResourceAndWritesWhereTheTimeWent) {
   const fs::path dir = scratch("breakdown");
-  Result r = rsoc("run " + kScenarios + "/smoke_aes.json --out res", dir);
+  Result r = run_rsoc("run " + kScenarios + "/smoke_aes.json --out res", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   // After the summary table, one line: the smoke test is the CPU copying a bitstream; then the
   // replacement line (one configuration, which no policy could have saved).
@@ -236,7 +239,8 @@ TEST(Cli, RunEndsWithTheBusiestResourceAndWritesWhereTheTimeWent) {
   EXPECT_NE(slurp(dir / "res" / "stats.json").find("\"reconfig_share\""), std::string::npos);
   // The file can be turned off like requests.csv.
   ASSERT_EQ(
-      rsoc("run " + kScenarios + "/smoke_aes.json --set outputs.breakdown_csv=false --out off", dir).code, 0);
+      run_rsoc("run " + kScenarios + "/smoke_aes.json --set outputs.breakdown_csv=false --out off", dir).code,
+      0);
   EXPECT_FALSE(fs::exists(dir / "off" / "breakdown.csv"));
   EXPECT_TRUE(fs::exists(dir / "off" / "requests.csv"));
 }
@@ -245,9 +249,9 @@ TEST(Cli, ARunWithPrefetchingCountsItsPrefetchesBesideTheReconfigurations) {
   // The hint prefetches the one core before the application starts at 200 ms: no request configures.
   const fs::path dir = scratch("prefetch_line");
   const Result r =
-      rsoc("run " + kSmoke +
-               " --set runtime.prefetch.predictor=hint --set workload.apps.0.start_us=200000 --out p",
-           dir);
+      run_rsoc("run " + kSmoke +
+                   " --set runtime.prefetch.predictor=hint --set workload.apps.0.start_us=200000 --out p",
+               dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(
       r.out.find("\nreconfigurations: 0 (lru); the fewest any replacement could have needed: 1 (Belady's "
@@ -258,13 +262,13 @@ TEST(Cli, ARunWithPrefetchingCountsItsPrefetchesBesideTheReconfigurations) {
 
 TEST(Cli, SetOverridesAValueAndIsValidated) {
   const fs::path dir = scratch("set");
-  Result r = rsoc(
+  Result r = run_rsoc(
       "run " + kScenarios + "/smoke_aes.json --set platform.config_port.cpu_copy_cycles_per_word=60 --out r",
       dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(slurp(dir / "r" / "resolved_scenario.json").find("\"cpu_copy_cycles_per_word\": 60"),
             std::string::npos);
-  Result bad = rsoc("run --set platform.cpus.0.clok_mhz=50 --out x", dir);
+  Result bad = run_rsoc("run --set platform.cpus.0.clok_mhz=50 --out x", dir);
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find(
                 "--set platform.cpus.0.clok_mhz=50: /platform/cpus/0/clok_mhz: unknown key \"clok_mhz\"; did "
@@ -272,20 +276,20 @@ TEST(Cli, SetOverridesAValueAndIsValidated) {
             std::string::npos)
       << bad.err;
   EXPECT_FALSE(fs::exists(dir / "x"));
-  Result range = rsoc("run --set platform.cpus.0.clock_mhz=0 --out y", dir);
+  Result range = run_rsoc("run --set platform.cpus.0.clock_mhz=0 --out y", dir);
   EXPECT_EQ(range.code, 2);
   EXPECT_NE(range.err.find("/platform/cpus/0/clock_mhz: 0 is out of range"), std::string::npos) << range.err;
 }
 
 TEST(Cli, FailedRunKeepsThePreviousResultAndForeignFolders) {
   const fs::path dir = scratch("keep");
-  ASSERT_EQ(rsoc("run --out res", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run --out res", dir).code, 0);
   const std::string before = slurp(dir / "res" / "requests.csv");
-  EXPECT_EQ(rsoc("run --set seed=-1 --out res", dir).code, 2);
+  EXPECT_EQ(run_rsoc("run --set seed=-1 --out res", dir).code, 2);
   EXPECT_EQ(slurp(dir / "res" / "requests.csv"), before);
   fs::create_directories(dir / "mine");
   std::ofstream(dir / "mine" / "notes.txt") << "precious";
-  Result r = rsoc("run --out mine", dir);
+  Result r = run_rsoc("run --out mine", dir);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("does not hold an rsoc result"), std::string::npos) << r.err;
   EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "precious");
@@ -295,7 +299,7 @@ TEST(Cli, ValidateShippedScenarios) {
   const fs::path dir = scratch("validate_ok");
   for (const auto& e : fs::directory_iterator(kScenarios)) {
     if (e.path().extension() != ".json") continue;
-    Result r = rsoc("validate " + e.path().string(), dir);
+    Result r = run_rsoc("validate " + e.path().string(), dir);
     EXPECT_EQ(r.code, 0) << e.path() << ": " << r.err;
   }
 }
@@ -311,7 +315,7 @@ TEST(Cli, EveryShippedScenarioRunsWithVerifiedResults) {
          nlohmann::json::parse(slurp(e.path())).at("platform").value("cores", nlohmann::json::array()))
       if (core.contains("custom") && core["custom"].at("computes") == "none")
         unchecked.insert(core["custom"].at("functionality").get<std::string>());
-    Result r = rsoc("run " + e.path().string() + " --out " + name, dir);
+    Result r = run_rsoc("run " + e.path().string() + " --out " + name, dir);
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     std::istringstream lines(slurp(dir / name / "requests.csv"));
     std::string line;
@@ -331,7 +335,7 @@ TEST(Cli, EveryShippedScenarioRunsWithVerifiedResults) {
 
 TEST(Cli, FmcScenarioPollsNwaitAndDoubleReads) {
   const fs::path dir = scratch("fmc");
-  ASSERT_EQ(rsoc("run " + kScenarios + "/smoke_fmc_des.json --out r", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run " + kScenarios + "/smoke_fmc_des.json --out r", dir).code, 0);
   const std::string stats = slurp(dir / "r" / "stats.json");
   // Every read is done twice: bus_reads = 2 * words_read; and the CPU polled.
   const auto value = [&](const std::string& key) {
@@ -351,7 +355,7 @@ TEST(Cli, FaultScenarioRecoversFromEachFaultAndItsOutputCheckIsWhatKeepsOutputsR
   // unnoticed.
   const fs::path dir = scratch("fault_scenario");
   const std::string scenario = kScenarios + "/faults_aes_des.json";
-  Result r = rsoc("run " + scenario + " --out r -q", dir);
+  Result r = run_rsoc("run " + scenario + " --out r -q", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string stats = slurp(dir / "r" / "stats.json");
   const auto value = [&](const std::string& text, const std::string& key) {
@@ -370,7 +374,7 @@ TEST(Cli, FaultScenarioRecoversFromEachFaultAndItsOutputCheckIsWhatKeepsOutputsR
   EXPECT_NE(r.out.find("\nfaults: "), std::string::npos) << r.out;
 
   Result unchecked =
-      rsoc("run " + scenario + " --set runtime.recovery.verify_cycles_per_block=0 --out u -q", dir);
+      run_rsoc("run " + scenario + " --set runtime.recovery.verify_cycles_per_block=0 --out u -q", dir);
   ASSERT_EQ(unchecked.code, 0) << unchecked.err;
   EXPECT_GE(value(slurp(dir / "u" / "stats.json"), "silent_corruptions"), 1);
   EXPECT_NE(slurp(dir / "u" / "requests.csv").find(",ok,0,0,false,true,"), std::string::npos)
@@ -384,11 +388,11 @@ TEST(Cli, DmaFedConfigurationPortIsBoundByTheBus) {
   // four DMA register writes (5 * 50 ns), DMA setup (100 ns), then DMA STATUS and port STATUS reads (2 * 50
   // ns).
   const fs::path dir = scratch("dma");
-  Result r = rsoc("run " + kScenarios +
-                      "/smoke_aes.json --set "
-                      "'platform.dmas=[{\"name\":\"dma0\",\"bus\":\"plb\",\"base\":\"0x40010000\"}]' "
-                      "--set platform.config_port.feed=dma --set platform.config_port.dma=dma0 --out r",
-                  dir);
+  Result r = run_rsoc("run " + kScenarios +
+                          "/smoke_aes.json --set "
+                          "'platform.dmas=[{\"name\":\"dma0\",\"bus\":\"plb\",\"base\":\"0x40010000\"}]' "
+                          "--set platform.config_port.feed=dma --set platform.config_port.dma=dma0 --out r",
+                      dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string csv = slurp(dir / "r" / "requests.csv");
   EXPECT_NE(csv.find(",slot0,true,2.565450,"), std::string::npos) << csv;
@@ -397,10 +401,10 @@ TEST(Cli, DmaFedConfigurationPortIsBoundByTheBus) {
 TEST(Cli, FailedRequestsExitOneWithCompleteResultsThatSaySo) {
   // A core that needs 100,000 cycles per block and a driver that gives up after one status poll.
   const fs::path dir = scratch("failing");
-  Result r = rsoc("run " + kScenarios +
-                      "/smoke_aes.json --set runtime.driver.max_polls=1 --set "
-                      "platform.cores.0.block_cycles=100000 --out r",
-                  dir);
+  Result r = run_rsoc("run " + kScenarios +
+                          "/smoke_aes.json --set runtime.driver.max_polls=1 --set "
+                          "platform.cores.0.block_cycles=100000 --out r",
+                      dir);
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.err.find("4 requests (4 failed)"), std::string::npos) << r.err;
   const std::string csv = slurp(dir / "r" / "requests.csv");
@@ -411,11 +415,11 @@ TEST(Cli, FailedRequestsExitOneWithCompleteResultsThatSaySo) {
 
 TEST(Cli, CrossoverWithAFailingRequestWritesNoTable) {
   const fs::path dir = scratch("crossover_failing");
-  Result r =
-      rsoc("crossover " + kScenarios +
-               "/smoke_aes.json --set runtime.driver.max_polls=1 --set platform.cores.0.block_cycles=100000 "
-               "--max-blocks 3 --out x",
-           dir);
+  Result r = run_rsoc(
+      "crossover " + kScenarios +
+          "/smoke_aes.json --set runtime.driver.max_polls=1 --set platform.cores.0.block_cycles=100000 "
+          "--max-blocks 3 --out x",
+      dir);
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(
       r.err.find("crossover experiment failed (aes128, 1 blocks, hardware with reconfiguration: core at "
@@ -429,7 +433,7 @@ TEST(Cli, ModexpCrossoverMatchesItsEstimate) {
   // 1024-bit exponentiations: 95.2 ms in software, 21.3 ms on the core, 153.6 ms to configure it: hardware
   // with reconfiguration wins from 3 exponentiations, simulated and estimated.
   const fs::path dir = scratch("modexp");
-  Result r = rsoc("crossover " + kScenarios + "/smoke_modexp.json --max-blocks 6 --out x", dir);
+  Result r = run_rsoc("crossover " + kScenarios + "/smoke_modexp.json --max-blocks 6 --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out,
             "functionality  crossover_blocks  analytic_crossover_blocks\nmodexp1024                    3     "
@@ -437,7 +441,6 @@ TEST(Cli, ModexpCrossoverMatchesItsEstimate) {
 }
 
 namespace {
-const std::string kReference = kScenarios + "/os_aes_des.json";
 // Slots 1-4 x six bus clocks on the reference: 24 points.
 const std::string kGrid =
     " --param platform.slots.0.count=1:4:1 --param platform.buses.0.clock_mhz=25,50,75,100,150,200";
@@ -447,9 +450,9 @@ TEST(Cli, SweepTableIsTheSameWhateverTheJobsAndThroughGnuParallel) {
   const fs::path dir = scratch("sweep_jobs");
   // The reference with 5 requests per application (each point then simulates in a fraction of a second).
   const std::string small = kReference + " --set workload.apps.0.requests=5 --set workload.apps.1.requests=5";
-  Result one = rsoc("sweep " + small + kGrid + " --jobs 1 --out one", dir);
+  Result one = run_rsoc("sweep " + small + kGrid + " --jobs 1 --out one", dir);
   ASSERT_EQ(one.code, 0) << one.err;
-  Result two = rsoc("sweep " + small + kGrid + " --jobs 2 --out two", dir);
+  Result two = run_rsoc("sweep " + small + kGrid + " --jobs 2 --out two", dir);
   ASSERT_EQ(two.code, 0) << two.err;
   const std::string table = slurp(dir / "one" / "sweep.csv");
   EXPECT_EQ(table, slurp(dir / "two" / "sweep.csv"));
@@ -462,14 +465,14 @@ TEST(Cli, SweepTableIsTheSameWhateverTheJobsAndThroughGnuParallel) {
   // One slot for two functionalities: every request evicts the other core; two slots keep both.
   EXPECT_NE(table.find("\n0,ok,,1,25,"), std::string::npos);
   // The same sweep as a GNU Parallel job list, run for real, then merged.
-  Result emit = rsoc("sweep " + small + kGrid + " --emit parallel --out par", dir);
+  Result emit = run_rsoc("sweep " + small + kGrid + " --emit parallel --out par", dir);
   ASSERT_EQ(emit.code, 0) << emit.err;
   EXPECT_NE(emit.out.find("parallel --jobs"), std::string::npos);
   ASSERT_FALSE(fs::exists(dir / "par" / "sweep.csv"));
   const std::string run_jobs =
       "cd '" + dir.string() + "' && parallel --will-cite --jobs 2 < par/jobs.txt > /dev/null";
   ASSERT_EQ(std::system(run_jobs.c_str()), 0);
-  Result merged = rsoc("merge par", dir);
+  Result merged = run_rsoc("merge par", dir);
   ASSERT_EQ(merged.code, 0) << merged.err;
   EXPECT_EQ(slurp(dir / "par" / "sweep.csv"), table);
 }
@@ -478,10 +481,10 @@ TEST(Cli, SweepRecordsAFailingPointAndKeepsTheOthers) {
   // A core that needs 100,000 cycles per block: a driver that gives up after one status poll fails every
   // request, one that polls long enough does not.
   const fs::path dir = scratch("sweep_failing");
-  Result r = rsoc("sweep " + kSmoke +
-                      " --set platform.cores.0.block_cycles=100000"
-                      " --param runtime.driver.max_polls=100000000,1,100000000 --out s",
-                  dir);
+  Result r = run_rsoc("sweep " + kSmoke +
+                          " --set platform.cores.0.block_cycles=100000"
+                          " --param runtime.driver.max_polls=100000000,1,100000000 --out s",
+                      dir);
   EXPECT_EQ(r.code, 1) << r.err;
   const std::string table = slurp(dir / "s" / "sweep.csv");
   EXPECT_NE(table.find("\n0,ok,,100000000,"), std::string::npos) << table;
@@ -494,28 +497,28 @@ TEST(Cli, SweepResumeRunsOnlyUnfinishedPointsAndRefusesForeignFolders) {
   const fs::path dir = scratch("sweep_resume");
   const std::string sweep =
       "sweep " + kScenarios + "/smoke_aes.json --param runtime.driver.cycles_per_block=100:300:100";
-  ASSERT_EQ(rsoc(sweep + " --out s", dir).code, 0);
+  ASSERT_EQ(run_rsoc(sweep + " --out s", dir).code, 0);
   const std::string table = slurp(dir / "s" / "sweep.csv");
   fs::remove(dir / "s" / "points" / "0001.json");  // as if that point had been killed
-  Result resumed = rsoc(sweep + " --out s --resume", dir);
+  Result resumed = run_rsoc(sweep + " --out s --resume", dir);
   ASSERT_EQ(resumed.code, 0) << resumed.err;
   EXPECT_NE(resumed.err.find("(2 kept from before, 0 failed)"), std::string::npos) << resumed.err;
   EXPECT_EQ(slurp(dir / "s" / "sweep.csv"), table);
   // Another grid cannot resume this sweep; a folder that is not a sweep is never touched.
-  Result other =
-      rsoc("sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100:400:100 --out s --resume", dir);
+  Result other = run_rsoc(
+      "sweep " + kSmoke + " --param runtime.driver.cycles_per_block=100:400:100 --out s --resume", dir);
   EXPECT_EQ(other.code, 2);
   EXPECT_NE(other.err.find("holds a different sweep"), std::string::npos) << other.err;
   fs::create_directories(dir / "mine");
   std::ofstream(dir / "mine" / "notes.txt") << "keep me";
-  Result foreign = rsoc(sweep + " --out mine", dir);
+  Result foreign = run_rsoc(sweep + " --out mine", dir);
   EXPECT_EQ(foreign.code, 2);
   EXPECT_NE(foreign.err.find("is not an rsoc sweep folder"), std::string::npos) << foreign.err;
   EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "keep me");
-  EXPECT_EQ(rsoc("point s 3", dir).code, 2);  // no such point
+  EXPECT_EQ(run_rsoc("point s 3", dir).code, 2);  // no such point
   // Bad options are refused before anything is written.
-  EXPECT_EQ(rsoc(sweep + " --emit pbs --out e", dir).code, 2);
-  EXPECT_EQ(rsoc(sweep + " --jobs 0 --out j", dir).code, 2);
+  EXPECT_EQ(run_rsoc(sweep + " --emit pbs --out e", dir).code, 2);
+  EXPECT_EQ(run_rsoc(sweep + " --jobs 0 --out j", dir).code, 2);
   EXPECT_FALSE(fs::exists(dir / "e"));
   EXPECT_FALSE(fs::exists(dir / "j"));
 }
@@ -528,7 +531,7 @@ TEST(Cli, CrossoverSweepAndSlurmJobArray) {
       " --set 'platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]'"
       " --set platform.config_port.feed=dma --set platform.config_port.dma=dma"
       " --set 'energy.dmas={\"dma\":{\"pj_per_word\":100,\"idle_mw\":1}}'";
-  Result r = rsoc(
+  Result r = run_rsoc(
       "crossover" + dma + " --param platform.buses.0.clock_mhz=5,25 -f aes128 --max-blocks 30 --out x", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string table = slurp(dir / "x" / "sweep.csv");
@@ -541,7 +544,7 @@ TEST(Cli, CrossoverSweepAndSlurmJobArray) {
   EXPECT_NE(table.find("\n1,ok,,25,3,3,"), std::string::npos) << table;
   EXPECT_TRUE(fs::exists(dir / "x" / "points" / "0000" / "crossover.csv"));
   // The same grid for a Slurm cluster: one array task per point, each `rsoc point DIR INDEX`.
-  Result slurm = rsoc("sweep " + kReference + kGrid + " --emit slurm --jobs 8 --out cluster", dir);
+  Result slurm = run_rsoc("sweep " + kReference + kGrid + " --emit slurm --jobs 8 --out cluster", dir);
   ASSERT_EQ(slurm.code, 0) << slurm.err;
   const std::string script = slurp(dir / "cluster" / "sweep.slurm");
   EXPECT_NE(script.find("#SBATCH --array=0-23%8\n"), std::string::npos) << script;
@@ -552,7 +555,7 @@ TEST(Cli, CrossoverSweepAndSlurmJobArray) {
 
 TEST(Cli, SweepProgressIsABarOnATerminalAndLinesOtherwise) {
   const fs::path dir = scratch("sweep_progress");
-  const std::string sweep = std::string(RSOC_BINARY) + " sweep " + kScenarios +
+  const std::string sweep = std::string(rsoc_test::kRsocBinary) + " sweep " + kScenarios +
                             "/smoke_aes.json --param runtime.driver.cycles_per_block=100,200 --out ";
   // `script` gives the command a terminal.
   const std::string on_tty =
@@ -561,7 +564,7 @@ TEST(Cli, SweepProgressIsABarOnATerminalAndLinesOtherwise) {
   const std::string tty = slurp(dir / "tty.txt");
   EXPECT_NE(tty.find("\r[###############...............] 1/2 points, 0 failed, ETA "), std::string::npos)
       << tty;
-  Result plain = rsoc(
+  Result plain = run_rsoc(
       "sweep " + kScenarios + "/smoke_aes.json --param runtime.driver.cycles_per_block=100,200 --out b", dir);
   EXPECT_NE(plain.err.find("rsoc: point 0001 (runtime.driver.cycles_per_block=200) ok; "), std::string::npos)
       << plain.err;
@@ -570,7 +573,7 @@ TEST(Cli, SweepProgressIsABarOnATerminalAndLinesOtherwise) {
 
 TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
   const fs::path dir = scratch("reproduce");
-  Result r = rsoc("reproduce --out rep", dir);
+  Result r = run_rsoc("reproduce --out rep", dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string csv = slurp(dir / "rep" / "reproduce.csv");
   EXPECT_EQ(csv.rfind("system,figure,kind,published,simulated,error_pct\n", 0), 0u);
@@ -641,11 +644,11 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
   for (const char* row : {"\ndes,software,4096,", "\n3des,extension,1,", "\n3des,core_static,1024,",
                           "\ndes,core_reconfigurable,16,"})
     EXPECT_NE(coupling.find(row), std::string::npos) << row;
-  EXPECT_EQ(rsoc("reproduce --out x --system hsn", dir).code, 2);
+  EXPECT_EQ(run_rsoc("reproduce --out x --system hsn", dir).code, 2);
   // A system that cannot run fails the whole reproduction: no table that looks complete. Its scenario is
   // missing: a scenario error (2).
   fs::create_directories(dir / "empty");
-  Result broken = rsoc("reproduce --out y --scenarios empty", dir);
+  Result broken = run_rsoc("reproduce --out y --scenarios empty", dir);
   EXPECT_EQ(broken.code, 2);
   EXPECT_NE(broken.err.find("os_aes_des.json"), std::string::npos) << broken.err;
   EXPECT_FALSE(fs::exists(dir / "y"));
@@ -654,11 +657,11 @@ TEST(Cli, ReproduceComparesEveryReferenceSystemWithItsPublishedFigures) {
 TEST(Cli, TraceAndVcdFlagsSetTheOutputKeys) {
   const fs::path dir = scratch("timeline");
   const std::string smoke = "run " + kScenarios + "/smoke_aes.json";
-  ASSERT_EQ(rsoc(smoke + " --out off", dir).code, 0);
+  ASSERT_EQ(run_rsoc(smoke + " --out off", dir).code, 0);
   EXPECT_FALSE(fs::exists(dir / "off" / "trace.json"));
   EXPECT_FALSE(fs::exists(dir / "off" / "timeline.vcd"));
   for (const char* out : {"on", "again"}) {
-    Result r = rsoc(smoke + " --trace --vcd-window 100: --out " + out, dir);
+    Result r = run_rsoc(smoke + " --trace --vcd-window 100: --out " + out, dir);
     ASSERT_EQ(r.code, 0) << r.err;
   }
   EXPECT_TRUE(fs::exists(dir / "on" / "timeline.vcd"));
@@ -670,7 +673,7 @@ TEST(Cli, TraceAndVcdFlagsSetTheOutputKeys) {
   EXPECT_EQ(vcd, slurp(dir / "again" / "timeline.vcd"));
 
   // A window after the run's end (154.754 ms) is a warning, the results as usual.
-  Result late = rsoc(smoke + " --trace-window 5000:6000 --vcd-window 200: --out late", dir);
+  Result late = run_rsoc(smoke + " --trace-window 5000:6000 --vcd-window 200: --out late", dir);
   EXPECT_EQ(late.code, 0) << late.err;
   EXPECT_NE(
       late.err.find("rsoc: warning: trace.json shows nothing: its window (outputs.trace.start_ms) starts at "
@@ -688,14 +691,14 @@ TEST(Cli, TraceAndVcdFlagsSetTheOutputKeys) {
             nlohmann::json::parse(R"({"start_ms": 0.0, "end_ms": null, "bus_merge_gap_us": 10.0})"));
   EXPECT_EQ(outputs.at("vcd"), nlohmann::json::parse(R"({"start_ms": 100.0, "end_ms": null})"));
 
-  Result malformed = rsoc(smoke + " --trace-window 5 --out x", dir);
+  Result malformed = run_rsoc(smoke + " --trace-window 5 --out x", dir);
   EXPECT_EQ(malformed.code, 2);
   EXPECT_NE(
       malformed.err.find("--trace-window: expected START_MS:END_MS (numbers; END_MS empty: to the end), "
                          "got \"5\""),
       std::string::npos)
       << malformed.err;
-  Result backwards = rsoc(smoke + " --trace-window 20:10 --out y", dir);
+  Result backwards = run_rsoc(smoke + " --trace-window 20:10 --out y", dir);
   EXPECT_EQ(backwards.code, 2);
   EXPECT_NE(backwards.err.find("/outputs/trace/end_ms: end_ms (10.0) must be greater than start_ms (20.0)"),
             std::string::npos)
@@ -708,25 +711,26 @@ TEST(Cli, GoldenSummaries) {
   // Small runs of the HSM and Cell references, and the fault experiment, against their committed summaries
   // (tests/golden/README.md).
   const fs::path dir = scratch("golden");
-  const std::string golden = std::string(RSOC_SOURCE_DIR) + "/tests/golden/";
+  const std::string golden = std::string(rsoc_test::kSourceDir) + "/tests/golden/";
   ASSERT_EQ(
-      rsoc("run " + kScenarios +
-               "/hsm_rsa2048.json --set workload.hsm.clients=2 --set workload.hsm.signatures_per_client=3 "
-               "--out h",
-           dir)
+      run_rsoc(
+          "run " + kScenarios +
+              "/hsm_rsa2048.json --set workload.hsm.clients=2 --set workload.hsm.signatures_per_client=3 "
+              "--out h",
+          dir)
           .code,
       0);
   EXPECT_EQ(slurp(dir / "h" / "summary.csv"), slurp(golden + "hsm_rsa2048.summary.csv"));
-  ASSERT_EQ(rsoc("run " + kScenarios +
-                     "/cell_rsa4096.json --set workload.apps.0.count=3 --set workload.apps.1.count=3 "
-                     "--set workload.apps.0.duration_ms=200 --set workload.apps.1.duration_ms=20 --out c",
-                 dir)
+  ASSERT_EQ(run_rsoc("run " + kScenarios +
+                         "/cell_rsa4096.json --set workload.apps.0.count=3 --set workload.apps.1.count=3 "
+                         "--set workload.apps.0.duration_ms=200 --set workload.apps.1.duration_ms=20 --out c",
+                     dir)
                 .code,
             0);
   EXPECT_EQ(slurp(dir / "c" / "summary.csv"), slurp(golden + "cell_rsa4096.summary.csv"));
   // The fault experiment whole: its upsets, configuration errors, scrubs and recoveries are drawn from its
   // fault seed, so any change in a fault stream or a recovery moves its requests' times and decisions.
-  Result f = rsoc("run " + kScenarios + "/faults_aes_des.json --out f", dir);
+  Result f = run_rsoc("run " + kScenarios + "/faults_aes_des.json --out f", dir);
   ASSERT_EQ(f.code, 0) << f.err;
   EXPECT_EQ(slurp(dir / "f" / "summary.csv"), slurp(golden + "faults_aes_des.summary.csv"));
   EXPECT_NE(f.out.find("\nfaults: "), std::string::npos) << f.out;
@@ -735,7 +739,7 @@ TEST(Cli, GoldenSummaries) {
 // `rsoc verify des`: DES/3DES on the desrnd extension unit against OpenSSL.
 TEST(Cli, VerifyDesAgreesOnRandomPairs) {
   const fs::path dir = scratch("verify");
-  Result r = rsoc("verify des --pairs 20000", dir);
+  Result r = run_rsoc("verify des --pairs 20000", dir);
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   for (const char* line :
        {"desrnd DES/3DES verification against OpenSSL", "SP 800-17 vectors: not checked (--vectors [FILE])\n",
@@ -748,16 +752,16 @@ TEST(Cli, VerifyDesAgreesOnRandomPairs) {
   EXPECT_NE(r.err.find("rsoc: verify des: 20000 of 20000 pairs (100%)\n"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("verify des:"), std::string::npos) << "progress leaked to stdout";
 
-  Result h = rsoc("--help", dir);
+  Result h = run_rsoc("--help", dir);
   EXPECT_NE(h.out.find("verify des"), std::string::npos) << h.out;
-  Result unknown = rsoc("verfy", dir);
+  Result unknown = run_rsoc("verfy", dir);
   EXPECT_NE(unknown.err.find("schema, verify;"), std::string::npos) << unknown.err;
 }
 
 TEST(Cli, VerifyDesWithVectorsOneConfiguration) {
   const fs::path dir = scratch("verify_vectors");
   // Without a file, --vectors checks the build's copy of the tables (tests/data), wherever rsoc runs.
-  Result r = rsoc("verify des --pairs 300 --seed 7 --vectors --rounds-per-instruction 2", dir);
+  Result r = run_rsoc("verify des --pairs 300 --seed 7 --vectors --rounds-per-instruction 2", dir);
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("SP 800-17 vectors: 120 of 120 (480 blocks)\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("pairs checked: 300 of 300 (seed 7)\n"), std::string::npos) << r.out;
@@ -768,7 +772,7 @@ TEST(Cli, VerifyDesWithVectorsOneConfiguration) {
   EXPECT_EQ(r.err, "rsoc: verify des: 300 of 300 pairs (100%)\n");
 
   // A file given is the one checked: the first three rows of the tables.
-  const std::string tables = std::string(RSOC_TEST_DATA_DIR) + "/des_sp800_17_tables.txt";
+  const std::string tables = std::string(rsoc_test::kTestDataDir) + "/des_sp800_17_tables.txt";
   std::ifstream in(tables);
   std::ofstream three(dir / "three.txt");
   std::string line;
@@ -778,21 +782,21 @@ TEST(Cli, VerifyDesWithVectorsOneConfiguration) {
     ++rows;
   }
   three.close();
-  Result f = rsoc("verify des --pairs 10 --rounds-per-instruction 1 --vectors three.txt", dir);
+  Result f = run_rsoc("verify des --pairs 10 --rounds-per-instruction 1 --vectors three.txt", dir);
   ASSERT_EQ(f.code, 0) << f.out << f.err;
   EXPECT_NE(f.out.find("SP 800-17 vectors: 3 of 3 (12 blocks)\n"), std::string::npos) << f.out;
-  Result last = rsoc("verify des --pairs 10 --rounds-per-instruction 1 --vectors", dir);
+  Result last = run_rsoc("verify des --pairs 10 --rounds-per-instruction 1 --vectors", dir);
   ASSERT_EQ(last.code, 0) << last.out << last.err;
   EXPECT_NE(last.out.find("SP 800-17 vectors: 120 of 120 (480 blocks)\n"), std::string::npos) << last.out;
 
   // The help names the build's copy.
-  Result help = rsoc("verify --help", dir);
+  Result help = run_rsoc("verify --help", dir);
   EXPECT_NE(help.out.find(tables), std::string::npos) << help.out;
 }
 
 TEST(Cli, VerifyDesProgressIsThrottledToFivePercentSteps) {
   const fs::path dir = scratch("verify_progress");
-  Result r = rsoc("verify des --pairs 100000 --rounds-per-instruction 2", dir);
+  Result r = run_rsoc("verify des --pairs 100000 --rounds-per-instruction 2", dir);
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   // 98 reports from the library (every 1024 pairs, and the end); a line only when another 5% is done.
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 20) << r.err;
@@ -825,12 +829,12 @@ TEST(Cli, VerifyBadArgumentsExitTwo) {
       {"verify des --pairs 10 --bogus", "unrecognised option '--bogus'"},
   };
   for (const auto& [args, message] : cases) {
-    Result r = rsoc(args, dir);
+    Result r = run_rsoc(args, dir);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
     EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
     EXPECT_EQ(r.out, "") << args;
   }
-  Result help = rsoc("verify --help", dir);
+  Result help = run_rsoc("verify --help", dir);
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("--rounds-per-instruction"), std::string::npos) << help.out;
 }
@@ -861,13 +865,13 @@ TEST(Cli, SensitivityOfSoftwareToTheCpuClockAndOfACompensatedTradeOff) {
   // clock together with every software cycle count keeps the calibrated latency.
   const fs::path dir = scratch("sensitivity_software");
   Result r =
-      rsoc("sensitivity " + kSmoke +
-               " --set runtime.policy=software --vary platform.cpus.0.clock_mhz=50:200"
-               " --vary 'platform.cpus.0.clock_mhz=50:200,software.aes128.cycles_per_request=10000:40000,"
-               "software.aes128.cycles_per_block=1500:6000'"
-               " --vary runtime.driver.cycles_per_block=100:400"
-               " --metric aes128.software.latency_mean_ms --metric requests_per_s --jobs 2 --out s",
-           dir);
+      run_rsoc("sensitivity " + kSmoke +
+                   " --set runtime.policy=software --vary platform.cpus.0.clock_mhz=50:200"
+                   " --vary 'platform.cpus.0.clock_mhz=50:200,software.aes128.cycles_per_request=10000:40000,"
+                   "software.aes128.cycles_per_block=1500:6000'"
+                   " --vary runtime.driver.cycles_per_block=100:400"
+                   " --metric aes128.software.latency_mean_ms --metric requests_per_s --jobs 2 --out s",
+               dir);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string csv = slurp(dir / "s" / "sensitivity.csv");
   EXPECT_EQ(csv.rfind(kSensitivityHeader, 0), 0u) << csv;
@@ -913,10 +917,10 @@ TEST(Cli, SensitivityOfHardwareLatencyToTheDriverCost) {
   // us), to 400 it pays 200 * 64 more (128 us).
   const fs::path dir = scratch("sensitivity_hardware");
   Result r =
-      rsoc("sensitivity " + kSmoke +
-               " --vary runtime.driver.cycles_per_block=100:400 --metric aes128.hardware.latency_p50_ms"
-               " --out h",
-           dir);
+      run_rsoc("sensitivity " + kSmoke +
+                   " --vary runtime.driver.cycles_per_block=100:400 --metric aes128.hardware.latency_p50_ms"
+                   " --out h",
+               dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(
       sensitivity_rows(dir / "h" / "sensitivity.csv"),
@@ -931,12 +935,12 @@ TEST(Cli, SensitivityOfTheCrossover) {
   // moves what hardware saves per 4 KiB block: 290 cycles a byte save 2.66 ms (150 / 2.66 = 56.4), 400
   // save 7.16 ms (21).
   const fs::path dir = scratch("sensitivity_crossover");
-  Result r = rsoc("sensitivity " + kReference +
-                      " --experiment crossover -f aes128 --max-blocks 100"
-                      " --vary platform.config_port.cpu_copy_cycles_per_word=58:234"
-                      " --vary software.aes128.cycles_per_byte=290:400 --metric aes128.crossover_blocks"
-                      " --metric aes128.analytic_crossover_blocks --out x",
-                  dir);
+  Result r = run_rsoc("sensitivity " + kReference +
+                          " --experiment crossover -f aes128 --max-blocks 100"
+                          " --vary platform.config_port.cpu_copy_cycles_per_word=58:234"
+                          " --vary software.aes128.cycles_per_byte=290:400 --metric aes128.crossover_blocks"
+                          " --metric aes128.analytic_crossover_blocks --out x",
+                      dir);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(sensitivity_rows(dir / "x" / "sensitivity.csv"),
             "platform.config_port.cpu_copy_cycles_per_word,58,234,aes128.crossover_blocks,20,40,79,147.50\n"
@@ -950,10 +954,10 @@ TEST(Cli, SensitivityOfTheCrossover) {
 TEST(Cli, SensitivityErrorsComeFirstAndLeaveFoldersAlone) {
   const fs::path dir = scratch("sensitivity_errors");
   // A finished study and a folder of someone else's: neither may be touched by a command that is refused.
-  ASSERT_EQ(rsoc("sensitivity " + kSmoke +
-                     " --vary runtime.driver.cycles_per_block=100:400 --metric requests"
-                     " --out done",
-                 dir)
+  ASSERT_EQ(run_rsoc("sensitivity " + kSmoke +
+                         " --vary runtime.driver.cycles_per_block=100:400 --metric requests"
+                         " --out done",
+                     dir)
                 .code,
             0);
   const std::string done = slurp(dir / "done" / "sensitivity.csv");
@@ -999,7 +1003,7 @@ TEST(Cli, SensitivityErrorsComeFirstAndLeaveFoldersAlone) {
        "rsoc: mine exists and is not an rsoc sweep folder (no sweep.json): not touched\n"},
   };
   for (const auto& [args, message] : cases) {
-    Result r = rsoc(args, dir);
+    Result r = run_rsoc(args, dir);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_EQ(r.err, message) << args;
     EXPECT_EQ(r.out, "") << args;
@@ -1007,22 +1011,22 @@ TEST(Cli, SensitivityErrorsComeFirstAndLeaveFoldersAlone) {
   EXPECT_EQ(slurp(dir / "done" / "sensitivity.csv"), done);
   EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "keep me");
   EXPECT_FALSE(fs::exists(dir / "mine" / "sweep.json"));
-  Result help = rsoc("sensitivity --help", dir);
+  Result help = run_rsoc("sensitivity --help", dir);
   EXPECT_EQ(help.code, 0);
   for (const char* text : {"--vary", "--metric", "--experiment", "swing_pct", "compensation"})
     EXPECT_NE(help.out.find(text), std::string::npos) << text << "\n" << help.out;
-  EXPECT_NE(rsoc("--help", dir).out.find("  sensitivity SCENARIO "), std::string::npos);
+  EXPECT_NE(run_rsoc("--help", dir).out.find("  sensitivity SCENARIO "), std::string::npos);
 }
 
 TEST(Cli, SensitivityUnknownMetricIsReportedAfterTheBasePointWithoutATable) {
   const fs::path dir = scratch("sensitivity_metric");
   const std::string study = "sensitivity " + kSmoke + " --vary runtime.driver.cycles_per_block=100:400";
-  ASSERT_EQ(rsoc(study + " --metric requests --out m", dir).code, 0);
+  ASSERT_EQ(run_rsoc(study + " --metric requests --out m", dir).code, 0);
   ASSERT_TRUE(fs::exists(dir / "m" / "sensitivity.csv"));
   // Resumed with metrics the base point does not have: the earlier table goes, no new one comes, and only the
   // base point has run.
-  Result r =
-      rsoc(study + " --metric aes128.hardware.latency_ms --metric requests_per_second --resume --out m", dir);
+  Result r = run_rsoc(
+      study + " --metric aes128.hardware.latency_ms --metric requests_per_second --resume --out m", dir);
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(
       r.err.find("rsoc: --metric aes128.hardware.latency_ms: not a metric of the base point; nearest: "
@@ -1035,13 +1039,13 @@ TEST(Cli, SensitivityUnknownMetricIsReportedAfterTheBasePointWithoutATable) {
   EXPECT_EQ(r.out, "");
   EXPECT_FALSE(fs::exists(dir / "m" / "sensitivity.csv"));
   // A new study stops after its base point.
-  Result fresh = rsoc(study + " --metric latency --out n", dir);
+  Result fresh = run_rsoc(study + " --metric latency --out n", dir);
   EXPECT_EQ(fresh.code, 2) << fresh.err;
   EXPECT_TRUE(fs::exists(dir / "n" / "points" / "0000.json"));
   EXPECT_FALSE(fs::exists(dir / "n" / "points" / "0001.json"));
   EXPECT_FALSE(fs::exists(dir / "n" / "sensitivity.csv"));
   // Corrected, it resumes from the base point.
-  Result fixed = rsoc(study + " --metric aes128.hardware.latency_mean_ms --resume --out n", dir);
+  Result fixed = run_rsoc(study + " --metric aes128.hardware.latency_mean_ms --resume --out n", dir);
   ASSERT_EQ(fixed.code, 0) << fixed.err;
   EXPECT_NE(fixed.err.find("(1 kept from before, 0 failed)"), std::string::npos) << fixed.err;
   EXPECT_EQ(
@@ -1054,10 +1058,10 @@ TEST(Cli, SensitivityWithAFailingPointWritesNoTable) {
   const fs::path dir = scratch("sensitivity_failing");
   // A core that needs 100,000 cycles per block: one status poll is not enough, the default is.
   Result r =
-      rsoc("sensitivity " + kSmoke +
-               " --set platform.cores.0.block_cycles=100000 --vary runtime.driver.max_polls=1:100000000"
-               " --metric requests --out f",
-           dir);
+      run_rsoc("sensitivity " + kSmoke +
+                   " --set platform.cores.0.block_cycles=100000 --vary runtime.driver.max_polls=1:100000000"
+                   " --metric requests --out f",
+               dir);
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.err.find("rsoc: no sensitivity.csv: 1 of 3 points did not succeed\npoint 0001 "
                        "(runtime.driver.max_polls=1) failed: 4 of 4 requests failed\n"),
@@ -1066,10 +1070,10 @@ TEST(Cli, SensitivityWithAFailingPointWritesNoTable) {
   EXPECT_FALSE(fs::exists(dir / "f" / "sensitivity.csv"));
   EXPECT_NE(slurp(dir / "f" / "sweep.csv").find("\n1,failed,4 of 4 requests failed,1,"), std::string::npos);
   // A failing base point: nothing else runs.
-  Result base = rsoc("sensitivity " + kSmoke +
-                         " --set platform.cores.0.block_cycles=100000 --set runtime.driver.max_polls=1"
-                         " --vary runtime.driver.max_polls=2:100000000 --out b",
-                     dir);
+  Result base = run_rsoc("sensitivity " + kSmoke +
+                             " --set platform.cores.0.block_cycles=100000 --set runtime.driver.max_polls=1"
+                             " --vary runtime.driver.max_polls=2:100000000 --out b",
+                         dir);
   EXPECT_EQ(base.code, 1) << base.err;
   EXPECT_NE(base.err.find("rsoc: no sensitivity.csv: the base point 0000 (base) failed: 4 of 4 requests "
                           "failed\n"),
@@ -1086,15 +1090,15 @@ TEST(Cli, SensitivityThroughGnuParallelAndMergeGivesTheSameTable) {
                             " --set runtime.policy=threshold --set 'runtime.thresholds={\"aes128\":64}'"
                             " --vary 'runtime.thresholds={\"aes128\":1,\"des\":1}:{\"aes128\":100,\"des\":1}'"
                             " --vary runtime.driver.cycles_per_block=100:400";
-  Result local = rsoc(study + " --out local", dir);
+  Result local = run_rsoc(study + " --out local", dir);
   ASSERT_EQ(local.code, 0) << local.err;
-  Result emit = rsoc(study + " --emit parallel --out par", dir);
+  Result emit = run_rsoc(study + " --emit parallel --out par", dir);
   ASSERT_EQ(emit.code, 0) << emit.err;
   EXPECT_FALSE(fs::exists(dir / "par" / "sensitivity.csv"));
   const std::string run_jobs =
       "cd '" + dir.string() + "' && parallel --will-cite --jobs 2 < par/jobs.txt > /dev/null";
   ASSERT_EQ(std::system(run_jobs.c_str()), 0);
-  Result merged = rsoc("merge par", dir);
+  Result merged = run_rsoc("merge par", dir);
   ASSERT_EQ(merged.code, 0) << merged.err;
   EXPECT_EQ(slurp(dir / "par" / "sensitivity.csv"), slurp(dir / "local" / "sensitivity.csv"));
   EXPECT_EQ(merged.out, local.out);  // the table, printed by both
@@ -1139,9 +1143,9 @@ TEST(Cli, SensitivityRunsOnEveryShippedScenario) {
     char vary[96];
     std::snprintf(vary, sizeof vary, " --vary platform.cpus.0.clock_mhz=%g:%g", mhz / 2, mhz * 2);
     const auto it = small.find(name);
-    Result r = rsoc("sensitivity " + e.path().string() + (it == small.end() ? "" : it->second) + vary +
-                        " --metric requests_per_s --out " + name,
-                    dir);
+    Result r = run_rsoc("sensitivity " + e.path().string() + (it == small.end() ? "" : it->second) + vary +
+                            " --metric requests_per_s --out " + name,
+                        dir);
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     const std::string rows = sensitivity_rows(dir / name / "sensitivity.csv");
     ASSERT_EQ(std::count(rows.begin(), rows.end(), '\n'), 1) << name << ": " << rows;
@@ -1161,8 +1165,8 @@ TEST(Cli, BurstTimingGivesWordTimingsResultsUnderPreemption) {
   // every request's record the same (but for the scenario's hash, which the override changes).
   const fs::path dir = scratch("burst_word");
   const std::string shorter = " --set workload.apps.0.requests=8 --set workload.apps.1.requests=8 -q";
-  ASSERT_EQ(rsoc("run" + shorter + " --out burst", dir).code, 0);
-  ASSERT_EQ(rsoc("run" + shorter + " --set runtime.driver.pio_timing=word --out word", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run" + shorter + " --out burst", dir).code, 0);
+  ASSERT_EQ(run_rsoc("run" + shorter + " --set runtime.driver.pio_timing=word --out word", dir).code, 0);
   auto without_hash = [](std::string csv) {
     std::string out;
     std::istringstream in(csv);

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/test_paths.h"
+
 namespace rsoc_cli_test {
 
 namespace fs = std::filesystem;
@@ -48,12 +50,24 @@ inline Result shell(const std::string& command, const fs::path& cwd) {
 }
 
 // Runs `rsoc ARGS` in `cwd`, capturing stdout and stderr.
-inline Result rsoc(const std::string& args, const fs::path& cwd) {
-  return shell(std::string(RSOC_BINARY) + " " + args, cwd);
+inline Result run_rsoc(const std::string& args, const fs::path& cwd) {
+  return shell(std::string(rsoc_test::kRsocBinary) + " " + args, cwd);
 }
 
-inline const std::string kScenarios = std::string(RSOC_SOURCE_DIR) + "/scenarios";
-inline const std::string kBroken = std::string(RSOC_SOURCE_DIR) + "/tests/broken_scenarios";
+// Whether `text` holds `part`.
+inline bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Writes `text` as `file`, making its folder.
+inline void write(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << text;
+}
+
+inline const std::string kScenarios = std::string(rsoc_test::kSourceDir) + "/scenarios";
+inline const std::string kBroken = std::string(rsoc_test::kSourceDir) + "/tests/broken_scenarios";
 inline const std::string kSmoke = kScenarios + "/smoke_aes.json";
+inline const std::string kReference = kScenarios + "/os_aes_des.json";
 
 }  // namespace rsoc_cli_test

@@ -10,11 +10,18 @@
 #include <string_view>
 #include <vector>
 
+#include "tests/test_paths.h"
+
 namespace rsoc::crypto::test {
+
+// The worked DES example the tests start from (key, plaintext and its ciphertext).
+inline constexpr std::uint64_t kExampleKey = 0x133457799BBCDFF1;
+inline constexpr std::uint64_t kExamplePlain = 0x0123456789ABCDEF;
+inline constexpr std::uint64_t kExampleCipher = 0x85E813540F0AB405;
 
 // A file of tests/data (its README gives each file's provenance).
 inline std::string data_file(std::string_view name) {
-  return std::string(RSOC_TEST_DATA_DIR) + "/" + std::string(name);
+  return std::string(rsoc_test::kTestDataDir) + "/" + std::string(name);
 }
 
 inline int hex_nibble(char c) {

@@ -67,16 +67,16 @@ class CountingCipher {
 
 // --- OpenSSL references ------------------------------------------------------------------------------------
 
-struct CtxDeleter {
+struct WrapCtxDeleter {
   void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
 };
-using CtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CtxDeleter>;
+using WrapCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, WrapCtxDeleter>;
 
 // One-shot EVP wrap/unwrap (EVP_aes_*_wrap / _wrap_pad); std::nullopt when OpenSSL reports failure, which for
 // an unwrap means the integrity check failed.
 std::optional<Bytes> evp_wrap(const EVP_CIPHER* cipher, bool encrypt, const std::uint8_t* key,
                               const Bytes& in, const std::uint8_t* iv = nullptr) {
-  CtxPtr ctx(EVP_CIPHER_CTX_new());
+  WrapCtxPtr ctx(EVP_CIPHER_CTX_new());
   if (!ctx) return std::nullopt;
   EVP_CIPHER_CTX_set_flags(ctx.get(), EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
   if (EVP_CipherInit_ex(ctx.get(), cipher, nullptr, key, iv, encrypt ? 1 : 0) != 1) return std::nullopt;

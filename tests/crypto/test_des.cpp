@@ -57,9 +57,9 @@ const std::vector<int> kFpTable = {40, 8, 48, 16, 56, 24, 64, 32, 39, 7, 47, 15,
                                    36, 4, 44, 12, 52, 20, 60, 28, 35, 3, 43, 11, 51, 19, 59, 27,
                                    34, 2, 42, 10, 50, 18, 58, 26, 33, 1, 41, 9,  49, 17, 57, 25};
 
-constexpr std::uint64_t kExampleKey = 0x133457799BBCDFF1;
-constexpr std::uint64_t kExamplePlain = 0x0123456789ABCDEF;
-constexpr std::uint64_t kExampleCipher = 0x85E813540F0AB405;
+using test::kExampleCipher;
+using test::kExampleKey;
+using test::kExamplePlain;
 
 TEST(CryptoDes, ClassicExampleEncryptDecrypt) {
   const Des des(kExampleKey);

@@ -22,9 +22,9 @@
 namespace rsoc::crypto {
 namespace {
 
-constexpr std::uint64_t kExampleKey = 0x133457799BBCDFF1;
-constexpr std::uint64_t kExamplePlain = 0x0123456789ABCDEF;
-constexpr std::uint64_t kExampleCipher = 0x85E813540F0AB405;
+using test::kExampleCipher;
+using test::kExampleKey;
+using test::kExamplePlain;
 
 std::uint32_t hi(std::uint64_t x) {
   return static_cast<std::uint32_t>(x >> 32);

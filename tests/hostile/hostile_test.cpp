@@ -18,12 +18,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_paths.h"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-const std::string kSource = RSOC_SOURCE_DIR;
+const std::string kSource = rsoc_test::kSourceDir;
 const std::string kManifest = kSource + "/tests/hostile/cases.json";
 
 // Each run: at most 4 GiB of memory and this many seconds unless the case says. The bound is on address space
@@ -31,7 +33,14 @@ const std::string kManifest = kSource + "/tests/hostile/cases.json";
 // is ASan's own limit on resident memory, which ends an offending run with a report (tools/check.sh
 // sanitize).
 constexpr long kMemoryKiB = 4L * 1024 * 1024;
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__)  // gcc's
+#define RSOC_HOSTILE_UNDER_ASAN 1
+#elif defined(__has_feature)  // clang's
+#if __has_feature(address_sanitizer)
+#define RSOC_HOSTILE_UNDER_ASAN 1
+#endif
+#endif
+#if defined(RSOC_HOSTILE_UNDER_ASAN)
 const std::string kMemoryLimit = "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=" +
                                  std::to_string(kMemoryKiB / 1024) + "\"";
 #else
@@ -136,7 +145,7 @@ int run(std::string args, const fs::path& dir, int seconds) {
   replace_all(args, "{scenarios}", "'" + kSource + "/scenarios'");
   replace_all(args, "{src}", "'" + kSource + "'");
   const std::string command = "cd '" + dir.string() + "' && " + kMemoryLimit + " && exec timeout -k 5 " +
-                              std::to_string(seconds) + " '" + RSOC_BINARY + "' " + args +
+                              std::to_string(seconds) + " '" + rsoc_test::kRsocBinary + "' " + args +
                               " >stdout.txt 2>stderr.txt";
   const int status = std::system(command.c_str());  // /bin/sh -c COMMAND
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -22,11 +22,11 @@ namespace {
 
 using test::ns;
 
-constexpr std::uint64_t kMem = 0x00000000;
-constexpr std::uint64_t kImage = kMem + 0x100000;  // where bitstreams are loaded
+constexpr std::uint64_t kBitstreamMem = 0x00000000;
+constexpr std::uint64_t kImage = kBitstreamMem + 0x100000;  // where bitstreams are loaded
 constexpr std::uint64_t kPort = 0x40000000;
-constexpr std::uint64_t kDma = 0x41000000;
-constexpr std::uint64_t kSlot = 0x50000000;
+constexpr std::uint64_t kPortDma = 0x41000000;
+constexpr std::uint64_t kPortSlot = 0x50000000;
 constexpr std::uint32_t kAesId = 7;
 constexpr std::uint32_t kDesId = 9;
 
@@ -43,16 +43,18 @@ struct ReconfBench {
     slot.add_candidate(kAesId, make_core("aes", CoreParams{CoreKind::kAes128, ns(10), 1, 0, 100000}));
     slot.add_candidate(kDesId, make_core("des", CoreParams{CoreKind::kDes, ns(10), 1, 0, 16}));
     bus.add_initiator(cpu.initiator);
-    bus.add_target(mem.target, kMem, 4 << 20, "mem");
+    bus.add_target(mem.target, kBitstreamMem, 4 << 20, "mem");
     bus.add_target(port.target, kPort, port_reg::kSize, "port");
-    bus.add_target(slot.target, kSlot, 0x2000, "slot");
+    bus.add_target(slot.target, kPortSlot, 0x2000, "slot");
     if (with_dma) {
       dma = std::make_unique<DmaEngine>("dma", DmaParams{ns(10), 1, 10, 1, 1024});
       bus.add_initiator(dma->initiator);
-      bus.add_target(dma->target, kDma, dma_reg::kSize, "dma");
+      bus.add_target(dma->target, kPortDma, dma_reg::kSize, "dma");
     }
   }
-  void load(const std::vector<std::uint8_t>& image) { mem.load(kImage - kMem, image.data(), image.size()); }
+  void load(const std::vector<std::uint8_t>& image) {
+    mem.load(kImage - kBitstreamMem, image.data(), image.size());
+  }
 
   SoftCpu cpu;
   OnChipBus bus;
@@ -96,7 +98,7 @@ CpuCopyRun run_cpu_copy(ReconfBench& b) {
     r.status_reg = c.read32(kPort + port_reg::kStatus);
     r.words_reg = c.read32(kPort + port_reg::kWords);
     r.error_reg = c.read32(kPort + port_reg::kErrorCode);
-    r.name0 = c.read32(kSlot + reg::kName0);
+    r.name0 = c.read32(kPortSlot + reg::kName0);
   });
   test::TestThread sampler("sampler", [&] {
     sc_core::wait(sc_core::sc_time(50, sc_core::SC_MS));
@@ -170,15 +172,15 @@ DmaCopyRun run_dma_copy(ReconfBench& b) {
   test::TestThread th("th", [&] {
     CpuThread& c = b.cpu.thread(0);
     c.write32(kPort + port_reg::kCtrl, port_reg::kCtrlStart | 0);
-    c.write32(kDma + dma_reg::kSrc, static_cast<std::uint32_t>(kImage));
-    c.write32(kDma + dma_reg::kDst, static_cast<std::uint32_t>(kPort + port_reg::kData));
-    c.write32(kDma + dma_reg::kWords, 128000);
-    c.write32(kDma + dma_reg::kCtrl, dma_reg::kCtrlStart | dma_reg::kCtrlDstFixed);
+    c.write32(kPortDma + dma_reg::kSrc, static_cast<std::uint32_t>(kImage));
+    c.write32(kPortDma + dma_reg::kDst, static_cast<std::uint32_t>(kPort + port_reg::kData));
+    c.write32(kPortDma + dma_reg::kWords, 128000);
+    c.write32(kPortDma + dma_reg::kCtrl, dma_reg::kCtrlStart | dma_reg::kCtrlDstFixed);
     r.programmed = c.now();
     sc_core::wait(b.dma->done_event());
     r.done = sc_core::sc_time_stamp();
     c.sync();  // the CPU was idle while waiting for the interrupt
-    r.dma_status = c.read32(kDma + dma_reg::kStatus);
+    r.dma_status = c.read32(kPortDma + dma_reg::kStatus);
     r.port_status = c.read32(kPort + port_reg::kStatus);
   });
   sc_core::sc_start();
@@ -235,7 +237,7 @@ FailedRun run_bad_copy(ReconfBench& b, const std::vector<std::uint8_t>& image) {
     r.status_reg = c.read32(kPort + port_reg::kStatus);
     r.error_reg = c.read32(kPort + port_reg::kErrorCode);
     std::uint32_t v = 0;
-    r.slot_access = c.read(kSlot + reg::kName0, &v, 4);
+    r.slot_access = c.read(kPortSlot + reg::kName0, &v, 4);
     r.after = b.slot.state_at(c.now());
   });
   sc_core::sc_start();
@@ -334,7 +336,7 @@ TEST(ModelConfigPort, ReconfiguringAComputingCoreIsRefused) {
   sc_core::sc_time next_at;
   test::TestThread th("th", [&] {
     CpuThread& c = b.cpu.thread(0);
-    c.write32(kSlot + reg::kCtrl, reg::kCtrlNext);  // busy from 40 ns to 40 ns + 1 ms
+    c.write32(kPortSlot + reg::kCtrl, reg::kCtrlNext);  // busy from 40 ns to 40 ns + 1 ms
     next_at = c.now();
     const std::uint32_t start = port_reg::kCtrlStart | 0;
     refused_write = c.write(kPort + port_reg::kCtrl, &start, 4);

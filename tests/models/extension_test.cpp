@@ -17,12 +17,12 @@ namespace {
 
 using test::ns;
 
-constexpr std::uint64_t kKey = 0x133457799BBCDFF1;
+constexpr std::uint64_t kDesKey = 0x133457799BBCDFF1;
 constexpr std::uint64_t kPlain = 0x0123456789ABCDEF;
 constexpr std::uint64_t kCipher = 0x85E813540F0AB405;
 
-struct LoneCpu {
-  explicit LoneCpu(const CpuParams& params) : cpu("cpu", params), sink("sink", sc_core::SC_ZERO_TIME) {
+struct ExtensionCpu {
+  explicit ExtensionCpu(const CpuParams& params) : cpu("cpu", params), sink("sink", sc_core::SC_ZERO_TIME) {
     cpu.initiator.bind(sink.target);
   }
   SoftCpu cpu;
@@ -81,7 +81,7 @@ TEST(ModelExtension, RegisterWritesAreMaskedAndBadIndicesRejected) {
 }
 
 TEST(ModelExtension, EveryHardwareThreadHasItsOwnRegisters) {
-  LoneCpu lone(CpuParams{ns(10), 2, 1, 1024});
+  ExtensionCpu lone(CpuParams{ns(10), 2, 1, 1024});
   SoftCpu& cpu = lone.cpu;
   EXPECT_FALSE(cpu.thread(0).has_extension("desrnd"));
   cpu.attach_extension(DesrndExtension(DesrndParams{2, 1}));
@@ -91,7 +91,7 @@ TEST(ModelExtension, EveryHardwareThreadHasItsOwnRegisters) {
   ExtensionUnit& t1 = cpu.thread(1).extension("desrnd");
   EXPECT_NE(&t0, &t1);
   t0.write_register(2, 0x11111111);
-  des_through_interface(t1, 2, kKey, kPlain);
+  des_through_interface(t1, 2, kDesKey, kPlain);
   EXPECT_EQ(block_of(t1), kCipher);
   EXPECT_EQ(t1.instructions(), 8U);  // the prototype's configuration: 2 rounds per instruction
   EXPECT_EQ(t0.read_register(2), 0x11111111U) << "thread 1's instructions left thread 0's registers alone";
@@ -110,7 +110,7 @@ TEST(ModelExtension, EveryHardwareThreadHasItsOwnRegisters) {
 // mix, with desrnd at the extension's cycles per instruction.
 TEST(ModelExtension, SoftwareChargesExtensionInstructions) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
-  LoneCpu lone(CpuParams{ns(10), 1, 1, 1024});
+  ExtensionCpu lone(CpuParams{ns(10), 1, 1, 1024});
   SoftCpu& cpu = lone.cpu;
   cpu.attach_extension(DesrndExtension(DesrndParams{1, 3}));
   std::uint64_t out = 0;
@@ -118,7 +118,7 @@ TEST(ModelExtension, SoftwareChargesExtensionInstructions) {
   test::TestThread th("th", [&] {
     CpuThread& c = cpu.thread(0);
     auto& ext = dynamic_cast<DesrndExtension&>(c.extension("desrnd"));
-    crypto::DesOnDesrnd des(ext.unit(), kKey);
+    crypto::DesOnDesrnd des(ext.unit(), kDesKey);
     out = des.encrypt(kPlain);
     mix = des.mix();
     c.compute((mix.instructions() - mix.desrnd) + mix.desrnd * ext.cycles_per_instruction());

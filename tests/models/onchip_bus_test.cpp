@@ -32,7 +32,7 @@ struct BusBench {
   Memory mem;
 };
 
-constexpr std::uint64_t kMem = 0x10000000;
+constexpr std::uint64_t kBusMem = 0x10000000;
 
 TEST(ModelOnChipBus, SingleAccessTime) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
@@ -41,11 +41,11 @@ TEST(ModelOnChipBus, SingleAccessTime) {
   std::array<std::uint32_t, 16> burst{};
   test::TestThread th("th", [&] {
     CpuThread& c = b.cpu.thread(0);
-    c.read32(kMem);
+    c.read32(kBusMem);
     t.push_back(c.now());
-    c.write32(kMem + 4, 5);
+    c.write32(kBusMem + 4, 5);
     t.push_back(c.now());
-    c.read(kMem, burst.data(), 64);
+    c.read(kBusMem, burst.data(), 64);
     t.push_back(c.now());
   });
   sc_core::sc_start();
@@ -69,14 +69,14 @@ TEST(ModelOnChipBus, SecondInitiatorWaitsForTheFirst) {
   sc_core::sc_time end_a, end_b, start_b;
   test::TestThread a("a", [&] {
     CpuThread& c = b.cpu.thread(0);
-    c.read32(kMem);  // on the bus [10, 70)
+    c.read32(kBusMem);  // on the bus [10, 70)
     end_a = c.now();
   });
   test::TestThread bt("b", [&] {
     CpuThread& c = b.cpu.thread(1);
     c.compute(3);  // 30 ns
     start_b = c.now();
-    c.read32(kMem + 0x100);  // arrives at 40 ns, granted at 70 ns: waits 30 ns
+    c.read32(kBusMem + 0x100);  // arrives at 40 ns, granted at 70 ns: waits 30 ns
     end_b = c.now();
   });
   sc_core::sc_start();
@@ -97,11 +97,11 @@ TEST(ModelOnChipBus, SimultaneousArrivalsAreSerialised) {
   BusBench b(2);
   sc_core::sc_time end[2];
   test::TestThread a("a", [&] {
-    b.cpu.thread(0).read32(kMem);
+    b.cpu.thread(0).read32(kBusMem);
     end[0] = b.cpu.thread(0).now();
   });
   test::TestThread bt("b", [&] {
-    b.cpu.thread(1).read32(kMem + 4);
+    b.cpu.thread(1).read32(kBusMem + 4);
     end[1] = b.cpu.thread(1).now();
   });
   sc_core::sc_start();
@@ -122,13 +122,13 @@ TEST(ModelOnChipBus, InitiatorRunningAheadLeavesEarlierGapFree) {
   test::TestThread a("a", [&] {
     CpuThread& c = b.cpu.thread(0);
     c.compute(50);  // local 500 ns
-    c.read32(kMem);
+    c.read32(kBusMem);
     end[0] = c.now();
     kernel[0] = sc_core::sc_time_stamp();
   });
   test::TestThread bt("b", [&] {
     CpuThread& c = b.cpu.thread(1);
-    c.read32(kMem + 4);
+    c.read32(kBusMem + 4);
     end[1] = c.now();
     kernel[1] = sc_core::sc_time_stamp();
   });

@@ -18,6 +18,7 @@
 #include "models/riscv_timing.h"
 #include "models/soft_cpu.h"
 #include "tests/models/model_test_support.h"
+#include "tests/test_paths.h"
 
 namespace rsoc::models {
 namespace {
@@ -33,7 +34,7 @@ TimingProfile test_profile() {
   return p;
 }
 
-struct Counts {
+struct ClassCounts {
   std::uint64_t alu = 0, shift = 0, mul = 0, div = 0, load = 0, store = 0, taken = 0, not_taken = 0, jal = 0,
                 jalr = 0, extension = 0;
   std::uint64_t cycles(const TimingProfile& p, std::uint64_t extension_cycles = 0) const {
@@ -48,8 +49,8 @@ struct Counts {
 };
 
 std::shared_ptr<const ElfImage> selftest() {
-  static const auto image =
-      std::make_shared<const ElfImage>(ElfImage::load(RSOC_SOFTWARE_DIR "/iss_selftest.elf"));
+  static const auto image = std::make_shared<const ElfImage>(
+      ElfImage::load(std::string(rsoc_test::kSoftwareDir) + "/iss_selftest.elf"));
   return image;
 }
 
@@ -63,8 +64,8 @@ constexpr std::uint64_t kDevice = 0x80000000;
 
 // CPU (10 ns, two hardware threads) -> bus (10 ns) -> 1 MiB memory at kDevice; the hart's local memory at
 // 0x10000000.
-struct Bench {
-  Bench()
+struct HartBench {
+  HartBench()
       : cpu("cpu", CpuParams{ns(10), 2, 1, 1024}),
         bus("bus", OnChipBusParams{ns(10), 1, 1}),
         mem("mem", MemoryParams{1 << 20, ns(10), 2, 1}),
@@ -86,7 +87,7 @@ struct Bench {
 
 TEST(ModelRiscvHart, ArithmeticCostsEachClassItsCycles) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
-  Bench b;
+  HartBench b;
   RiscvHart::Slice s;
   sc_core::sc_time end;
   test::TestThread th("th", [&] {
@@ -103,7 +104,7 @@ TEST(ModelRiscvHart, ArithmeticCostsEachClassItsCycles) {
   t -= x % y;
   const std::int32_t expected = (t >> y) + static_cast<std::int32_t>((std::int64_t{x} * x) >> 32);
   EXPECT_EQ(b.hart.result(), static_cast<std::uint32_t>(expected));
-  Counts c;
+  ClassCounts c;
   c.alu = 5, c.shift = 2, c.mul = 2, c.div = 2, c.jalr = 1;
   EXPECT_TRUE(s.returned);
   EXPECT_EQ(s.instructions, c.instructions());
@@ -114,7 +115,7 @@ TEST(ModelRiscvHart, ArithmeticCostsEachClassItsCycles) {
 
 TEST(ModelRiscvHart, LoadsAndStoresOfEveryWidthInTheLocalMemory) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
-  Bench b;
+  HartBench b;
   RiscvHart::Slice s;
   const std::uint32_t buffer = b.hart.memory().base + 0x20000;
   std::uint8_t bytes[8] = {};
@@ -129,7 +130,7 @@ TEST(ModelRiscvHart, LoadsAndStoresOfEveryWidthInTheLocalMemory) {
   EXPECT_EQ(std::vector<std::uint8_t>(bytes, bytes + 7), std::vector<std::uint8_t>(stored, stored + 7));
   const std::uint32_t w = 0x12345678, h = 0x1234, hu = 0x5678, byte = 0x12, bu = 0x78;  // lh 2(p): 0x1234
   EXPECT_EQ(b.hart.result(), ((((w + h) ^ hu) + byte) - bu) + 1);
-  Counts c;
+  ClassCounts c;
   c.alu = 2 + 5, c.store = 3, c.load = 5, c.jalr = 1;
   EXPECT_EQ(s.instructions, c.instructions());
   EXPECT_EQ(s.cycles, c.cycles(b.profile));
@@ -138,7 +139,7 @@ TEST(ModelRiscvHart, LoadsAndStoresOfEveryWidthInTheLocalMemory) {
 
 TEST(ModelRiscvHart, TakenAndNotTakenBranchesAndCalls) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
-  Bench b;
+  HartBench b;
   RiscvHart::Slice s;
   test::TestThread th("th", [&] {
     b.hart.call(entry("sum"), {10});
@@ -147,7 +148,7 @@ TEST(ModelRiscvHart, TakenAndNotTakenBranchesAndCalls) {
   sc_core::sc_start();
   ASSERT_TRUE(th.finished());
   EXPECT_EQ(b.hart.result(), 55u);
-  Counts c;
+  ClassCounts c;
   c.alu = 2 * 10 + 4, c.taken = 9, c.not_taken = 1, c.jal = 1, c.jalr = 2;
   EXPECT_EQ(s.instructions, c.instructions());
   EXPECT_EQ(s.cycles, c.cycles(b.profile));
@@ -155,7 +156,7 @@ TEST(ModelRiscvHart, TakenAndNotTakenBranchesAndCalls) {
 
 TEST(ModelRiscvHart, AccessesOutsideTheLocalMemoryGoThroughTheBus) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
-  Bench b;
+  HartBench b;
   sc_core::sc_time end, reference_io;
   std::uint32_t stored = 0;
   test::TestThread th("th", [&] {
@@ -176,7 +177,7 @@ TEST(ModelRiscvHart, AccessesOutsideTheLocalMemoryGoThroughTheBus) {
   ASSERT_TRUE(th.finished());
   EXPECT_EQ(b.hart.result(), static_cast<std::uint32_t>(kDevice + 0x41));
   EXPECT_EQ(stored, static_cast<std::uint32_t>(kDevice + 0x40));  // the store reached the memory
-  Counts c;
+  ClassCounts c;
   c.store = 1, c.load = 1, c.alu = 1, c.jalr = 1;
   EXPECT_GT(reference_io, sc_core::SC_ZERO_TIME);
   EXPECT_EQ(b.cpu.thread(0).io_time(), reference_io);
@@ -186,7 +187,7 @@ TEST(ModelRiscvHart, AccessesOutsideTheLocalMemoryGoThroughTheBus) {
 
 TEST(ModelRiscvHart, CustomInstructionsReachTheExtensionUnit) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
-  Bench b;
+  HartBench b;
   DesrndExtension unit(DesrndParams{2, 3});
   RiscvHart::Slice s;
   std::uint32_t out[2] = {};
@@ -210,14 +211,14 @@ TEST(ModelRiscvHart, CustomInstructionsReachTheExtensionUnit) {
   EXPECT_EQ(out[0], reference.read(crypto::DesrndRegister::l));
   EXPECT_EQ(out[1], reference.read(crypto::DesrndRegister::r));
   EXPECT_EQ(unit.instructions(), 8u);
-  Counts c;
+  ClassCounts c;
   c.alu = 6, c.extension = 8, c.store = 2, c.jalr = 1;
   EXPECT_EQ(s.cycles, c.cycles(b.profile, 3));
 }
 
 TEST(ModelRiscvHart, APreemptedCallAddsUpToAnUninterruptedOne) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
-  Bench b;
+  HartBench b;
   std::uint64_t slices = 0, cycles = 0, instructions = 0;
   sc_core::sc_time end;
   test::TestThread th("th", [&] {
@@ -234,7 +235,7 @@ TEST(ModelRiscvHart, APreemptedCallAddsUpToAnUninterruptedOne) {
   sc_core::sc_start();
   ASSERT_TRUE(th.finished());
   EXPECT_EQ(b.hart.result(), 500500u);
-  Counts c;
+  ClassCounts c;
   c.alu = 2 * 1000 + 4, c.taken = 999, c.not_taken = 1, c.jal = 1, c.jalr = 2;
   EXPECT_GT(slices, 100u);
   EXPECT_EQ(instructions, c.instructions());
@@ -246,7 +247,7 @@ TEST(ModelRiscvHart, APreemptedCallAddsUpToAnUninterruptedOne) {
 std::string error_of(const char* function, std::initializer_list<std::uint32_t> args, bool with_unit = false,
                      std::uint64_t limit = 0) {
   test::set_quantum(sc_core::SC_ZERO_TIME);
-  Bench b;
+  HartBench b;
   DesrndExtension unit(DesrndParams{2, 1});
   std::string message;
   test::TestThread th("th", [&] {

@@ -6,6 +6,7 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 using runtime::TimeUse;
@@ -14,24 +15,24 @@ using sc_core::sc_time;
 
 namespace {
 
-const std::string kScenarios = std::string(RSOC_SOURCE_DIR) + "/scenarios/";
+using rsoc::test::kScenarioDir;
 
 std::uint64_t ps(const sc_time& t) {
   return t.value();
 }
 
-struct Outcome {
+struct BreakdownRun {
   std::vector<runtime::RequestRecord> records;
   std::vector<analysis::StatGroup> stats;
   std::uint64_t slot_waits = 0;
   std::uint64_t end_ps = 0;  // when the simulation ended
 };
 
-Outcome run(const std::string& scenario, const std::vector<std::string>& overrides = {}) {
+BreakdownRun run_breakdown(const std::string& scenario, const std::vector<std::string>& overrides = {}) {
   platform::LoadOptions options;
   options.overrides = overrides;
-  const auto s = platform::load_scenario_file(kScenarios + scenario, options);
-  Outcome out;
+  const auto s = platform::load_scenario_file(kScenarioDir + scenario, options);
+  BreakdownRun out;
   platform::Simulation sim(s.params, [&](const runtime::RequestRecord& r) { out.records.push_back(r); });
   sim.spawn_background();
   sim.spawn_apps();
@@ -42,13 +43,13 @@ Outcome run(const std::string& scenario, const std::vector<std::string>& overrid
   return out;
 }
 
-double stat(const Outcome& r, const std::string& resource, const std::string& name) {
+double breakdown_stat(const BreakdownRun& r, const std::string& resource, const std::string& name) {
   return test::stat(r.stats, resource, name);
 }
 
 // Every request completed, and its parts sum exactly to its latency; its reconfiguration part is
 // requests.csv's.
-runtime::LatencyBreakdown expect_exact(const Outcome& run) {
+runtime::LatencyBreakdown expect_exact(const BreakdownRun& run) {
   runtime::LatencyBreakdown sum;
   EXPECT_FALSE(run.records.empty());
   for (const auto& r : run.records) {
@@ -70,7 +71,7 @@ sc_time reference_software_block(const std::string& functionality) {
 }  // namespace
 
 TEST(Breakdown, ReferenceSplitsBackgroundLoadReconfigurationAndProgrammedIo) {
-  const Outcome r = run("os_aes_des.json");
+  const BreakdownRun r = run_breakdown("os_aes_des.json");
   const auto sum = expect_exact(r);
   EXPECT_GT(sum[TimeUse::kCpuWait], 0u);  // the kernel daemon and the user load share the CPU
   EXPECT_GT(sum[TimeUse::kReconfig], 0u);
@@ -89,7 +90,7 @@ TEST(Breakdown, ReferenceSplitsBackgroundLoadReconfigurationAndProgrammedIo) {
 }
 
 TEST(Breakdown, SoftwareOnlyRunIsComputingAndWaitingForTheCpu) {
-  const Outcome r = run("os_aes_des.json", {"runtime.policy=software"});
+  const BreakdownRun r = run_breakdown("os_aes_des.json", {"runtime.policy=software"});
   expect_exact(r);
   for (const auto& x : r.records) {
     EXPECT_EQ(x.breakdown[TimeUse::kCpuCompute], ps(reference_software_block(x.functionality) * x.blocks));
@@ -98,7 +99,7 @@ TEST(Breakdown, SoftwareOnlyRunIsComputingAndWaitingForTheCpu) {
 }
 
 TEST(Breakdown, SoftwareRequestWithoutCompetitionIsAllComputing) {
-  const Outcome r = run("smoke_aes.json", {"runtime.policy=software"});
+  const BreakdownRun r = run_breakdown("smoke_aes.json", {"runtime.policy=software"});
   expect_exact(r);
   for (const auto& x : r.records) {
     // 20,000 + 64 x 3,000 cycles at 100 MHz.
@@ -110,7 +111,7 @@ TEST(Breakdown, SoftwareRequestWithoutCompetitionIsAllComputing) {
 TEST(Breakdown, BackToBackRequestsAreIssuedWhenThePreviousEndedAndTheRunEndsWithTheLast) {
   // No think time, and a quantum (100 ms) far longer than a request (2.12 ms): the process runs ahead of the
   // kernel, and its next request is issued at its own time, not the kernel's.
-  const Outcome r = run("smoke_aes.json", {"runtime.policy=software", "workload.apps.0.think_us=0",
+  const BreakdownRun r = run_breakdown("smoke_aes.json", {"runtime.policy=software", "workload.apps.0.think_us=0",
                                            "platform.quantum_ns=100000000"});
   expect_exact(r);
   for (const auto& x : r.records) {
@@ -121,7 +122,7 @@ TEST(Breakdown, BackToBackRequestsAreIssuedWhenThePreviousEndedAndTheRunEndsWith
 }
 
 TEST(Breakdown, SmokeHardwareRequestsTakeTheTimesOfTheTimingContracts) {
-  const Outcome r = run("smoke_aes.json");
+  const BreakdownRun r = run_breakdown("smoke_aes.json");
   expect_exact(r);
   ASSERT_EQ(r.records.size(), 4u);
   // 128,000 bitstream words copied at 120 CPU cycles each, the START write and the final status read.
@@ -143,7 +144,7 @@ TEST(Breakdown, SmokeHardwareRequestsTakeTheTimesOfTheTimingContracts) {
 TEST(Breakdown, WithoutCachingOneSlotMakesRequestsWaitForIt) {
   // The configuration port fed by DMA: the configuring process sleeps, so the other application runs and
   // finds the only slot in use.
-  const Outcome r = run(
+  const BreakdownRun r = run_breakdown(
       "os_aes_des.json",
       {"runtime.policy=hardware", "runtime.caching=false", "energy=null",
        "platform.slots=[{\"name\":\"slot0\",\"bus\":\"plb\",\"base\":\"0x80000000\",\"capacity_kib\":600}]",
@@ -156,7 +157,7 @@ TEST(Breakdown, WithoutCachingOneSlotMakesRequestsWaitForIt) {
 }
 
 TEST(Breakdown, DmaDataPathIsBusTransferAndCoreCompute) {
-  const Outcome r = run(
+  const BreakdownRun r = run_breakdown(
       "os_aes_des.json",
       {"platform.dmas=[{\"name\":\"dma\",\"bus\":\"plb\",\"base\":\"0x40100000\"}]", "energy=null",
        "runtime.driver.data_path=dma",
@@ -185,18 +186,18 @@ TEST(Breakdown, DmaDataPathIsBusTransferAndCoreCompute) {
 }
 
 TEST(Breakdown, FmcNwaitPollingAndByteSwappingAreCpuIo) {
-  const Outcome r = run("smoke_fmc_des.json");
+  const BreakdownRun r = run_breakdown("smoke_fmc_des.json");
   const auto sum = expect_exact(r);
   // Every FMC access is a request's: its NWAIT polls and byte swaps are in the requests' device time.
   const double device_ms = static_cast<double>(sum[TimeUse::kCpuIo] + sum[TimeUse::kCoreCompute]) * 1e-9;
-  EXPECT_GT(stat(r, "bus.fmc", "poll_ms"), 0.0);
-  EXPECT_GE(device_ms, stat(r, "bus.fmc", "poll_ms") + stat(r, "bus.fmc", "byteswap_ms"));
+  EXPECT_GT(breakdown_stat(r, "bus.fmc", "poll_ms"), 0.0);
+  EXPECT_GE(device_ms, breakdown_stat(r, "bus.fmc", "poll_ms") + breakdown_stat(r, "bus.fmc", "byteswap_ms"));
 }
 
 TEST(Breakdown, CooperativeProcessesYieldWhileTheyPoll) {
   // The reference in hardware with an AES core slow enough (20 us a cipher block) for status reads to find
   // it busy.
-  const Outcome r = run("os_aes_des.json", {"runtime.scheduler.mode=cooperative", "runtime.policy=hardware",
+  const BreakdownRun r = run_breakdown("os_aes_des.json", {"runtime.scheduler.mode=cooperative", "runtime.policy=hardware",
                                             "platform.cores.0.block_cycles=2000"});
   const auto sum = expect_exact(r);
   EXPECT_GT(sum[TimeUse::kCoreCompute], 0u);

@@ -11,13 +11,14 @@
 
 #include "platform/scenario.h"
 #include "platform/scenario_schema.h"
+#include "tests/test_paths.h"
 
 namespace fs = std::filesystem;
 using rsoc::platform::ScenarioError;
 
 namespace {
 
-const std::string kBroken = std::string(RSOC_SOURCE_DIR) + "/tests/broken_scenarios/";
+const std::string kBroken = std::string(rsoc_test::kSourceDir) + "/tests/broken_scenarios/";
 
 std::vector<std::string> issues_of(const std::string& name) {
   try {
@@ -185,7 +186,7 @@ TEST(ScenarioBroken, EveryKeptFileIsCovered) {
 
 TEST(ScenarioShipped, EveryShippedScenarioLoads) {
   std::size_t n = 0;
-  for (const auto& e : fs::directory_iterator(std::string(RSOC_SOURCE_DIR) + "/scenarios")) {
+  for (const auto& e : fs::directory_iterator(std::string(rsoc_test::kSourceDir) + "/scenarios")) {
     if (e.path().extension() != ".json") continue;
     ++n;
     EXPECT_NO_THROW(rsoc::platform::load_scenario_file(e.path().string())) << e.path();
@@ -197,12 +198,12 @@ TEST(ScenarioShipped, DefaultScenarioIsTheReferenceExperiment) {
   const auto embedded =
       rsoc::platform::load_scenario_text(rsoc::platform::default_scenario_text(), "default");
   const auto file =
-      rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json");
+      rsoc::platform::load_scenario_file(std::string(rsoc_test::kSourceDir) + "/scenarios/os_aes_des.json");
   EXPECT_EQ(embedded.sha256, file.sha256);
 }
 
 TEST(ScenarioDocs, ReadmeDocumentsEveryKeyTheLoaderAccepts) {
-  std::ifstream in(std::string(RSOC_SOURCE_DIR) + "/scenarios/README.md");
+  std::ifstream in(std::string(rsoc_test::kSourceDir) + "/scenarios/README.md");
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string readme = ss.str();
@@ -223,14 +224,14 @@ TEST(ScenarioOverrides, SetAndSeedApplyWithValidation) {
   rsoc::platform::LoadOptions opt;
   opt.overrides = {"platform.config_port.cpu_copy_cycles_per_word=60", "/workload/apps/0/blocks=8"};
   opt.seed = 42;
-  const auto s =
-      rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt);
+  const auto s = rsoc::platform::load_scenario_file(
+      std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json", opt);
   EXPECT_EQ(s.params.config_port->cpu_copy_cycles_per_word, 60u);
   EXPECT_EQ(s.params.apps.at(0).blocks.list, std::vector<std::uint64_t>{8});
   EXPECT_EQ(s.params.seed, 42u);
   opt.overrides = {"platform.slots.0.capacity_kib=100"};
   try {
-    rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt);
+    rsoc::platform::load_scenario_file(std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json", opt);
     FAIL() << "a slot smaller than the only bitstream must be rejected";
   } catch (const ScenarioError& e) {
     ASSERT_EQ(e.issues().size(), 1u);
@@ -241,7 +242,7 @@ TEST(ScenarioOverrides, SetAndSeedApplyWithValidation) {
 }
 
 TEST(ScenarioOverrides, AProblemIsNamedAfterTheFlagThatSetItsValue) {
-  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  const std::string smoke = std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json";
   // "flag or file: pointer" of every issue.
   const auto files = [&](const rsoc::platform::LoadOptions& opt) {
     return issues_loading(smoke, opt,
@@ -271,7 +272,7 @@ TEST(ScenarioOverrides, AProblemIsNamedAfterTheFlagThatSetItsValue) {
 }
 
 TEST(ScenarioUnits, TheExecutionUnitAndItsCostsAreCheckedAndResolved) {
-  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  const std::string reference = std::string(rsoc_test::kSourceDir) + "/scenarios/os_aes_des.json";
   EXPECT_EQ(issues_with(reference, {"runtime.unit_bytes={\"des\":4,\"aes\":16,\"3des\":2000000}",
                                     "software.des.cycles_per_byte=-1", "runtime.driver.pio_timing=words"}),
             (std::vector<std::string>{
@@ -306,13 +307,13 @@ TEST(ScenarioUnits, TheExecutionUnitAndItsCostsAreCheckedAndResolved) {
 }
 
 TEST(ScenarioEnergy, TheEnergyPoliciesNeedAnEnergyModelAndThePortItsEnergyOnlyWhenThereIsOne) {
-  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  const std::string smoke = std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json";
   EXPECT_EQ(
       issues_with(smoke, {"runtime.policy=energy_delay"}),
       (std::vector<std::string>{"/runtime/policy: policy energy_delay chooses by energy: it needs section "
                                 "energy (the power model); expected another policy, or an energy section"}));
   // A platform without a port (the HSM: static slots) takes no port energy; a DMA engine it lacks is named.
-  const std::string hsm = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  const std::string hsm = std::string(rsoc_test::kSourceDir) + "/scenarios/hsm_rsa2048.json";
   EXPECT_EQ(issues_with(hsm, {"energy.config_port={\"nj_per_word\": 0.5}",
                               "energy.dmas={\"dma0\": {\"pj_per_word\": 1}}"}),
             (std::vector<std::string>{
@@ -320,7 +321,7 @@ TEST(ScenarioEnergy, TheEnergyPoliciesNeedAnEnergyModelAndThePortItsEnergyOnlyWh
                 "/energy/config_port: the platform has no configuration port; expected null"}));
   // An entry with a count is priced by its name for all its slots, so a sweep of the count keeps the section
   // valid; a slot priced by its own name besides is priced twice.
-  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  const std::string reference = std::string(rsoc_test::kSourceDir) + "/scenarios/os_aes_des.json";
   EXPECT_EQ(issues_with(reference, {"platform.slots.0.count=1"}), std::vector<std::string>{});
   EXPECT_EQ(issues_with(reference, {"platform.slots.0.count=3"}), std::vector<std::string>{});
   EXPECT_EQ(
@@ -344,7 +345,7 @@ TEST(ScenarioEnergy, TheEnergyPoliciesNeedAnEnergyModelAndThePortItsEnergyOnlyWh
 }
 
 TEST(ScenarioSlots, CountStandsForNamedSlotsInConsecutiveWindows) {
-  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  const std::string reference = std::string(rsoc_test::kSourceDir) + "/scenarios/os_aes_des.json";
   rsoc::platform::LoadOptions opt;
   opt.overrides = {"platform.slots.0.count=3"};
   const auto s = rsoc::platform::load_scenario_file(reference, opt);
@@ -373,7 +374,7 @@ TEST(ScenarioSlots, CountStandsForNamedSlotsInConsecutiveWindows) {
 
 TEST(ScenarioHsm, CrossFieldProblemsAreReportedWithTheirPointers) {
   EXPECT_EQ(
-      issues_with(std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json",
+      issues_with(std::string(rsoc_test::kSourceDir) + "/scenarios/hsm_rsa2048.json",
                   {"workload.hsm.key_bits=3000", "workload.hsm.uart=uart0",
                    "workload.hsm.key_record_bytes=100", "workload.hsm.keystore_address=0x2002FFF0"}),
       (std::vector<std::string>{
@@ -387,7 +388,7 @@ TEST(ScenarioHsm, CrossFieldProblemsAreReportedWithTheirPointers) {
 
 // The remainder runs in the bignum steps in proportion to their cycles: with none, it cannot run there.
 TEST(ScenarioHsm, ARemainderInBignumStepsWithoutCyclesIsRefusedWithWhatWouldDo) {
-  const std::string file = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  const std::string file = std::string(rsoc_test::kSourceDir) + "/scenarios/hsm_rsa2048.json";
   std::vector<std::string> zero;
   for (const char* step :
        {"key_parse", "blinding_hit", "blind", "operand_unpack", "result_read", "crt", "unblind"})
@@ -405,7 +406,7 @@ TEST(ScenarioHsm, ARemainderInBignumStepsWithoutCyclesIsRefusedWithWhatWouldDo) 
 // The firmware's core library takes the platform's static cores: the CRT pair needs two modexp cores that
 // take the unreduced message, the unwrap an AES core.
 TEST(ScenarioHsm, TheFirmwareNeedsAnAesCoreAndTwoModexpCoresThatTakeTheUnreducedMessage) {
-  const std::string file = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  const std::string file = std::string(rsoc_test::kSourceDir) + "/scenarios/hsm_rsa2048.json";
   const auto problems = [&](const std::vector<std::string>& overrides) {
     return issues_with(file, overrides);
   };
@@ -430,7 +431,7 @@ std::vector<std::string> smoke_issues(const std::vector<std::string>& overrides)
   rsoc::platform::LoadOptions opt;
   opt.overrides = overrides;
   try {
-    rsoc::platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt);
+    rsoc::platform::load_scenario_file(std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json", opt);
   } catch (const ScenarioError& e) {
     std::vector<std::string> got;
     for (const auto& i : e.issues()) got.push_back(i.pointer + ": " + i.message);
@@ -479,8 +480,8 @@ TEST(ScenarioSoftware, ScaledFromNeedsCountedWorkAndACalibratedCost) {
 // Names made by a count (<name>0, <name>1, ...) must not collide with declared ones or with each other: a DMA
 // engine or an application named twice would be bound twice or merged in the statistics.
 TEST(ScenarioNames, CountsMakeNamesThatMustNotCollide) {
-  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
-  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  const std::string smoke = std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json";
+  const std::string reference = std::string(rsoc_test::kSourceDir) + "/scenarios/os_aes_des.json";
   EXPECT_EQ(
       issues_with(smoke, {"platform.dmas=[{\"name\":\"d\",\"count\":2,\"bus\":\"plb\",\"base\":"
                           "\"0x40100000\"},{\"name\":\"d0\",\"bus\":\"plb\",\"base\":\"0x40200000\"}]"}),
@@ -503,7 +504,7 @@ TEST(ScenarioNames, CountsMakeNamesThatMustNotCollide) {
 // Bounds that keep a valid scenario within memory: applications after counts, and the data of one request
 // (every byte is really computed).
 TEST(ScenarioLimits, ExpandedApplicationsAndRequestDataAreBounded) {
-  const std::string reference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+  const std::string reference = std::string(rsoc_test::kSourceDir) + "/scenarios/os_aes_des.json";
   EXPECT_EQ(issues_with(reference, {"workload.apps.0.count=4096"}),
             (std::vector<std::string>{
                 "/workload/apps/1/count: the workload would have 4097 applications; at most 4096"}));
@@ -512,7 +513,7 @@ TEST(ScenarioLimits, ExpandedApplicationsAndRequestDataAreBounded) {
       (std::vector<std::string>{"/workload/apps/0: a request of 100000 blocks of 4096 bytes is 409600000 "
                                 "bytes of data; at most 268435456 (every byte is really computed)"}));
   EXPECT_EQ(
-      issues_with(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json",
+      issues_with(std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json",
                   {"workload.apps.0.blocks_distribution={\"kind\":\"uniform\",\"max\":100000000}",
                    "workload.apps.0.blocks=null"}),
       (std::vector<std::string>{"/workload/apps/0: a request of 100000000 blocks of 16 bytes is 1600000000 "
@@ -522,8 +523,8 @@ TEST(ScenarioLimits, ExpandedApplicationsAndRequestDataAreBounded) {
 
 // Ranges whose end would wrap past 2^64 are refused where they are given, not compared as if they ended low.
 TEST(ScenarioAddresses, RangesThatEndPastTheAddressSpaceAreRefused) {
-  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
-  const std::string hsm = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  const std::string smoke = std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json";
+  const std::string hsm = std::string(rsoc_test::kSourceDir) + "/scenarios/hsm_rsa2048.json";
   EXPECT_EQ(
       issues_with(smoke, {"platform.memories.0.base=\"0xFFFFFFFFFFFF0000\""}),
       (std::vector<std::string>{
@@ -548,7 +549,7 @@ TEST(ScenarioAddresses, RangesThatEndPastTheAddressSpaceAreRefused) {
 // A file with thousands of problems is reported in bounded memory and time: the first 100 problems and the
 // count of the others; a list longer than its maximum is refused without checking each item.
 TEST(ScenarioLimits, TheFirstHundredProblemsAreReportedAndTheOthersCounted) {
-  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  const std::string smoke = std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json";
   std::string zeros = "[0";
   for (int i = 1; i < 1000; ++i) zeros += ",0";
   rsoc::platform::LoadOptions opt;
@@ -572,7 +573,7 @@ TEST(ScenarioLimits, TheFirstHundredProblemsAreReportedAndTheOthersCounted) {
 TEST(ScenarioOverrides, AnOverrideThatIsNotUtf8IsRefusedAndShownWithEscapes) {
   rsoc::platform::LoadOptions opt;
   opt.overrides = {"description=\xff"};
-  const auto got = issues_loading(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", opt,
+  const auto got = issues_loading(std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json", opt,
                                   [](const rsoc::platform::ScenarioIssue& i) { return i.to_string(); });
   EXPECT_EQ(got, std::vector<std::string>{
                      "--set description=\\xff: malformed override: not UTF-8 text (byte 0xff at offset 12)"});

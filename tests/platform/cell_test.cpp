@@ -18,6 +18,7 @@
 #include "platform/session.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 using runtime::Functionality;
@@ -25,7 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kCell = std::string(RSOC_SOURCE_DIR) + "/scenarios/cell_rsa4096.json";
+const std::string kCell = std::string(rsoc_test::kSourceDir) + "/scenarios/cell_rsa4096.json";
 
 platform::Scenario cell(std::vector<std::string> overrides) {
   platform::LoadOptions options;

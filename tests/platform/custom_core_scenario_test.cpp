@@ -10,12 +10,13 @@
 #include "platform/crossover.h"
 #include "platform/scenario.h"
 #include "platform/simulation.h"
+#include "tests/test_paths.h"
 
 namespace rsoc::platform {
 namespace {
 
-const std::string kSha = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_sha256.json";
-const std::string kFft = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_fft.json";
+const std::string kSha = std::string(rsoc_test::kSourceDir) + "/scenarios/custom_sha256.json";
+const std::string kFft = std::string(rsoc_test::kSourceDir) + "/scenarios/custom_fft.json";
 
 // "pointer: message" of every issue loading `path` with `overrides` (none when it loads).
 std::vector<std::string> issues_with(const std::string& path, const std::vector<std::string>& overrides) {

@@ -7,12 +7,13 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 
 namespace {
 
-const std::string kDir = std::string(RSOC_SOURCE_DIR) + "/scenarios/";
+const std::string kDir = std::string(rsoc_test::kSourceDir) + "/scenarios/";
 
 platform::Scenario load(const std::string& file, std::vector<std::string> overrides = {}) {
   platform::LoadOptions options;

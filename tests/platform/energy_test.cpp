@@ -14,13 +14,14 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 using models::EnergyPart;
 
 namespace {
 
-const std::string kScenarios = std::string(RSOC_SOURCE_DIR) + "/scenarios/";
+using rsoc::test::kScenarioDir;
 
 const std::string kSmokeEnergy =
     R"(energy={"baseline_mw": 100, "cpus": {"cpu": {"active_mw": 150, "idle_mw": 60}},
@@ -48,7 +49,7 @@ double held_ps(const runtime::RequestRecord& r) {
 }  // namespace
 
 TEST(Energy, TheRunsEnergyIsWhatItsComponentsSpentAndTheFloorPowerOverItsTime) {
-  const auto r = test::run_scenario(kScenarios + "smoke_aes.json", {kSmokeEnergy});
+  const auto r = test::run_scenario(kScenarioDir + "smoke_aes.json", {kSmokeEnergy});
   const double end_ms = r.end_ms;
   // The bitstream, read once by the copy loop: nothing else touches the DDR.
   EXPECT_DOUBLE_EQ(stat(r, "memory.ddr", "words_read"), kBitstreamWords);
@@ -73,7 +74,7 @@ TEST(Energy, TheRunsEnergyIsWhatItsComponentsSpentAndTheFloorPowerOverItsTime) {
 }
 
 TEST(Energy, EveryRequestPaysForWhatItUsedAndTogetherForEverythingTheComponentsSpent) {
-  const auto r = test::run_scenario(kScenarios + "smoke_aes.json", {kSmokeEnergy});
+  const auto r = test::run_scenario(kScenarioDir + "smoke_aes.json", {kSmokeEnergy});
   ASSERT_EQ(r.records.size(), 4u);
   double sum_nj = 0;
   for (const auto& rec : r.records) {
@@ -99,7 +100,7 @@ TEST(Energy, EveryRequestPaysForWhatItUsedAndTogetherForEverythingTheComponentsS
 }
 
 TEST(Energy, WithoutTheSectionNothingIsMeasuredOrReported) {
-  const auto r = test::run_scenario(kScenarios + "smoke_aes.json", {});
+  const auto r = test::run_scenario(kScenarioDir + "smoke_aes.json", {});
   ASSERT_EQ(r.records.size(), 4u);
   for (const auto& rec : r.records) EXPECT_FALSE(rec.energy.has_value()) << rec.id;
   EXPECT_FALSE(has_group(r, "energy"));
@@ -111,7 +112,7 @@ TEST(Energy, WithoutTheSectionNothingIsMeasuredOrReported) {
 TEST(Energy, ACpuPowerMeasuredAtAnotherClockScalesWithTheClock) {
   // Given at 50 MHz for a CPU at 100 MHz: a busy thread adds twice the 90 mW; idle power stays.
   const auto r =
-      test::run_scenario(kScenarios + "smoke_aes.json", {kSmokeEnergy, "energy.cpus.cpu.at_clock_mhz=50"});
+      test::run_scenario(kScenarioDir + "smoke_aes.json", {kSmokeEnergy, "energy.cpus.cpu.at_clock_mhz=50"});
   EXPECT_NEAR(stat(r, "energy", "cpu_mj"), stat(r, "cpu", "busy_ms") * 2 * kBusyThreadMw * 1e-3, 1e-9);
   EXPECT_NEAR(stat(r, "energy", "cpu_idle_mj"), 60 * r.end_ms * 1e-3, 1e-9);
 }
@@ -127,7 +128,7 @@ TEST(Energy, ConcurrentRequestsOnTwoCpusEachPayForTheirOwnTransfersAndConfigurat
                  "config_port": {"nj_per_word": 0.5}, "slots": {"pr0": {"static_mw": 6}, "pr1": {"static_mw": 6}},
                  "cores": {"aes_core": {"pj_per_cycle": 600}, "des_core": {"pj_per_cycle": 150},
                            "sha256_core": {"pj_per_cycle": 400}, "fft_core": {"pj_per_cycle": 600}}})";
-  const auto r = test::run_scenario(kScenarios + "zynq7000.json", {energy});
+  const auto r = test::run_scenario(kScenarioDir + "zynq7000.json", {energy});
   ASSERT_EQ(r.records.size(), 80u);
   std::map<std::string, double> by_app_nj;
   double sum_nj = 0;
@@ -174,7 +175,7 @@ TEST(Energy, TheCrossoverGivesEachModesEnergyAndWhereHardwareCostsLessEnergy) {
   constexpr double kFloor = 100 + 60 + 2 * 15;
   platform::LoadOptions options;
   options.overrides = {energy, "workload.background=[]"};
-  const auto scenario = platform::load_scenario_file(kScenarios + "os_aes_des.json", options);
+  const auto scenario = platform::load_scenario_file(kScenarioDir + "os_aes_des.json", options);
   const auto result = platform::run_crossover(scenario, platform::CrossoverOptions{{"aes128"}, 45});
   ASSERT_TRUE(result.energy);
   ASSERT_EQ(result.rows.size(), 45u);

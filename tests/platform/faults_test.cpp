@@ -12,18 +12,19 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 
 namespace {
 
-const std::string kSmoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+using rsoc::test::kSmoke;
 // 500 KiB = 128,000 words, each copied in 120 cycles of 10 ns.
 constexpr std::uint64_t kWordsPs = 128000ull * 1200000ull;
 
 using Outcome = test::RunOutcome;
 
-Outcome run(std::vector<std::string> overrides, const std::string& file = kSmoke) {
+Outcome run_faults(std::vector<std::string> overrides, const std::string& file = kSmoke) {
   return test::run_scenario(file, std::move(overrides));
 }
 
@@ -34,7 +35,7 @@ const std::string kFirstConfigurationFails =
 }  // namespace
 
 TEST(Faults, WithoutFaultsEveryRequestIsOkAndNothingIsCountedAsRecovery) {
-  const Outcome r = run({});
+  const Outcome r = run_faults({});
   ASSERT_EQ(r.records.size(), 4u);
   for (const auto& rec : r.records) {
     EXPECT_STREQ(rec.outcome(), "ok");
@@ -45,7 +46,7 @@ TEST(Faults, WithoutFaultsEveryRequestIsOkAndNothingIsCountedAsRecovery) {
 }
 
 TEST(Faults, AFailedConfigurationIsRetriedAndCostsExactlyOneMoreConfiguration) {
-  const Outcome r = run({kFirstConfigurationFails, "runtime.recovery.configuration_retries=1"});
+  const Outcome r = run_faults({kFirstConfigurationFails, "runtime.recovery.configuration_retries=1"});
   ASSERT_EQ(r.records.size(), 4u);
   const auto& first = r.records[0];
   EXPECT_STREQ(first.outcome(), "recovered");
@@ -76,7 +77,7 @@ TEST(Faults, AFailedConfigurationIsRetriedAndCostsExactlyOneMoreConfiguration) {
 }
 
 TEST(Faults, WithoutRetriesTheRequestFallsBackToSoftware) {
-  const Outcome r = run({kFirstConfigurationFails, "runtime.recovery.fallback=software"});
+  const Outcome r = run_faults({kFirstConfigurationFails, "runtime.recovery.fallback=software"});
   ASSERT_EQ(r.records.size(), 4u);
   const auto& first = r.records[0];
   EXPECT_STREQ(first.outcome(), "recovered");
@@ -100,7 +101,7 @@ TEST(Faults, WithoutRetriesTheRequestFallsBackToSoftware) {
 }
 
 TEST(Faults, WithoutRecoveryTheRequestFailsWithTheReasonAndTheNextConfiguresAgain) {
-  const Outcome r = run({kFirstConfigurationFails});
+  const Outcome r = run_faults({kFirstConfigurationFails});
   ASSERT_EQ(r.records.size(), 4u);
   EXPECT_STREQ(r.records[0].outcome(), "failed");
   EXPECT_EQ(r.records[0].error, "configuration port reported an error");
@@ -111,7 +112,7 @@ TEST(Faults, WithoutRecoveryTheRequestFailsWithTheReasonAndTheNextConfiguresAgai
 
 TEST(Faults, ASlotRetiredAfterItsFaultsIsNeverUsedAgainAndItsRequestsRunInSoftware) {
   // retire_after 1: the slot is retired by its first fault and not tried again.
-  const Outcome r = run({kFirstConfigurationFails, "runtime.recovery.retire_after=1",
+  const Outcome r = run_faults({kFirstConfigurationFails, "runtime.recovery.retire_after=1",
                          "runtime.recovery.configuration_retries=3", "runtime.recovery.fallback=software"});
   ASSERT_EQ(r.records.size(), 4u);
   EXPECT_EQ(r.records[0].retries, 0u);
@@ -126,7 +127,7 @@ TEST(Faults, ASlotRetiredAfterItsFaultsIsNeverUsedAgainAndItsRequestsRunInSoftwa
 
 TEST(Faults, ARequestForcedToHardwareWhoseSlotsAreRetiredFailsWithTheReason) {
   // No software: the policy has nothing else, and a request never waits for a slot that is gone.
-  const Outcome r = run({kFirstConfigurationFails, "runtime.recovery.retire_after=1", "software={}"});
+  const Outcome r = run_faults({kFirstConfigurationFails, "runtime.recovery.retire_after=1", "software={}"});
   ASSERT_EQ(r.records.size(), 4u);
   for (std::size_t i = 1; i < 4; ++i) {
     EXPECT_STREQ(r.records[i].outcome(), "failed");
@@ -138,7 +139,7 @@ TEST(Faults, ABitErrorRateFailsConfigurationsAtItsRate) {
   // 4,096,000 bits per configuration at 2e-7: each attempt fails with probability
   // 1 - (1 - 2e-7)^4,096,000 = 0.559; three retries, then software. Over the attempts made, the share that
   // failed lies within five standard deviations of it.
-  const Outcome r = run({"faults.configuration.bit_error_rate=2e-7",
+  const Outcome r = run_faults({"faults.configuration.bit_error_rate=2e-7",
                          "runtime.recovery.configuration_retries=3", "runtime.recovery.fallback=software",
                          "runtime.caching=false", "workload.apps.0.requests=60", "workload.apps.0.blocks=1"});
   ASSERT_EQ(r.records.size(), 60u);
@@ -204,7 +205,7 @@ const std::string kUpsetAt154_1 =
     R"(faults={"at": [{"time_us": 154100, "fault": "upset", "slot": "slot0"}]})";
 
 TEST(Faults, AnUpsetCoreDeliversWrongOutputsSilentlyUntilRepaired) {
-  const Outcome r = run({kUpsetAt154_1});
+  const Outcome r = run_faults({kUpsetAt154_1});
   ASSERT_EQ(r.records.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) {
     SCOPED_TRACE(i);
@@ -221,7 +222,7 @@ TEST(Faults, AnUpsetCoreDeliversWrongOutputsSilentlyUntilRepaired) {
 }
 
 TEST(Faults, TheOutputCheckFindsAnUpsetCoreWhichIsConfiguredAgainAndRunAgain) {
-  const Outcome r = run({kUpsetAt154_1, "runtime.recovery.verify_cycles_per_block=50"});
+  const Outcome r = run_faults({kUpsetAt154_1, "runtime.recovery.verify_cycles_per_block=50"});
   ASSERT_EQ(r.records.size(), 4u);
   // With the checks (32 us per request) the requests run later: the upset hits the second one's blocks.
   const auto& hit = r.records[1];
@@ -250,7 +251,7 @@ TEST(Faults, TheOutputCheckFindsAnUpsetCoreWhichIsConfiguredAgainAndRunAgain) {
 TEST(Faults, BlindScrubbingRepairsAnUpsetAtTheEndOfTheNextScrub) {
   // Requests 100 ms apart; an upset at 160 ms. Rounds every 50 ms: the one at 200 ms rewrites slot0's
   // 128,000 words at 10 ns each and repairs it at 201.28 ms, before the next request.
-  const Outcome r = run({R"(faults={"at": [{"time_us": 160000, "fault": "upset", "slot": "slot0"}],
+  const Outcome r = run_faults({R"(faults={"at": [{"time_us": 160000, "fault": "upset", "slot": "slot0"}],
                                     "scrubbing": {"mode": "blind", "period_ms": 50}})",
                          "workload.apps.0.think_us=100000"});
   ASSERT_EQ(r.records.size(), 4u);
@@ -262,7 +263,7 @@ TEST(Faults, BlindScrubbingRepairsAnUpsetAtTheEndOfTheNextScrub) {
 }
 
 TEST(Faults, ReadbackScrubbingReadsTheFramesAndRewritesTheCorruptedOne) {
-  const Outcome r = run({R"(faults={"at": [{"time_us": 160000, "fault": "upset", "slot": "slot0"}],
+  const Outcome r = run_faults({R"(faults={"at": [{"time_us": 160000, "fault": "upset", "slot": "slot0"}],
                                     "scrubbing": {"mode": "readback", "period_ms": 50}})",
                          "workload.apps.0.think_us=100000"});
   ASSERT_EQ(r.records.size(), 4u);
@@ -272,7 +273,7 @@ TEST(Faults, ReadbackScrubbingReadsTheFramesAndRewritesTheCorruptedOne) {
 }
 
 TEST(Faults, WithoutFaultsNothingOfTheFaultMachineryShowsInTheStatistics) {
-  const Outcome r = run({});
+  const Outcome r = run_faults({});
   for (const auto& g : r.stats) {
     EXPECT_NE(g.resource, "scrubber");
     for (const auto& s : g.stats)
@@ -283,7 +284,7 @@ TEST(Faults, WithoutFaultsNothingOfTheFaultMachineryShowsInTheStatistics) {
 
 TEST(Faults, AnOnChipErrorResponseDuringARunFallsBackToSoftwareAndItsLostTimeIsRecovery) {
   // The second request (cached) starts at 153.8889 ms; the first plb access at or after 153.89 ms fails.
-  const Outcome r = run({R"(faults={"at": [{"time_us": 153890, "fault": "bus", "bus": "plb"}]})",
+  const Outcome r = run_faults({R"(faults={"at": [{"time_us": 153890, "fault": "bus", "bus": "plb"}]})",
                          "runtime.recovery.fallback=software"});
   ASSERT_EQ(r.records.size(), 4u);
   const auto& hit = r.records[1];
@@ -306,7 +307,7 @@ TEST(Faults, AnOnChipErrorResponseDuringARunFallsBackToSoftwareAndItsLostTimeIsR
 }
 
 TEST(Faults, ABusErrorWithoutFallbackFailsTheRequestWithTheBusMessage) {
-  const Outcome r = run({R"(faults={"at": [{"time_us": 153890, "fault": "bus", "bus": "plb"}]})"});
+  const Outcome r = run_faults({R"(faults={"at": [{"time_us": 153890, "fault": "bus", "bus": "plb"}]})"});
   ASSERT_EQ(r.records.size(), 4u);
   EXPECT_STREQ(r.records[1].outcome(), "failed");
   EXPECT_NE(r.records[1].error.find("failed: TLM_GENERIC_ERROR_RESPONSE"), std::string::npos)
@@ -317,10 +318,10 @@ TEST(Faults, ABusErrorWithoutFallbackFailsTheRequestWithTheBusMessage) {
 TEST(Faults, AnFmcAccessWhoseNwaitNeverClearsCostsItsPollsAndFallsBackToSoftware) {
   // scenarios/smoke_fmc_des.json: the first FMC access (the key's first word) keeps NWAIT asserted; the CPU
   // polls it max_polls (10) times at 12 cycles of 180 MHz, gives up, and the request runs in software.
-  const Outcome r = run({R"(faults={"at": [{"time_us": 0, "fault": "bus", "bus": "fmc"}]})",
+  const Outcome r = run_faults({R"(faults={"at": [{"time_us": 0, "fault": "bus", "bus": "fmc"}]})",
                          "runtime.recovery.fallback=software",
                          R"(software={"des": {"cycles_per_request": 100, "cycles_per_block": 1000}})"},
-                        std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_fmc_des.json");
+                        std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_fmc_des.json");
   ASSERT_EQ(r.records.size(), 5u);
   const auto& hit = r.records[0];
   EXPECT_STREQ(hit.outcome(), "recovered") << hit.error;
@@ -344,7 +345,7 @@ constexpr std::uint64_t kWatchdogPs = 100000000;
 // it starts then (`at_us` 153890: the first block; 153950: a block replayed from the recorded first one).
 void expect_hang_recovered(const std::string& at_us) {
   const Outcome r =
-      run({R"(faults={"at": [{"time_us": )" + at_us + R"(, "fault": "hang", "slot": "slot0"}]})", kWatchdog});
+      run_faults({R"(faults={"at": [{"time_us": )" + at_us + R"(, "fault": "hang", "slot": "slot0"}]})", kWatchdog});
   ASSERT_EQ(r.records.size(), 4u);
   const auto& hit = r.records[1];
   EXPECT_STREQ(hit.outcome(), "recovered") << hit.error;
@@ -378,7 +379,7 @@ TEST(Faults, ACoreThatHangsInAReplayedBlockIsFoundByTheWatchdogToo) {
 }
 
 TEST(Faults, AHungCoreInARetiredSlotFallsBackToSoftware) {
-  const Outcome r = run({R"(faults={"at": [{"time_us": 153890, "fault": "hang", "slot": "slot0"}]})",
+  const Outcome r = run_faults({R"(faults={"at": [{"time_us": 153890, "fault": "hang", "slot": "slot0"}]})",
                          kWatchdog, "runtime.recovery.retire_after=1", "runtime.recovery.fallback=software"});
   ASSERT_EQ(r.records.size(), 4u);
   const auto& hit = r.records[1];
@@ -393,7 +394,7 @@ TEST(Faults, AHungCoreInARetiredSlotFallsBackToSoftware) {
 }
 
 TEST(Faults, AHungCoreThatCannotBeRepairedFailsTheRequestWithTheReason) {
-  const Outcome r = run({R"(faults={"at": [{"time_us": 153890, "fault": "hang", "slot": "slot0"}]})",
+  const Outcome r = run_faults({R"(faults={"at": [{"time_us": 153890, "fault": "hang", "slot": "slot0"}]})",
                          kWatchdog, "runtime.recovery.retire_after=1"});
   ASSERT_EQ(r.records.size(), 4u);
   EXPECT_STREQ(r.records[1].outcome(), "failed");
@@ -407,7 +408,7 @@ TEST(Faults, TheOutputCheckThatFailsAgainAfterTheRepairFailsTheRequestWithTheRea
   // Upsets so frequent (1e9 per Mbit and hour: every few microseconds in a 4 Mbit core) that the run after
   // the repair is wrong too.
   const Outcome r =
-      run({"faults.upsets.rate_per_mbit_hour=1e9", "runtime.recovery.verify_cycles_per_block=50"});
+      run_faults({"faults.upsets.rate_per_mbit_hour=1e9", "runtime.recovery.verify_cycles_per_block=50"});
   ASSERT_EQ(r.records.size(), 4u);
   for (const auto& rec : r.records) {
     EXPECT_STREQ(rec.outcome(), "failed") << rec.id;
@@ -421,7 +422,7 @@ TEST(Faults, HangsComeAtTheirProbabilityPerOperationAndEachIsRecovered) {
   // 40 requests of 64 blocks with caching: an operation (a block, or a key's INIT) hangs with p = 0.005. A
   // hung core is configured again and the request run again; when that hangs too, the request runs in
   // software and the core is configured again before its next use.
-  const Outcome r = run({"faults.hangs.probability=0.005", kWatchdog, "workload.apps.0.requests=40",
+  const Outcome r = run_faults({"faults.hangs.probability=0.005", kWatchdog, "workload.apps.0.requests=40",
                          "runtime.recovery.fallback=software"});
   ASSERT_EQ(r.records.size(), 40u);
   double repeated = 0;  // runs after a hang
@@ -443,9 +444,9 @@ TEST(Faults, HangsComeAtTheirProbabilityPerOperationAndEachIsRecovered) {
 TEST(Faults, ACoreThatHangsUnderADmaTransferStallsItUntilTheWatchdogAbortsIt) {
   // scenarios/zynq7000.json (DMA data path): the core in pr0 hangs at 5 ms, under the first request's
   // streams; the DMA engine stalls, the watchdog (5,000,000 cycles of the 667 MHz A9: 7.5 ms) aborts it.
-  const Outcome r = run({R"(faults={"at": [{"time_us": 5000, "fault": "hang", "slot": "pr0"}]})",
+  const Outcome r = run_faults({R"(faults={"at": [{"time_us": 5000, "fault": "hang", "slot": "pr0"}]})",
                          "runtime.recovery.watchdog_cycles=5000000"},
-                        std::string(RSOC_SOURCE_DIR) + "/scenarios/zynq7000.json");
+                        std::string(rsoc_test::kSourceDir) + "/scenarios/zynq7000.json");
   std::size_t recovered = 0;
   for (const auto& rec : r.records) {
     EXPECT_TRUE(rec.ok) << rec.id << ": " << rec.error;

@@ -15,13 +15,14 @@
 #include "platform/sensitivity.h"
 #include "platform/sweep.h"
 #include "runtime/functionality.h"
+#include "tests/test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace rsoc;
 
 namespace {
 
-const fs::path kRegressions = fs::path(RSOC_SOURCE_DIR) / "tests" / "fuzz_regressions";
+const fs::path kRegressions = fs::path(rsoc_test::kSourceDir) / "tests" / "fuzz_regressions";
 
 std::vector<fs::path> inputs(const std::string& folder, const std::string& extension) {
   std::vector<fs::path> out;
@@ -120,7 +121,7 @@ TEST(FuzzRegressions, AGivenKeyIsKeptAndNoneIsDrawn) {
   platform::LoadOptions options;
   options.overrides = {"workload.apps.0.key_hex=\"000102030405060708090a0b0c0d0e0f\""};
   const auto scenario =
-      platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", options);
+      platform::load_scenario_file(std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json", options);
   const auto& app = scenario.params.apps.at(0);
   EXPECT_FALSE(app.key_seed);
   const std::vector<std::uint8_t> expected{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
@@ -131,7 +132,7 @@ TEST(FuzzRegressions, AGivenKeyIsKeptAndNoneIsDrawn) {
 // A clock so slow that its period is no time the simulation holds (SystemC turned 1e-300 MHz into 2^63 ps,
 // and the run failed with exit 1) is refused where it is given: clocks from 1 kHz, UARTs from 1 baud.
 TEST(FuzzRegressions, ClocksTooSlowForTheirPeriodAreRefused) {
-  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  const std::string smoke = std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json";
   for (const std::string path : {"platform.cpus.0", "platform.buses.0", "platform.memories.0",
                                  "platform.config_port", "platform.slots.0", "platform.cores.0"}) {
     platform::LoadOptions options;
@@ -151,7 +152,7 @@ TEST(FuzzRegressions, ClocksTooSlowForTheirPeriodAreRefused) {
     EXPECT_EQ(slowest.params.cpus.at(0).params.clock_period == sc_core::sc_time(1, sc_core::SC_MS),
               path == "platform.cpus.0");
   }
-  const std::string hsm = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+  const std::string hsm = std::string(rsoc_test::kSourceDir) + "/scenarios/hsm_rsa2048.json";
   platform::LoadOptions options;
   options.overrides = {"platform.uarts.0.baud=1e-300"};
   try {
@@ -169,7 +170,7 @@ TEST(FuzzRegressions, ClocksTooSlowForTheirPeriodAreRefused) {
 // hold: every command failed with exit 1 on a JSON library error. It is refused where it is given, the flag
 // quoted with \xHH for each byte that is not UTF-8.
 TEST(FuzzRegressions, AValueThatIsNotUtf8IsRefusedWhereItIsGiven) {
-  const std::string smoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+  const std::string smoke = std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json";
   const std::tuple<std::string, std::string, std::string> cases[] = {
       {"\xff\xfe", "\\xff\\xfe", "byte 0xff at offset 12"},
       {"\"caf\xe9\"", "\"caf\\xe9\"", "byte 0xe9 at offset 16"},

@@ -21,12 +21,13 @@
 #include "platform/session.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 
 namespace {
 
-const std::string kHsm = std::string(RSOC_SOURCE_DIR) + "/scenarios/hsm_rsa2048.json";
+const std::string kHsm = std::string(rsoc_test::kSourceDir) + "/scenarios/hsm_rsa2048.json";
 
 platform::Scenario hsm(std::vector<std::string> overrides) {
   platform::LoadOptions options;

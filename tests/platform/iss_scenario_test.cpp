@@ -8,10 +8,11 @@
 
 #include "platform/estimate.h"
 #include "platform/scenario.h"
+#include "tests/test_paths.h"
 
 namespace {
 
-const std::string kIss = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des_iss.json";
+const std::string kIss = std::string(rsoc_test::kSourceDir) + "/scenarios/os_aes_des_iss.json";
 
 // "pointer: message" of every issue of the ISS scenario with `overrides` (none when it loads).
 std::vector<std::string> issues_with(const std::vector<std::string>& overrides) {

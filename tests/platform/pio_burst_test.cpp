@@ -8,22 +8,23 @@
 
 #include "platform/scenario.h"
 #include "platform/simulation.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 
 namespace {
 
-struct Outcome {
+struct PioRun {
   std::uint64_t recordings = 0, replays = 0, replay_payloads = 0;
   std::vector<std::uint64_t> end_ps;
 };
 
-Outcome run(const std::string& timing) {
+PioRun run_pio(const std::string& timing) {
   platform::LoadOptions options;
   options.overrides = {"runtime.driver.pio_timing=" + timing};
   const auto scenario =
-      platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json", options);
-  Outcome o;
+      platform::load_scenario_file(std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json", options);
+  PioRun o;
   platform::Simulation sim(scenario.params,
                            [&](const runtime::RequestRecord& r) { o.end_ps.push_back(r.end_ps); });
   sim.spawn_apps();
@@ -37,7 +38,7 @@ Outcome run(const std::string& timing) {
 }  // namespace
 
 TEST(PioBurst, ARequestOfOneCipherBlockBlocksRecordsOnceAndReplaysTheRest) {
-  const Outcome burst = run("burst");
+  const PioRun burst = run_pio("burst");
   EXPECT_EQ(burst.recordings, 4u);
   EXPECT_EQ(burst.replays, 4u * 63u);
   // A block's own work is part of what is repeated, so that one payload stands for the blocks up to the
@@ -47,7 +48,7 @@ TEST(PioBurst, ARequestOfOneCipherBlockBlocksRecordsOnceAndReplaysTheRest) {
 }
 
 TEST(PioBurst, WordTimingRecordsNothing) {
-  const Outcome word = run("word");
+  const PioRun word = run_pio("word");
   EXPECT_EQ(word.recordings, 0u);
   EXPECT_EQ(word.replays, 0u);
   ASSERT_EQ(word.end_ps.size(), 4u);

@@ -11,8 +11,13 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "runtime/request_record.h"
+#include "tests/test_paths.h"
 
 namespace rsoc::test {
+
+// The shipped scenarios' folder (with its slash), and the smallest of them.
+inline const std::string kScenarioDir = std::string(rsoc_test::kSourceDir) + "/scenarios/";
+inline const std::string kSmoke = kScenarioDir + "smoke_aes.json";
 
 // The value of statistic `name` of `resource` in a run's stats (a test failure when there is none).
 inline double stat(const std::vector<analysis::StatGroup>& groups, const std::string& resource,

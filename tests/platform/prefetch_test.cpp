@@ -10,17 +10,18 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 
 namespace {
 
-const std::string kSmoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+using rsoc::test::kSmoke;
 constexpr std::uint64_t kConfigurationPs = 153600100000;  // 128,000 words x 1.2 us, START and the status read
 
 using Outcome = test::RunOutcome;
 
-Outcome run(std::vector<std::string> overrides) {
+Outcome run_prefetch(std::vector<std::string> overrides) {
   return test::run_scenario(kSmoke, std::move(overrides));
 }
 
@@ -40,7 +41,7 @@ const std::string kTwoCores =
 
 TEST(Prefetch, AHintLoadsTheFirstCoreBeforeItsRequestAndHidesTheWholeConfiguration) {
   // The application starts at 200 ms; its core was prefetched from time zero.
-  const Outcome r = run({"runtime.prefetch.predictor=hint", "workload.apps.0.start_us=200000"});
+  const Outcome r = run_prefetch({"runtime.prefetch.predictor=hint", "workload.apps.0.start_us=200000"});
   ASSERT_EQ(r.records.size(), 4u);
   const auto& first = r.records[0];
   EXPECT_FALSE(first.reconfigured);
@@ -59,7 +60,7 @@ TEST(Prefetch, HistoryLearnsTheSuccessorAndReloadsTheCoreDuringTheThinkTime) {
   // No module caching: every core leaves after its request. After two requests the history knows that aes128
   // follows aes128; the 200 ms pauses leave time for the whole configuration.
   const Outcome r =
-      run({"runtime.prefetch.predictor=history", "runtime.caching=false", "workload.apps.0.think_us=200000"});
+      run_prefetch({"runtime.prefetch.predictor=history", "runtime.caching=false", "workload.apps.0.think_us=200000"});
   ASSERT_EQ(r.records.size(), 4u);
   for (std::size_t i = 0; i < 2; ++i) {
     EXPECT_TRUE(r.records[i].reconfigured) << i;
@@ -75,7 +76,7 @@ TEST(Prefetch, HistoryLearnsTheSuccessorAndReloadsTheCoreDuringTheThinkTime) {
 TEST(Prefetch, ARequestForTheCoreBeingPrefetchedWaitsForItAndOnlyTheRestIsHidden) {
   // 100 ms pauses: the next request comes while its core is still being prefetched.
   const Outcome r =
-      run({"runtime.prefetch.predictor=hint", "runtime.caching=false", "workload.apps.0.think_us=100000"});
+      run_prefetch({"runtime.prefetch.predictor=hint", "runtime.caching=false", "workload.apps.0.think_us=100000"});
   ASSERT_EQ(r.records.size(), 4u);
   for (std::size_t i = 1; i < 4; ++i) {
     const auto& rec = r.records[i];
@@ -96,7 +97,7 @@ TEST(Prefetch, ARequestForTheCoreBeingPrefetchedWaitsForItAndOnlyTheRestIsHidden
 TEST(Prefetch, AWrongHintIsWastedWhenItsCoreIsEvictedUnused) {
   // The application declares des after each request but asks for aes128 again: every prefetched DES core is
   // configured over unused.
-  const Outcome r = run({kTwoCores, "runtime.prefetch.predictor=hint", "workload.apps.0.prefetch_hint=des",
+  const Outcome r = run_prefetch({kTwoCores, "runtime.prefetch.predictor=hint", "workload.apps.0.prefetch_hint=des",
                          "workload.apps.0.think_us=200000"});
   ASSERT_EQ(r.records.size(), 4u);
   // The first request overtakes the prefetch of its own core, started at time zero: the piece the prefetcher
@@ -116,7 +117,7 @@ TEST(Prefetch, AWrongHintIsWastedWhenItsCoreIsEvictedUnused) {
 TEST(Prefetch, ARequestCancelsAPrefetchOfAnotherCoreAtTheEndOfItsPiece) {
   // 100 us pauses: each request comes while the DES core it does not want is being prefetched into its slot;
   // the prefetch stops after its current piece, and the request configures its own core.
-  const Outcome r = run({kTwoCores, "runtime.prefetch.predictor=hint", "workload.apps.0.prefetch_hint=des",
+  const Outcome r = run_prefetch({kTwoCores, "runtime.prefetch.predictor=hint", "workload.apps.0.prefetch_hint=des",
                          "workload.apps.0.think_us=100"});
   ASSERT_EQ(r.records.size(), 4u);
   for (std::size_t i = 1; i < 4; ++i) {
@@ -135,7 +136,7 @@ TEST(Prefetch, ARequestCancelsAPrefetchOfAnotherCoreAtTheEndOfItsPiece) {
 }
 
 TEST(Prefetch, WithoutAPredictorNoPrefetcherRunsAndNothingOfItIsCounted) {
-  const Outcome r = run({});
+  const Outcome r = run_prefetch({});
   for (const auto& g : r.stats)
     for (const auto& s : g.stats) EXPECT_EQ(s.name.find("prefetch"), std::string::npos) << g.resource;
   for (const auto& rec : r.records) EXPECT_EQ(rec.reconfig_hidden_ps, 0u);
@@ -150,7 +151,7 @@ TEST(Prefetch, RequestsWaitingForASlotAreNeverStarvedByPrefetches) {
   options.overrides = {"runtime.prefetch.predictor=history", "runtime.caching=false",
                        "limits.events=50000000"};
   const auto scenario =
-      platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/zynq7000.json", options);
+      platform::load_scenario_file(std::string(rsoc_test::kSourceDir) + "/scenarios/zynq7000.json", options);
   std::vector<runtime::RequestRecord> records;
   platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records.push_back(r); });
   sim.spawn_background();

@@ -12,13 +12,14 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 using runtime::Functionality;
 
 namespace {
 
-const std::string kReference = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des.json";
+const std::string kReference = std::string(rsoc_test::kSourceDir) + "/scenarios/os_aes_des.json";
 
 platform::Scenario reference(std::vector<std::string> overrides = {}) {
   platform::LoadOptions options;

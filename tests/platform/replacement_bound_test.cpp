@@ -12,6 +12,7 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 
@@ -53,7 +54,7 @@ std::uint64_t exhaustive(const std::vector<std::string>& seq, std::size_t slots)
 
 TEST(ReplacementBound, TheReportedBoundIsTheExhaustiveOptimumOfTheRunsHardwareRequests) {
   const auto scenario =
-      platform::load_scenario_file(std::string(RSOC_SOURCE_DIR) + "/scenarios/zynq7000.json", {});
+      platform::load_scenario_file(std::string(rsoc_test::kSourceDir) + "/scenarios/zynq7000.json", {});
   std::vector<runtime::RequestRecord> records;
   platform::Simulation sim(scenario.params, [&](const runtime::RequestRecord& r) { records.push_back(r); });
   sim.spawn_background();

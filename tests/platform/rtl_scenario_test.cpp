@@ -11,13 +11,14 @@
 #include "models/rtl_core.h"
 #include "platform/scenario.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 namespace rsoc::platform {
 namespace {
 
-const std::string kAes = std::string(RSOC_SOURCE_DIR) + "/scenarios/os_aes_des_rtl.json";
-const std::string kCrc = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_crc32_rtl.json";
-const std::string kCrcStream = std::string(RSOC_SOURCE_DIR) + "/scenarios/custom_crc32_dma_rtl.json";
+const std::string kAes = std::string(rsoc_test::kSourceDir) + "/scenarios/os_aes_des_rtl.json";
+const std::string kCrc = std::string(rsoc_test::kSourceDir) + "/scenarios/custom_crc32_rtl.json";
+const std::string kCrcStream = std::string(rsoc_test::kSourceDir) + "/scenarios/custom_crc32_dma_rtl.json";
 
 TEST(RtlScenario, TheShippedAesCoreIsMeasuredFromItsClockEdges) {
   const Scenario s = load_scenario_file(kAes);

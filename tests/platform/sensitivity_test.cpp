@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "platform/scenario_error.h"
+#include "tests/test_paths.h"
 
 using rsoc::platform::Assignment;
 using rsoc::platform::parse_assumption;
@@ -81,7 +82,7 @@ TEST(SensitivityVary, EveryEndIsLoadedBeforeAnythingRuns) {
   rsoc::platform::SweepSpec spec;
   spec.scenario_name = "smoke_aes.json";
   {
-    std::ifstream in(std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json");
+    std::ifstream in(std::string(rsoc_test::kSourceDir) + "/scenarios/smoke_aes.json");
     std::stringstream text;
     text << in.rdbuf();
     spec.scenario_text = text.str();

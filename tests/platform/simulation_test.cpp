@@ -7,12 +7,14 @@
 #include <string>
 
 #include "platform/scenario.h"
+#include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 
 namespace {
 
-const std::string kSmoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+using rsoc::test::kSmoke;
 
 platform::Scenario smoke(const std::vector<std::string>& overrides) {
   platform::LoadOptions options;

@@ -16,16 +16,18 @@
 
 #include "platform/scenario.h"
 #include "platform/session.h"
+#include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-const std::string kSmoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+using rsoc::test::kSmoke;
 
 // Runs the smoke scenario with `overrides` into a fresh folder; returns the folder.
-fs::path run(const std::string& name, const std::vector<std::string>& overrides) {
+fs::path run_traced(const std::string& name, const std::vector<std::string>& overrides) {
   const fs::path out =
       fs::temp_directory_path() / ("rsoc_timeline_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(out);
@@ -60,7 +62,7 @@ std::vector<std::map<std::string, std::string>> read_requests(const fs::path& p)
   return rows;
 }
 
-double stat(const json& stats, const std::string& resource, const std::string& name) {
+double stats_value(const json& stats, const std::string& resource, const std::string& name) {
   return stats.at("resources").at(resource).at("stats").at(name).at("value").get<double>();
 }
 
@@ -159,7 +161,7 @@ std::uint64_t ps_of_us(double us) {
 }  // namespace
 
 TEST(Timeline, OffByDefault) {
-  const fs::path out = run("off", {});
+  const fs::path out = run_traced("off", {});
   EXPECT_TRUE(fs::exists(out / "requests.csv"));
   EXPECT_FALSE(fs::exists(out / "trace.json"));
   EXPECT_FALSE(fs::exists(out / "timeline.vcd"));
@@ -170,7 +172,7 @@ TEST(Timeline, OffByDefault) {
 }
 
 TEST(Timeline, TraceAgreesWithRequestsAndStats) {
-  const fs::path out = run("trace", {"outputs.trace={}"});
+  const fs::path out = run_traced("trace", {"outputs.trace={}"});
   const json trace = read_json(out / "trace.json");
   ASSERT_TRUE(trace.at("traceEvents").is_array());
   EXPECT_EQ(trace.at("displayTimeUnit"), "ns");
@@ -234,7 +236,7 @@ TEST(Timeline, TraceAgreesWithRequestsAndStats) {
     blocks += slot[i].at("name") == "block" ? 1 : 0;
   }
   EXPECT_EQ(blocks, 4u * 64u);
-  EXPECT_NEAR(core_us, stat(stats, "slot.slot0", "core_busy_ms") * 1e3, 1e-6);
+  EXPECT_NEAR(core_us, stats_value(stats, "slot.slot0", "core_busy_ms") * 1e3, 1e-6);
 
   // The bus: activity spans that account for all of its busy time; the bitstream copy is one burst.
   double bus_us = 0;
@@ -244,7 +246,7 @@ TEST(Timeline, TraceAgreesWithRequestsAndStats) {
     bursts += s.at("name") == "burst" ? 1 : 0;
   }
   EXPECT_EQ(bursts, 1u);
-  EXPECT_NEAR(bus_us, stat(stats, "bus.plb", "busy_ms") * 1e3, 1e-6);
+  EXPECT_NEAR(bus_us, stats_value(stats, "bus.plb", "busy_ms") * 1e3, 1e-6);
 
   // The CPU thread: the application holds it as long as stats.json says it used the CPU.
   double cpu_us = 0;
@@ -252,13 +254,13 @@ TEST(Timeline, TraceAgreesWithRequestsAndStats) {
     EXPECT_EQ(s.at("name"), "encryptor");
     cpu_us += s.at("dur").get<double>();
   }
-  EXPECT_NEAR(cpu_us, stat(stats, "process.encryptor", "cpu_ms") * 1e3, 1e-6);
+  EXPECT_NEAR(cpu_us, stats_value(stats, "process.encryptor", "cpu_ms") * 1e3, 1e-6);
   fs::remove_all(out);
 }
 
 TEST(Timeline, TraceWindowClipsSpans) {
   // From 100 ms, in the middle of the reconfiguration, to 153.7 ms, during the first request's blocks.
-  const fs::path out = run("window", {"outputs.trace.start_ms=100", "outputs.trace.end_ms=153.7"});
+  const fs::path out = run_traced("window", {"outputs.trace.start_ms=100", "outputs.trace.end_ms=153.7"});
   const json trace = read_json(out / "trace.json");
   const std::vector<json> all = spans(trace);
   ASSERT_FALSE(all.empty());
@@ -281,7 +283,7 @@ TEST(Timeline, TraceWindowClipsSpans) {
 }
 
 TEST(Timeline, WindowWithNothingInItGivesAValidTraceWithoutSpans) {
-  const fs::path out = run("empty_window", {"outputs.trace.start_ms=500", "outputs.trace.end_ms=600"});
+  const fs::path out = run_traced("empty_window", {"outputs.trace.start_ms=500", "outputs.trace.end_ms=600"});
   const json trace = read_json(out / "trace.json");
   EXPECT_TRUE(spans(trace).empty());
   EXPECT_GT(trace.at("traceEvents").size(), 0u);  // the lanes are still named
@@ -290,7 +292,7 @@ TEST(Timeline, WindowWithNothingInItGivesAValidTraceWithoutSpans) {
 }
 
 TEST(Timeline, VcdChangesWhereTheTraceSpansAre) {
-  const fs::path out = run("vcd", {"outputs.trace={}", "outputs.vcd={}"});
+  const fs::path out = run_traced("vcd", {"outputs.trace={}", "outputs.vcd={}"});
   const Vcd vcd = read_vcd(out / "timeline.vcd");
   EXPECT_NE(vcd.header.find("1 ps"), std::string::npos) << vcd.header;
   EXPECT_NE(vcd.header.find("busy"), std::string::npos);
@@ -322,12 +324,12 @@ TEST(Timeline, VcdChangesWhereTheTraceSpansAre) {
     if (busy[i - 1].second == 1) high_ps += busy[i].first - busy[i - 1].first;
   EXPECT_EQ(busy.back().second, 0u);
   const json stats = read_json(out / "stats.json");
-  EXPECT_NEAR(static_cast<double>(high_ps) * 1e-9, stat(stats, "bus.plb", "busy_ms"), 1e-9);
+  EXPECT_NEAR(static_cast<double>(high_ps) * 1e-9, stats_value(stats, "bus.plb", "busy_ms"), 1e-9);
   fs::remove_all(out);
 }
 
 TEST(Timeline, VcdWindowStartsWithTheStateOfItsFirstMoment) {
-  const fs::path out = run("vcd_window", {"outputs.vcd.start_ms=100", "outputs.vcd.end_ms=153.7"});
+  const fs::path out = run_traced("vcd_window", {"outputs.vcd.start_ms=100", "outputs.vcd.end_ms=153.7"});
   EXPECT_FALSE(fs::exists(out / "trace.json"));
   const Vcd vcd = read_vcd(out / "timeline.vcd");
   const auto& state = vcd.changes.at("slot0.state");

@@ -8,14 +8,15 @@
 #include "platform/scenario.h"
 #include "platform/simulation.h"
 #include "tests/platform/platform_test_support.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 
 namespace {
 
-const std::string kSmoke = std::string(RSOC_SOURCE_DIR) + "/scenarios/smoke_aes.json";
+using rsoc::test::kSmoke;
 
-std::vector<runtime::RequestRecord> run(const std::vector<std::string>& overrides,
+std::vector<runtime::RequestRecord> run_workload(const std::vector<std::string>& overrides,
                                         std::vector<analysis::StatGroup>* stats = nullptr) {
   platform::LoadOptions options;
   options.overrides = overrides;
@@ -34,7 +35,7 @@ using rsoc::test::stat;
 }  // namespace
 
 TEST(Workload, BlockListsCycle) {
-  const auto listed = run(
+  const auto listed = run_workload(
       {"workload.apps.0.blocks=null", "workload.apps.0.blocks_list=[3,1,2]", "workload.apps.0.requests=7"});
   std::vector<std::uint64_t> blocks;
   for (const auto& r : listed) blocks.push_back(r.blocks);
@@ -42,7 +43,7 @@ TEST(Workload, BlockListsCycle) {
 }
 
 TEST(Workload, DistributionsStayInRange) {
-  const auto drawn = run({"workload.apps.0.blocks=null",
+  const auto drawn = run_workload({"workload.apps.0.blocks=null",
                           "workload.apps.0.blocks_distribution={\"kind\":\"uniform\",\"min\":5,\"max\":9}",
                           "workload.apps.0.requests=40"});
   std::set<std::uint64_t> seen;
@@ -57,7 +58,7 @@ TEST(Workload, DistributionsStayInRange) {
 TEST(Workload, PoissonArrivalsQueueWhenTheyComeFasterThanService) {
   // Hardware requests of 64 blocks take ~0.19 ms once the core is resident; 20,000 arrivals per second
   // (every 50 us on average) queue up behind each other.
-  const auto records = run(
+  const auto records = run_workload(
       {"workload.apps.0.arrival=poisson", "workload.apps.0.rate_per_s=20000", "workload.apps.0.requests=30"});
   ASSERT_EQ(records.size(), 30u);
   int queued = 0;
@@ -72,7 +73,7 @@ TEST(Workload, PoissonArrivalsQueueWhenTheyComeFasterThanService) {
 TEST(Workload, BackgroundLoadGetsTheCpuOnlyWhenTheApplicationSleeps) {
   // A 50 % background process at priority 0 and the application (priority 10) thinking 1 ms between requests.
   std::vector<analysis::StatGroup> stats;
-  const auto records = run({"workload.background=[{\"name\":\"load\",\"busy_us\":500,\"idle_us\":500}]",
+  const auto records = run_workload({"workload.background=[{\"name\":\"load\",\"busy_us\":500,\"idle_us\":500}]",
                             "workload.apps.0.think_us=1000", "workload.apps.0.requests=6"},
                            &stats);
   ASSERT_EQ(records.size(), 6u);
@@ -89,7 +90,7 @@ TEST(Workload, BackgroundLoadGetsTheCpuOnlyWhenTheApplicationSleeps) {
 TEST(Workload, ADurationStopsTheLoopAndTheRunningRequestCompletes) {
   // Software requests of 64 blocks: 20,000 + 64 * 3,000 cycles = 2.12 ms each at 100 MHz, 100 us apart. In
   // 10 ms the loop issues 5 (at 0, 2.22, 4.44, 6.66 and 8.88 ms); the fifth runs past 10 ms and completes.
-  const auto records = run({"runtime.policy=software", "workload.apps.0.requests=1000",
+  const auto records = run_workload({"runtime.policy=software", "workload.apps.0.requests=1000",
                             "workload.apps.0.duration_ms=10", "workload.apps.0.start_us=50"});
   ASSERT_EQ(records.size(), 5u);
   const std::uint64_t first = records.front().issue_ps;
@@ -102,7 +103,7 @@ TEST(Workload, AnApplicationAfterAnotherStartsWhenItsCopyEnds) {
   // Two encryptors, then two deciphering processes, copy k after copy k, each 30 us after the end of the one
   // it follows (at a higher priority, so that it gets the one hardware thread as soon as it wants it).
   const auto records =
-      run({"runtime.policy=software",
+      run_workload({"runtime.policy=software",
            "workload.apps=[{\"name\":\"enc\",\"functionality\":\"aes128\",\"blocks\":4,\"requests\":3,"
            "\"count\":2},"
            "{\"name\":\"dec\",\"functionality\":\"aes128\",\"blocks\":4,\"requests\":2,\"count\":2,"
@@ -125,7 +126,7 @@ TEST(Workload, AnApplicationAfterAnotherCountsItsStartFromThatEndEvenWhenItComes
   // The encryptor ends long before the 5 ms start of the application that follows it: that one starts 5 ms
   // after the encryptor's end, not 5 ms after the simulation's start plus 5 ms more.
   const auto records =
-      run({"runtime.policy=software",
+      run_workload({"runtime.policy=software",
            "workload.apps=[{\"name\":\"enc\",\"functionality\":\"aes128\",\"blocks\":1,\"requests\":1},"
            "{\"name\":\"dec\",\"functionality\":\"aes128\",\"blocks\":1,\"requests\":1,"
            "\"operation\":\"decrypt\",\"after\":\"enc\",\"start_us\":5000}]"});
@@ -144,7 +145,7 @@ sc_core::sc_time two_software_apps(const std::string& cpus, std::vector<std::str
       "workload.apps=[{\"name\":\"a\",\"functionality\":\"aes128\",\"blocks\":64,\"requests\":4},"
       "{\"name\":\"b\",\"functionality\":\"aes128\",\"blocks\":64,\"requests\":4}]"};
   overrides.insert(overrides.end(), more.begin(), more.end());
-  const auto records = run(overrides, stats);
+  const auto records = run_workload(overrides, stats);
   EXPECT_EQ(records.size(), 8u);
   std::uint64_t end = 0;
   for (const auto& r : records) {

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_paths.h"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -106,7 +108,7 @@ void write(const fs::path& file, const std::string& text) {
 }  // namespace
 
 TEST(SelfContained, NoProjectFileRefersOutsideTheRepository) {
-  const fs::path root(RSOC_SOURCE_DIR);
+  const fs::path root(rsoc_test::kSourceDir);
   const std::vector<fs::path> files = project_files(root);
   // The listing really is the project's (a listing that came back empty would check nothing).
   ASSERT_GT(files.size(), 100U);

@@ -21,6 +21,7 @@
 #include "runtime/functionality.h"
 #include "runtime/scheduler.h"
 #include "runtime/software_program.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 using sc_core::SC_NS;
@@ -62,7 +63,7 @@ std::ostream& operator<<(std::ostream& os, const Tap::Access& a) {
   return os << (a.write ? "W " : "R ") << std::hex << a.offset << " = " << a.value << std::dec;
 }
 
-models::CpuParams iss_cpu() {
+models::CpuParams driver_iss_cpu() {
   models::CpuParams p;  // 100 MHz
   p.mmio_cycles = 0;    // the code's load and store instructions are the cost of its accesses
   p.iss = models::IssParams{*models::find_timing_profile("picorv32"), models::LocalMemory{}};
@@ -71,8 +72,8 @@ models::CpuParams iss_cpu() {
 
 // A 100 MHz RV32IMC CPU on a bus (2 + 1 cycles) with two slots holding cores of `kind` (`block_cycles`
 // a block) behind taps, and a RAM at kRam.
-struct Bench {
-  explicit Bench(models::CoreKind kind, unsigned block_cycles) {
+struct DriverBench {
+  explicit DriverBench(models::CoreKind kind, unsigned block_cycles) {
     bus.add_initiator(cpu.initiator);
     for (auto [slot, tap, base] : {std::tuple{&a, &tap_a, kCoreA}, std::tuple{&b, &tap_b, kCoreB}}) {
       models::CoreParams core{kind};
@@ -85,7 +86,7 @@ struct Bench {
     }
     bus.add_target(ram.target, kRam, 0x1000, "ram");
   }
-  models::SoftCpu cpu{"cpu", iss_cpu()};
+  models::SoftCpu cpu{"cpu", driver_iss_cpu()};
   models::OnChipBus bus{"bus", models::OnChipBusParams{sc_time(10, SC_NS), 2, 1}};
   models::FpgaSlot a{"a", models::SlotParams{}}, b{"b", models::SlotParams{}};
   Tap tap_a{"tap_a"}, tap_b{"tap_b"};
@@ -95,8 +96,8 @@ struct Bench {
 std::shared_ptr<const runtime::DriverProgram> driver(const std::string& entry, runtime::Functionality f,
                                                      const models::IssParams& iss) {
   auto code = std::make_shared<runtime::SoftwareProgram>();
-  code->image =
-      std::make_shared<const models::ElfImage>(models::ElfImage::load(RSOC_SOFTWARE_DIR "/core_driver.elf"));
+  code->image = std::make_shared<const models::ElfImage>(
+      models::ElfImage::load(std::string(rsoc_test::kSoftwareDir) + "/core_driver.elf"));
   code->entry = entry;
   code->entry_address = code->image->find(entry)->address;
   code->max_instructions = 100000000;
@@ -104,7 +105,7 @@ std::shared_ptr<const runtime::DriverProgram> driver(const std::string& entry, r
   return runtime::ProgramRunner::measure_driver(std::move(code), iss, f);
 }
 
-std::vector<std::uint8_t> bytes(std::size_t n, std::uint64_t seed) {
+std::vector<std::uint8_t> drawn_bytes(std::size_t n, std::uint64_t seed) {
   std::vector<std::uint8_t> v(n);
   runtime::draw_data(seed, v);
   return v;
@@ -113,7 +114,7 @@ std::vector<std::uint8_t> bytes(std::size_t n, std::uint64_t seed) {
 }  // namespace
 
 TEST(RuntimeDriverProgram, TheDriverInCMakesTheModelsAccessesInItsTime) {
-  Bench bench(models::CoreKind::kAes128, 2);  // done before a status read can reach it
+  DriverBench bench(models::CoreKind::kAes128, 2);  // done before a status read can reach it
   runtime::Scheduler sched(bench.cpu.thread(0), runtime::SchedulerParams{});
   const auto aes = driver("aes128_core_pio", runtime::Functionality::kAes128, *bench.cpu.params().iss);
   ASSERT_GT(aes->cycles_per_cipher_block, 0u);
@@ -124,12 +125,12 @@ TEST(RuntimeDriverProgram, TheDriverInCMakesTheModelsAccessesInItsTime) {
   costs.pio_timing = runtime::PioTiming::kWord;
   runtime::CoreDriver model(costs), code_state(costs);
   runtime::ProgramRunner runner;
-  const auto key = bytes(16, 1);
+  const auto key = drawn_bytes(16, 1);
   std::vector<std::vector<std::uint8_t>> by_code, by_model;
   std::vector<sc_time> code_took, model_took;
   sched.spawn("driver", 0, [&](runtime::Process& p) {
     for (std::size_t blocks : {3, 5}) {  // the second request finds the key loaded
-      const auto data = bytes(16 * blocks, blocks);
+      const auto data = drawn_bytes(16 * blocks, blocks);
       sc_time t0 = p.cpu().now();
       by_code.push_back(
           runner.drive(p, *aes, kCoreA, runtime::Functionality::kAes128, key, data, true, code_state));
@@ -143,7 +144,7 @@ TEST(RuntimeDriverProgram, TheDriverInCMakesTheModelsAccessesInItsTime) {
   ASSERT_EQ(by_code.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(by_code[i], runtime::reference_output(runtime::Functionality::kAes128, key,
-                                                    bytes(16 * (i ? 5 : 3), i ? 5 : 3), true));
+                                                    drawn_bytes(16 * (i ? 5 : 3), i ? 5 : 3), true));
     EXPECT_EQ(by_code[i], by_model[i]);
   }
   // With the key load, the model's time; without (the core holds the key), less the code's key load, which
@@ -158,12 +159,12 @@ TEST(RuntimeDriverProgram, TheDriverInCMakesTheModelsAccessesInItsTime) {
 }
 
 TEST(RuntimeDriverProgram, ASlowCoreIsPolledUntilItsResultIsValid) {
-  Bench bench(models::CoreKind::kDes, 400);  // 4 us a block
+  DriverBench bench(models::CoreKind::kDes, 400);  // 4 us a block
   runtime::Scheduler sched(bench.cpu.thread(0), runtime::SchedulerParams{});
   auto des = driver("des_core_pio", runtime::Functionality::kDes, *bench.cpu.params().iss);
   runtime::CoreDriver state{runtime::DriverCosts{}};
   runtime::ProgramRunner runner;
-  const auto key = bytes(8, 7), data = bytes(8 * 4, 8);
+  const auto key = drawn_bytes(8, 7), data = drawn_bytes(8 * 4, 8);
   std::vector<std::uint8_t> out;
   sched.spawn("driver", 0, [&](runtime::Process& p) {
     out = runner.drive(p, *des, kCoreA, runtime::Functionality::kDes, key, data, false, state);
@@ -180,7 +181,7 @@ TEST(RuntimeDriverProgram, ASlowCoreIsPolledUntilItsResultIsValid) {
 }
 
 TEST(RuntimeDriverProgram, ACoreThatNeverBecomesReadyIsADeviceFault) {
-  Bench bench(models::CoreKind::kAes128, 2);
+  DriverBench bench(models::CoreKind::kAes128, 2);
   runtime::Scheduler sched(bench.cpu.thread(0), runtime::SchedulerParams{});
   const auto aes = driver("aes128_core_pio", runtime::Functionality::kAes128, *bench.cpu.params().iss);
   runtime::CoreDriver state{runtime::DriverCosts{}};
@@ -188,7 +189,8 @@ TEST(RuntimeDriverProgram, ACoreThatNeverBecomesReadyIsADeviceFault) {
   std::string fault;
   sched.spawn("driver", 0, [&](runtime::Process& p) {
     try {  // a RAM whose STATUS word reads 0
-      runner.drive(p, *aes, kRam, runtime::Functionality::kAes128, bytes(16, 1), bytes(16, 2), true, state);
+      runner.drive(p, *aes, kRam, runtime::Functionality::kAes128, drawn_bytes(16, 1), drawn_bytes(16, 2),
+                   true, state);
     } catch (const runtime::DeviceFault& e) {
       fault = e.what();
     }
@@ -203,13 +205,14 @@ TEST(RuntimeDriverProgram, ACpuWithoutAnInstructionSetModelCannotRunIt) {
   models::Memory mem{"mem", models::MemoryParams{}};
   cpu.initiator.bind(mem.target);
   runtime::Scheduler sched(cpu.thread(0), runtime::SchedulerParams{});
-  const auto aes = driver("aes128_core_pio", runtime::Functionality::kAes128, *iss_cpu().iss);
+  const auto aes = driver("aes128_core_pio", runtime::Functionality::kAes128, *driver_iss_cpu().iss);
   runtime::CoreDriver state{runtime::DriverCosts{}};
   runtime::ProgramRunner runner;
   std::string error;
   sched.spawn("driver", 0, [&](runtime::Process& p) {
     try {
-      runner.drive(p, *aes, kCoreA, runtime::Functionality::kAes128, bytes(16, 1), bytes(16, 2), true, state);
+      runner.drive(p, *aes, kCoreA, runtime::Functionality::kAes128, drawn_bytes(16, 1), drawn_bytes(16, 2),
+                   true, state);
     } catch (const runtime::DriverError& e) {
       error = e.what();
     }
@@ -219,7 +222,7 @@ TEST(RuntimeDriverProgram, ACpuWithoutAnInstructionSetModelCannotRunIt) {
 }
 
 TEST(RuntimeDriverProgram, TheMeasurementCountsTheCodesCyclesOnAStandIn) {
-  const models::IssParams iss = *iss_cpu().iss;
+  const models::IssParams iss = *driver_iss_cpu().iss;
   const auto aes = driver("aes128_core_pio", runtime::Functionality::kAes128, iss),
              des3 = driver("tdes_core_pio", runtime::Functionality::kTripleDes, iss);
   // A cipher block: 4 stores, a store, a load and its test, 4 loads, and the byte work around them.

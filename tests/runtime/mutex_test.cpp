@@ -17,10 +17,10 @@ using sc_core::sc_time;
 
 namespace {
 // A 100 MHz CPU whose port is bound to a memory (the processes only compute).
-struct Cpu {
+struct MutexCpu {
   models::SoftCpu cpu{"cpu", models::CpuParams{}};
   models::Memory mem{"mem", models::MemoryParams{}};
-  Cpu() { cpu.initiator.bind(mem.target); }
+  MutexCpu() { cpu.initiator.bind(mem.target); }
 };
 
 // Cooperative scheduling on such a CPU, loosely timed: a quantum of 1 s, set before the CPU starts.
@@ -28,7 +28,7 @@ struct LooselyTimed {
   struct Quantum {
     Quantum() { tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(1, sc_core::SC_SEC)); }
   } quantum;  // the first member: set before the CPU below is built
-  Cpu c;
+  MutexCpu c;
   runtime::Scheduler sched{c.cpu.thread(0), [] {
                              runtime::SchedulerParams params;
                              params.mode = runtime::SchedulingMode::kCooperative;
@@ -38,7 +38,7 @@ struct LooselyTimed {
 }  // namespace
 
 TEST(RuntimeMutex, WaiterSleepsUntilTheHolderUnlocks) {
-  Cpu c;
+  MutexCpu c;
   runtime::SchedulerParams params;
   params.mode = runtime::SchedulingMode::kCooperative;
   runtime::Scheduler sched(c.cpu.thread(0), params);
@@ -73,7 +73,7 @@ TEST(RuntimeMutex, SpinningWaiterYieldsEveryTurnUntilTheHolderUnlocks) {
   // task_mutex_lock of a cooperative tasker: the waiter stays ready and yields while the lock is taken. Here
   // the holder sleeps 4 ms with it and nobody else runs: the waiter spins alone, one cycle a turn (it never
   // spins in zero time), its whole wait counted as waiting for a shared resource.
-  Cpu c;
+  MutexCpu c;
   runtime::SchedulerParams params;
   params.mode = runtime::SchedulingMode::kCooperative;
   params.yield_cycles = 10;

@@ -15,6 +15,7 @@
 #include "runtime/drivers.h"
 #include "runtime/functionality.h"
 #include "runtime/scheduler.h"
+#include "tests/test_paths.h"
 
 using namespace rsoc;
 using sc_core::SC_MS;
@@ -28,16 +29,17 @@ models::CpuParams iss_cpu() {
   return p;
 }
 
-struct Cpu {
+struct IssCpu {
   models::SoftCpu cpu{"cpu", iss_cpu()};
   models::Memory mem{"mem", models::MemoryParams{}};
-  Cpu() { cpu.initiator.bind(mem.target); }
+  IssCpu() { cpu.initiator.bind(mem.target); }
 };
 
 std::unique_ptr<const runtime::SoftwareProgram> program(const std::string& elf, const std::string& entry,
                                                         bool reuse = false) {
   auto p = std::make_unique<runtime::SoftwareProgram>();
-  p->image = std::make_shared<const models::ElfImage>(models::ElfImage::load(RSOC_SOFTWARE_DIR "/" + elf));
+  p->image = std::make_shared<const models::ElfImage>(
+      models::ElfImage::load(std::string(rsoc_test::kSoftwareDir) + "/" + elf));
   p->entry = entry;
   p->entry_address = p->image->find(entry)->address;
   p->max_instructions = 100000000;
@@ -55,7 +57,7 @@ std::vector<std::uint8_t> bytes(std::size_t n, std::uint64_t seed) {
 }  // namespace
 
 TEST(RuntimeSoftwareProgram, APreemptedCallGivesTheBytesAndCyclesOfAnUninterruptedOne) {
-  Cpu c;
+  IssCpu c;
   runtime::SchedulerParams sp;
   sp.time_slice = sc_time(1, SC_MS);
   runtime::Scheduler sched(c.cpu.thread(0), sp);
@@ -102,7 +104,7 @@ TEST(RuntimeSoftwareProgram, DesOnTheExtensionUnitComputesDesAndCostsFewerCycles
 }
 
 TEST(RuntimeSoftwareProgram, ReusedCostsAreThoseOfTheFirstCallOfTheLength) {
-  Cpu c;
+  IssCpu c;
   runtime::Scheduler sched(c.cpu.thread(0), runtime::SchedulerParams{});
   runtime::ProgramRunner runner;
   const auto aes = program("aes128.elf", "aes128_ecb", true);
@@ -125,7 +127,7 @@ TEST(RuntimeSoftwareProgram, ReusedCostsAreThoseOfTheFirstCallOfTheLength) {
 }
 
 TEST(RuntimeSoftwareProgram, AProgramThatRefusesItsInputsFailsTheRequestNamingIt) {
-  Cpu c;
+  IssCpu c;
   runtime::Scheduler sched(c.cpu.thread(0), runtime::SchedulerParams{});
   runtime::ProgramRunner runner;
   const auto aes = program("aes128.elf", "aes128_ecb");
