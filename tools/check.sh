@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Checks beyond the test suite, each in its own build folder (build/ is left alone):
+# Checks beyond the test suite (build/ is left alone):
 #   tools/check.sh sanitize       # the whole project built with AddressSanitizer and UndefinedBehaviorSanitizer
-#                                 # (gcc) in build-sanitize/, and the whole test suite run there
-#   tools/check.sh fuzz SECONDS   # tools/fuzz.sh SECONDS: the libFuzzer targets, SECONDS each
+#                                 # (clang) in build-instrumented/ (tools/build_instrumented.sh), and the whole
+#                                 # test suite run there
+#   tools/check.sh fuzz SECONDS   # tools/fuzz.sh SECONDS: the libFuzzer targets of the same build, SECONDS each
 #   tools/check.sh perf [--update]  # instructions (callgrind) of the perf cases against
 #                                 # tests/bench/perf_baselines.txt: fails when one grows more than 3 %; --update
 #                                 # writes the file anew (a deliberate commit that says why). Uses ./build
@@ -22,20 +23,15 @@ usage() {
 }
 
 sanitize() {
-  tools/setup.sh --packages-only
-  local build=build-sanitize start
+  local build=build-instrumented start
   start=$(date +%s)
-  if [ ! -f "$build/CMakeCache.txt" ]; then  # -O1 -g1: half the compile time of -O2 -g, full stack traces
-    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-      -DRSOC_SANITIZE=ON -DRSOC_BUILD_BENCHMARKS=OFF >&2
-  fi
-  cmake --build "$build" -j "$(nproc)" >&2
+  BUILD_DIR="$build" tools/build_instrumented.sh
   echo "sanitize: build $(($(date +%s) - start)) s" >&2
   start=$(date +%s)
   # No leak check (SystemC keeps its simulation context for the life of the process) and no
   # detect_stack_use_after_return (it breaks SystemC's coroutine stacks). A finding aborts the process it is in,
   # so that a test of an exit code cannot mistake it for an error rsoc reports (1 or 2); the sanitizers write
-  # to build-sanitize/sanitizer/ rather than to stderr, which the CLI tests compare. The CLI tests run this
+  # to build-instrumented/sanitizer/ rather than to stderr, which the CLI tests compare. The CLI tests run this
   # build's rsoc. The docs' figures (label doc_figures) are the plain build's to check: the same runs again;
   # the Python tools' own tests (label python) run no code of this build.
   # Left out as well: the three tests that run every shipped scenario's crossover and sensitivity over and over

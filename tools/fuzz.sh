@@ -2,10 +2,10 @@
 # Fuzzes the scenario loader and the command-line parsers that change a scenario (tools/fuzz/) with libFuzzer,
 # AddressSanitizer and UndefinedBehaviorSanitizer, SECONDS per target, the targets side by side.
 #   tools/fuzz.sh 60
-# Builds with clang-14 into build-fuzz/ (installing clang-14 and libclang-rt-14-dev when missing), seeds each
-# target (shipped and broken scenarios, tests/hostile/, tools/fuzz/override_seeds.txt), keeps the corpora in
-# build-fuzz/fuzz/corpus/ from run to run, and prints per target the executions, the corpus size and the
-# findings (build-fuzz/fuzz/findings/). Exits 1 when a target found a crash, undefined behaviour, an uncaught
+# Builds the targets in the instrumented build, build-instrumented/ (tools/build_instrumented.sh: clang-14, the
+# build the sanitized tests run in), seeds each target (shipped and broken scenarios, tests/hostile/,
+# tools/fuzz/override_seeds.txt), keeps the corpora in build-instrumented/fuzz/corpus/ from run to run, and
+# prints per target the executions, the corpus size and the findings (build-instrumented/fuzz/findings/). Exits 1 when a target found a crash, undefined behaviour, an uncaught
 # exception, a timeout (10 s) or an input that needs more than 2 GB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,16 +16,9 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 
-tools/setup.sh --packages-only
-tools/install_missing.sh clang-14 libclang-rt-14-dev
-
-build=build-fuzz
+build=build-instrumented
 started=$(date +%s)
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-    -DCMAKE_CXX_COMPILER=clang++-14 -DRSOC_FUZZ=ON -DRSOC_BUILD_TESTS=OFF -DRSOC_BUILD_BENCHMARKS=OFF >&2
-fi
-cmake --build "$build" -j "$(nproc)" --target scenario_fuzzer override_fuzzer fuzz_dictionary >&2
+BUILD_DIR="$build" tools/build_instrumented.sh scenario_fuzzer override_fuzzer fuzz_dictionary
 echo "fuzz: build $(($(date +%s) - started)) s" >&2
 
 work="$build/fuzz"
