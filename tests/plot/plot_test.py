@@ -1181,5 +1181,27 @@ class PlotTestCase(unittest.TestCase):
                 self.assertIn(text, help_text, command)
 
 
+def shard(argv):
+    """`--shard K/N` (1 <= K <= N) from argv: the K-th of N equal shares of the tests, for CTest to run side by
+    side; the others' names, for unittest, stay in argv."""
+    for i, arg in enumerate(argv):
+        if arg == "--shard" and i + 1 < len(argv):
+            k, n = (int(x) for x in argv[i + 1].split("/"))
+            del argv[i:i + 2]
+            names = sorted(unittest.TestLoader().getTestCaseNames(PlotTestCase))
+            return [f"PlotTestCase.{name}" for j, name in enumerate(names) if j % n == k - 1]
+    return []
+
+
+class ShardTestCase(unittest.TestCase):
+    def test_the_shards_run_every_test_once(self):
+        every = sorted(f"PlotTestCase.{n}" for n in unittest.TestLoader().getTestCaseNames(PlotTestCase))
+        shares = [shard(["plot_test.py", "--shard", f"{k}/4"]) for k in range(1, 5)]
+        self.assertEqual(sorted(sum(shares, [])), every)
+        self.assertTrue(all(shares))
+
+
 if __name__ == "__main__":
-    unittest.main()
+    import sys
+    chosen = shard(sys.argv)
+    unittest.main(argv=sys.argv + chosen)
