@@ -94,7 +94,7 @@ def execute(command, out, root, rsoc, timeout, name):
 
 class RunCache:
     """Runs kept by key in a folder (module docstring): <folder>/<binary digest>/<run key>/ holds `out/`
-    (the run's output folder), `stdout`, `stderr` and `code`; <run key>.lock serialises the processes that want
+    (the run's output folder), `command`, `stdout`, `stderr` and `code`; <run key>.lock serialises the processes that want
     the same run."""
 
     def __init__(self, folder, root, rsoc):
@@ -128,6 +128,7 @@ class RunCache:
                     stdout, stderr, code = execute(command, fresh / "out", root, rsoc, timeout, name)
                     if code != expected_exit:  # not kept: reported by the caller
                         return str(fresh / "out"), stdout, stderr, code
+                    (fresh / "command").write_text(command)  # (for whoever looks into the cache)
                     (fresh / "stdout").write_text(stdout)
                     (fresh / "stderr").write_text(stderr)
                     (fresh / "code").write_text(str(code))  # written last: an entry with it is complete
