@@ -10,5 +10,6 @@ extern const char* const kSourceDir;    // the source tree
 extern const char* const kTestDataDir;  // tests/data: the public test vectors (their README)
 extern const char* const kSoftwareDir;  // the RV32IMC programs of this build (scenarios/software, tests/software)
 extern const char* const kRsocBinary;   // this build's rsoc
+extern const char* const kBuildDir;     // this build's folder
 
 }  // namespace rsoc_test
