@@ -22,8 +22,9 @@ Commands:
     tools/doc_figures.py show [--rsoc BIN] MANIFEST...               # each figure as the runs give it
     tests/docs/*.toml: the manifests; CTest runs `check` on each (Docs.Figures.<name>)
 
-Runs are shared and kept (the run cache): a run is keyed by its command, the rsoc binary, the software and
-libraries it loads and the files it can read (every file under scenarios/, tests/data and tests/broken_scenarios
+Runs are shared and kept (the run cache): a run is keyed by its command, the rsoc binary (less the names of
+the tree's and the build's folders compiled into it), the software and libraries it loads and the files it can
+read (every file under scenarios/, tests/data and tests/broken_scenarios
 and each file its command names), and its results (output folder, stdout, stderr, exit code) are kept in
 $RSOC_DOC_RUN_CACHE (default $XDG_CACHE_HOME/rsoc/doc-runs, else ~/.cache/rsoc/doc-runs; `off` turns it off).
 Manifests that run the same command, at once or one after another, share one run (a lock per key: the second
@@ -99,10 +100,11 @@ class RunCache:
 
     def __init__(self, folder, root, rsoc):
         self.root = root
-        self.binary = digest_files([Path(rsoc)], Path(rsoc).parent)[:24]
+        build = Path(rsoc).parent.parent
+        self.binary = binary_digest(Path(rsoc), [root, build])[:24]
         self.folder = Path(folder) / self.binary
         # What the binary loads: its build's RV32 programs, the shared libraries the loader resolves.
-        software = Path(rsoc).parent.parent / "software"
+        software = build / "software"
         self.loaded = digest_files(sorted(software.glob("*.elf")), software) + shared_libraries(rsoc)
         self.inputs = digest_files(sorted(f for d in INPUT_FOLDERS for f in (root / d).rglob("*") if f.is_file()),
                                    root)
@@ -147,6 +149,16 @@ class RunCache:
         for old in binaries[KEPT_BINARIES:]:
             if time.time() - old.stat().st_mtime > 3600:
                 shutil.rmtree(old, ignore_errors=True)
+
+
+def binary_digest(binary, folders):
+    """SHA-256 of the binary with the names of `folders` (the tree, the build) taken out: rsoc has them compiled
+    in, to find the shipped scenarios, the build's programs and the DES vectors, whose contents are in a run's key
+    (INPUT_FOLDERS, the programs). So another clone of the same commit, built elsewhere, keeps its runs."""
+    data = binary.read_bytes()
+    for folder in sorted({str(f.resolve()) for f in folders}, key=len, reverse=True):
+        data = data.replace(folder.encode(), b"<folder>")
+    return hashlib.sha256(data).hexdigest()
 
 
 def is_file(path):

@@ -6,6 +6,7 @@ run cache: one run for one command, however many manifests and processes ask for
 or a scenario changes; failed runs not kept; `off` runs every time; old binaries' runs evicted."""
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -160,6 +161,19 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(len(calls(root)) == 4, f"a new binary, a new run: {calls(root)}")
     tool(root, "check", str(manifest), cache=cache)
     expect(len(calls(root)) == 4, f"then kept again: {calls(root)}")
+    # The same tree elsewhere, each binary naming its own tree (as rsoc names where it finds the shipped
+    # scenarios): the same runs.
+    with tempfile.TemporaryDirectory() as other:
+        elsewhere = Path(other) / "tree"
+        shutil.copytree(root, elsewhere, ignore=shutil.ignore_patterns("*cache", "calls"))
+        built = fake.read_text()
+        for tree in (root, elsewhere):
+            (tree / "rsoc").write_text(built + f"# built in {tree}\n")
+        tool(root, "check", str(manifest), cache=cache)
+        tool(elsewhere, "check", str(manifest), cache=cache)
+        expect(len(calls(root)) == 5 and not calls(elsewhere),
+               f"a binary that differs only by its tree's name keeps the runs: {calls(root)} {calls(elsewhere)}")
+        fake.write_text(built)
     # A command with a word longer than a file's name can be (an override's JSON value) has its key too.
     long = root / "long.toml"
     long.write_text(manifest.read_text().replace('command = "go {out}"',
@@ -168,9 +182,10 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(code == 0, f"a word too long to be a file's name: {code} {out} {err}")
     (root / "calls").write_text("\n".join(c for c in calls(root) if "--set" not in c) + "\n")
     # Off: every check runs.
+    before = len(calls(root))
     tool(root, "check", str(manifest), cache="off")
     tool(root, "check", str(manifest), cache="off")
-    expect(len(calls(root)) == 6, f"RSOC_DOC_RUN_CACHE=off runs every time: {calls(root)}")
+    expect(len(calls(root)) == before + 2, f"RSOC_DOC_RUN_CACHE=off runs every time: {calls(root)}")
     # A run that did not end as expected is not kept.
     failing = root / "failing.toml"
     failing.write_text('doc = "doc.md"\n[runs.r]\ncommand = "fail"\n[[figures]]\nrun = "r"\n'
@@ -198,9 +213,9 @@ with tempfile.TemporaryDirectory() as tmp:
         os.utime(folder, (1e9 + i, 1e9 + i))
         old.append(folder)
     tool(root, "check", str(manifest), cache=cache)
-    # (the two binaries above, then the most recent of the old ones)
+    # (the three binaries above were used after every old one)
     kept = sorted(f.name for f in cache.iterdir())
-    expect(len(kept) == 3 and "old3" in kept and not any(f.exists() for f in old[:3]),
+    expect(len(kept) == 3 and not any(f.exists() for f in old),
            f"the three most recently used binaries' runs are kept: {kept}")
 
 print(f"{len(failures)} failures" if failures else "ok")
