@@ -2,8 +2,10 @@
 // them between clones (CMakeLists.txt: the compiler cache): the source and build folders are named only by the
 // few files that need them (their own definitions, or tests/test_paths.h's one generated file), never by a
 // definition given to a whole target, and the unity batches include their sources by their path in the tree.
-// Read from this build's compile_commands.json.
+// Read from this build's compile_commands.json. And the compiler cache is an accelerator only: one that cannot
+// work is left out when the build is configured.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
 
 #include "tests/test_paths.h"
 
@@ -57,4 +60,23 @@ TEST(Build, OnlyTheFilesThatNeedThePathsDependOnWhereTheTreeIs) {
   if (batches > 0) {
     EXPECT_GE(batches, 20);
   }
+}
+
+TEST(Build, ACompilerCacheThatCannotWorkIsLeftOutWithAWarning) {
+  if (std::system("command -v ccache >/dev/null") != 0) GTEST_SKIP() << "ccache is not installed";
+  const fs::path dir = fs::temp_directory_path() / ("rsoc_build_cache_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // Its folder cannot be made: every compile through it would fail.
+  const std::string configure = "cd '" + dir.string() + "' && CCACHE_DIR=/proc/rsoc-no-such-folder cmake -S '" +
+                                rsoc_test::kSourceDir +
+                                "' -B build -DRSOC_BUILD_TESTS=OFF -DRSOC_BUILD_BENCHMARKS=OFF >out.txt 2>err.txt";
+  ASSERT_EQ(std::system(configure.c_str()), 0) << text_of(dir / "err.txt");
+  EXPECT_NE(text_of(dir / "err.txt").find("ccache cannot compile here"), std::string::npos)
+      << text_of(dir / "err.txt");
+  const std::string rules = text_of(dir / "build" / "platform" / "CMakeFiles" / "rsoc_platform.dir" / "build.make");
+  EXPECT_NE(rules.find("rsoc_platform"), std::string::npos);  // (the rules were written)
+  EXPECT_EQ(rules.find("CCACHE_BASEDIR"), std::string::npos);  // (the launcher's settings)
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
